@@ -1,0 +1,1 @@
+"""sixnimmt lab: experiments."""

@@ -1,0 +1,552 @@
+"""The batched rules engine: B games stepped at once with array operations.
+
+A turn goes: every seat picks a card (PHASE_CARDS); the cards are revealed and sorted
+lowest first; each is placed by Rules 1–3. A card lower than every row end (Rule 4) can
+only be the lowest card of the turn; under row_choice="player" its game waits in PHASE_ROW
+until its owner picks the row to take, then the turn's other cards are placed. After ten
+turns the round is scored; the game ends, or the next seat to the left deals a new round.
+
+Loops run only over the few seats and rows, never over games. The private functions
+mutate the State they are given; `step` copies first unless told `inplace=True`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from . import rng
+from .errors import ConfigError, IllegalActionError
+from .rules import (BULLS_MASK, BULLS_SHIFT, COUNT_MASK, COUNT_SHIFT, HAND_SIZE, LAST_SHIFT, N_ROWS,
+                    ROW_CAPACITY, ROW_LOW_MASK, RuleConfig)
+from .state import NO_SEAT, PHASE_CARDS, PHASE_OVER, PHASE_ROW, State
+
+_ROW_INDEX = np.arange(N_ROWS, dtype=np.int32)[:, None]  # (R, 1)
+_INDEX_MASK = N_ROWS - 1
+_COUNT_BITS = COUNT_MASK << COUNT_SHIFT
+_ALL_BUT_INDEX = ROW_LOW_MASK & ~_INDEX_MASK
+# Turn sort key = ladder value << _SEAT_BITS | seat (or, with twins, the seat's position
+# counted from the dealer's left, so twins are placed in that order).
+_SEAT_BITS = 4  # up to 16 seats
+_SEAT_MASK = (1 << _SEAT_BITS) - 1
+_SEAT_COLUMN = np.arange(1 << _SEAT_BITS, dtype=np.int32)[:, None]
+# Deal key = 25 random bits over the deck index in the low _DECK_BITS bits: sorting the
+# keys shuffles the deck. (Equal random bits, ~1e-4 per deal, keep deck order.)
+_DECK_BITS = 7  # decks of up to 128 ids
+_DECK_MASK = (1 << _DECK_BITS) - 1
+_DEAL_CHUNK = 256  # games dealt at once; keeps the key arrays in cache (measured)
+
+
+def sorting_network(n: int) -> list[tuple[int, int]]:
+    """Compare-exchange pairs (i, j), i < j, that sort n values (Batcher's odd-even merge).
+
+    Pairs reaching past n are dropped, which is valid: padding with +inf never moves.
+    """
+    pairs = []
+    p = 1
+    while p < n:
+        k = p
+        while k >= 1:
+            for j in range(k % p, n - k, 2 * k):
+                for i in range(min(k, n - j - k)):
+                    if (i + j) // (2 * p) == (i + j + k) // (2 * p):
+                        pairs.append((i + j, i + j + k))
+            k //= 2
+        p *= 2
+    return pairs
+
+
+_NETWORKS = {n: sorting_network(n) for n in range(1, 17)}
+
+
+@dataclass
+class StepEvents:
+    """What one step did, for records and renderers (built only when asked for).
+
+    Placements are indexed by k, the placing order within the turn (lowest card first).
+
+    Attributes:
+        card: (P, B) int16, id placed k-th in this step; 0 where nothing was placed.
+        seat: (P, B) int16, who played it.
+        row: (P, B) int16, the row it went to.
+        taken: (P, C, B) int16, ids that seat took with that placement (0-padded).
+        taken_bulls: (P, B) int16, bullheads of those cards.
+        chooser: (B,) int16, the seat asked to pick a row after this step, else NO_SEAT.
+        round_over: (B,) bool, a round ended in this step.
+        round_penalty: (P, B) int16, the penalties of that round (0 elsewhere).
+    """
+
+    card: NDArray[np.int16]
+    seat: NDArray[np.int16]
+    row: NDArray[np.int16]
+    taken: NDArray[np.int16]
+    taken_bulls: NDArray[np.int16]
+    chooser: NDArray[np.int16]
+    round_over: NDArray[np.bool_]
+    round_penalty: NDArray[np.int16]
+
+    @classmethod
+    def empty(cls, players: int, batch: int) -> "StepEvents":
+        """Events of a step in which nothing has happened yet."""
+        def z(*shape):
+            return np.zeros(shape + (batch,), dtype=np.int16)
+        return cls(z(players), z(players), z(players), z(players, ROW_CAPACITY), z(players),
+                   np.full(batch, NO_SEAT, np.int16), np.zeros(batch, dtype=bool), z(players))
+
+
+# --------------------------------------------------------------------------- creation
+
+
+def _empty_state(config: RuleConfig, seeds: NDArray[np.uint64]) -> State:
+    """A batch with every array allocated and zeroed."""
+    B, P = len(seeds), config.players
+
+    def i16(*shape):
+        return np.zeros(shape + (B,), dtype=np.int16)
+
+    return State(
+        config=config,
+        seed=np.array(seeds, dtype=np.uint64),
+        round=np.zeros(B, dtype=np.int32),
+        turn=i16(),
+        phase=np.zeros(B, dtype=np.int8),
+        dealer=i16(),
+        hands=i16(P, HAND_SIZE),
+        rows=np.zeros((N_ROWS, B), dtype=np.int32),
+        row_cards=i16(N_ROWS, ROW_CAPACITY),
+        starters=i16(N_ROWS),
+        played=i16(HAND_SIZE, P),
+        penalty=i16(P),
+        score=np.zeros((P, B), dtype=np.int32),
+        revealed=i16(P),
+        revealed_seat=i16(P),
+        chooser=np.full(B, NO_SEAT, dtype=np.int16),
+        row_options=np.zeros((N_ROWS, B), dtype=bool),
+    )
+
+
+def new_games(config: RuleConfig, seeds: ArrayLike) -> State:
+    """Start one game per seed: the first dealer is drawn from the seed, round 0 is dealt.
+
+    Args:
+        config: the rule options.
+        seeds: (B,) integer seeds; game b depends only on seeds[b] (see rng.game_seeds).
+    """
+    seeds = np.atleast_1d(np.asarray(seeds)).astype(np.uint64)
+    st = _empty_state(config, seeds)
+    draw = rng.round_keys(st.seed, rng.TAG_DEALER, st.round)
+    st.dealer[:] = (draw % np.uint64(config.players)).astype(np.int16)
+    _deal(st, slice(None))
+    return st
+
+
+def _lay_rows(st: State, cols, row_cards: NDArray[np.int16]) -> None:
+    """Lay rows (R, C, b) of ids, 0-padded, in placing order on the table of games `cols`."""
+    v = st.config.variant_data
+    count = (row_cards > 0).sum(axis=1)
+    last = np.take_along_axis(row_cards, np.maximum(count - 1, 0)[:, None, :], axis=1)[:, 0]
+    bulls = v.bullheads[row_cards].sum(axis=1, dtype=np.int32)
+    st.rows[:, cols] = ((v.order[last].astype(np.int32) << LAST_SHIFT)
+                        | (bulls << BULLS_SHIFT) | (count << COUNT_SHIFT) | _ROW_INDEX)
+    st.row_cards[:, :, cols] = row_cards
+
+
+def _deal(st: State, cols) -> None:
+    """Shuffle and deal the current round of games `cols` (a slice or indices) from their seeds."""
+    games = np.arange(st.batch_size)[cols]
+    keys = rng.round_keys(st.seed[games], rng.TAG_DEAL, st.round[games])
+    # In chunks: the per-card random keys of a whole batch are megabytes, and megabyte
+    # temporaries fall out of cache (and may cost page faults) for no gain.
+    for start in range(0, len(games), _DEAL_CHUNK):
+        part = slice(start, start + _DEAL_CHUNK)
+        _deal_chunk(st, games[part], keys[part])
+    st.played[:, :, cols] = 0
+    st.turn[cols] = 0
+    st.penalty[:, cols] = 0
+    st.phase[cols] = PHASE_CARDS
+
+
+def _deal_chunk(st: State, games: NDArray, keys: NDArray[np.uint64]) -> None:
+    """Deal hands, starters and rows to `games`, whose round keys are `keys`."""
+    cfg, v = st.config, st.config.variant_data
+    deck_size = len(v.deck(cfg.players, cfg.deck))  # decks are always ids 1..deck_size
+    P, in_hands = cfg.players, HAND_SIZE * cfg.players
+    if games[-1] - games[0] == len(games) - 1:
+        games = slice(games[0], games[-1] + 1)  # contiguous: plain slicing is cheaper
+    sort_keys = rng.draws(keys, (deck_size + 1) // 2).view(np.uint32)[:, :deck_size]
+    sort_keys &= np.uint32(~_DECK_MASK & 0xFFFFFFFF)
+    sort_keys |= np.arange(deck_size, dtype=np.uint32)[None, :]
+    sort_keys.sort(axis=1)
+    ids = (sort_keys[:, : in_hands + N_ROWS] & np.uint32(_DECK_MASK)).astype(np.int16).T + 1
+    st.hands.reshape(P * HAND_SIZE, -1)[:, games] = ids[:in_hands]
+    starters = ids[in_hands:]
+    st.starters[:, games] = starters
+    st.rows[:, games] = v.row_code[starters] + _ROW_INDEX
+    st.row_cards[:, 0, games] = starters
+
+
+def from_deal(
+    config: RuleConfig,
+    hands: ArrayLike,
+    rows: ArrayLike,
+    *,
+    dealer: ArrayLike = 0,
+    score: ArrayLike | None = None,
+    penalty: ArrayLike | None = None,
+    round: ArrayLike = 0,
+    seeds: ArrayLike | None = None,
+) -> State:
+    """A batch built from given cards: replays, or search agents dealing unseen cards.
+
+    Positions may be mid-round: every seat holds the same number n <= 10 of cards and the
+    game is at turn 10 - n, in PHASE_CARDS (the cards played earlier are not known here,
+    so `State.played` holds only what is played from now on).
+
+    Args:
+        hands: (B, P, n) card ids, game-major, any order within a hand.
+        rows: (B, R) starting cards, or (B, R, C) row contents, 0-padded, in placing order.
+        dealer: (B,) or scalar, seat of this round's dealer.
+        score: (B, P) totals of completed rounds (default 0).
+        penalty: (B, P) bullheads taken so far this round (default 0).
+        round: (B,) or scalar, index of this round (later rounds are dealt from the seed).
+        seeds: (B,) seeds for the rounds dealt after this one (default 0).
+    """
+    hands = np.asarray(hands, dtype=np.int16)
+    rows = np.asarray(rows, dtype=np.int16)
+    if hands.ndim != 3 or hands.shape[1] != config.players or hands.shape[2] > HAND_SIZE:
+        raise ConfigError(f"hands must have shape (B, {config.players}, n<=10), got {hands.shape}")
+    B, P, n = hands.shape
+    if rows.ndim == 2:
+        rows = np.concatenate([rows[:, :, None],
+                               np.zeros((B, N_ROWS, ROW_CAPACITY - 1), np.int16)], axis=2)
+    if rows.shape != (B, N_ROWS, ROW_CAPACITY) or (rows[:, :, 0] <= 0).any():
+        raise ConfigError("rows must have shape (B, 4) or (B, 4, 5) with a card starting "
+                          f"every row, got {rows.shape}")
+    seeds = np.zeros(B, np.uint64) if seeds is None else np.asarray(seeds).astype(np.uint64)
+    st = _empty_state(config, np.broadcast_to(seeds, (B,)))
+    st.hands[:, :n, :] = hands.transpose(1, 2, 0)
+    _lay_rows(st, slice(None), rows.transpose(1, 2, 0))
+    st.starters[:] = rows[:, :, 0].T
+    st.turn[:] = HAND_SIZE - n
+    st.dealer[:] = np.broadcast_to(np.asarray(dealer, dtype=np.int16), (B,))
+    st.round[:] = np.broadcast_to(np.asarray(round, dtype=np.int32), (B,))
+    if score is not None:
+        st.score[:] = np.asarray(score, dtype=np.int32).T
+    if penalty is not None:
+        st.penalty[:] = np.asarray(penalty, dtype=np.int16).T
+    return st
+
+
+# --------------------------------------------------------------------------- stepping
+
+
+def step(
+    state: State,
+    actions: ArrayLike,
+    *,
+    inplace: bool = False,
+    report: bool = False,
+    validate: bool = True,
+) -> tuple[State, StepEvents | None]:
+    """Advance every game by one decision.
+
+    Args:
+        state: the batch.
+        actions: (P, B) ints. In PHASE_CARDS, the card id each seat plays. In PHASE_ROW,
+            actions[chooser] is the row (0..3) to take; other seats' entries are ignored,
+            as are all entries of games that are over.
+        inplace: mutate `state` instead of working on a copy (the fast path).
+        report: also return StepEvents describing every placement.
+        validate: raise IllegalActionError on an illegal action (else the result is
+            undefined).
+
+    Returns:
+        (new state, events or None).
+    """
+    st = state if inplace else state.copy()
+    actions = np.asarray(actions)
+    if actions.shape != (st.players, st.batch_size):
+        raise IllegalActionError(f"actions must have shape (players, batch) = "
+                                 f"{(st.players, st.batch_size)}, got {actions.shape}")
+    ev = StepEvents.empty(st.players, st.batch_size) if report else None
+    card_games = st.phase == PHASE_CARDS
+    row_games = np.flatnonzero(st.phase == PHASE_ROW)
+    if len(row_games):
+        _choose_rows(st, row_games, actions[st.chooser[row_games], row_games], validate, ev)
+    if card_games.all():
+        _play_cards(st, None, actions, validate, ev)
+    elif card_games.any():
+        cols = np.flatnonzero(card_games)
+        _play_cards(st, cols, actions[:, cols], validate, ev)
+    if ev is not None:
+        ev.chooser[:] = st.chooser
+    return st, ev
+
+
+def play_slots(st: State, slots: NDArray) -> None:
+    """Fast path: every seat of every game plays the card in hand slot slots[p, b].
+
+    All games must be in PHASE_CARDS with row_choice="cheapest", and
+    0 <= slots < cards in hand; nothing is checked. Mutates `st`. The engine benchmark
+    times this.
+    """
+    _reveal(st, None, slots)
+    _resolve(st, None, None, None)
+
+
+def _play_cards(st: State, cols, cards: NDArray, validate: bool, ev) -> None:
+    """Games `cols` (None: all) play card ids `cards` (P, b)."""
+    hands = st.hands if cols is None else st.hands[:, :, cols]
+    match = hands == cards[:, None, :].astype(np.int16)  # (P, H, b)
+    slots = match.argmax(axis=1)
+    if validate:
+        held = match.any(axis=1) & (cards > 0)
+        if not held.all():
+            p, j = np.argwhere(~held)[0]
+            b = j if cols is None else cols[j]
+            legal = sorted(int(c) for c in hands[p, :, j] if c)
+            raise IllegalActionError(
+                f"game {b}, seat {p}, round {int(st.round[b])}, turn {int(st.turn[b])}: "
+                f"card {int(cards[p, j])} is not in the hand; legal cards: {legal}")
+    _reveal(st, cols, slots)
+    _resolve(st, cols, None, ev)
+
+
+def _reveal(st: State, cols, slots: NDArray) -> None:
+    """Take the cards in hand `slots` (P, b) out of the hands and sort them into
+    `revealed` / `revealed_seat`, lowest first."""
+    B, P = st.batch_size, st.players
+    v = st.config.variant_data
+    gi = np.arange(B) if cols is None else cols
+    # Swap-remove: the hand's last card moves into the played slot.
+    flat = st.hands.reshape(-1)
+    seat_base = _seat_base(P, B, HAND_SIZE * B)
+    if cols is not None:
+        seat_base = seat_base[:, cols]
+    turn = st.turn if cols is None else st.turn[cols]
+    in_step = cols is None and turn[0] == turn[-1] and (turn == turn[0]).all()
+    last = seat_base + (HAND_SIZE - 1 - int(turn[0])) * B if in_step else \
+        seat_base + (HAND_SIZE - 1 - turn.astype(np.intp)) * B
+    slot_idx = seat_base + slots * B
+    cards = flat[slot_idx]
+    flat[slot_idx] = flat[last]
+    flat[last] = 0
+    if in_step:  # all games at the same turn: the common case, one plain write
+        st.played[int(turn[0])] = cards
+    else:
+        st.played.reshape(-1)[_seat_base(P, B, B)[:, gi] + turn.astype(np.intp) * (P * B)] = cards
+    # Sort (ladder value, seat) keys with a sorting network: a few element-wise min/max.
+    if v.has_twins:  # equal values are placed in seat order from the dealer's left
+        dealer = st.dealer[gi]
+        tiebreak = (np.arange(P)[:, None] - dealer - 1) % P
+    else:
+        tiebreak = _SEAT_COLUMN[:P]
+    keys = ((cards if v.order_is_id else v.order[cards]).astype(np.int32) << _SEAT_BITS)
+    keys |= tiebreak
+    for i, j in _NETWORKS[P]:
+        lo = np.minimum(keys[i], keys[j])
+        np.maximum(keys[i], keys[j], out=keys[j])
+        keys[i] = lo
+    seats = keys & _SEAT_MASK
+    if v.has_twins:
+        seats += dealer + 1
+        seats %= P
+    revealed = (keys >> _SEAT_BITS) if v.order_is_id else cards[seats, np.arange(len(gi))]
+    if cols is None:
+        st.revealed[:] = revealed
+        st.revealed_seat[:] = seats
+    else:
+        st.revealed[:, cols] = revealed
+        st.revealed_seat[:, cols] = seats
+
+
+_SEAT_BASES: dict[tuple[int, int, int], NDArray[np.intp]] = {}
+
+
+def _seat_base(P: int, B: int, stride: int) -> NDArray[np.intp]:
+    """(P, B) flat offsets p * stride + b, cached (read-only): reused on every turn."""
+    key = (P, B, stride)
+    if key not in _SEAT_BASES:
+        if len(_SEAT_BASES) > 64:
+            _SEAT_BASES.clear()
+        base = (np.arange(P) * stride)[:, None] + np.arange(B)[None, :]
+        base.flags.writeable = False
+        _SEAT_BASES[key] = base
+    return _SEAT_BASES[key]
+
+
+def _choose_rows(st: State, cols: NDArray, rows: NDArray, validate: bool, ev) -> None:
+    """Games `cols` in PHASE_ROW: the chooser takes row `rows` (b,); the turn goes on."""
+    rows = rows.astype(np.intp)
+    if validate:
+        ok = (rows >= 0) & (rows < N_ROWS)
+        ok[ok] = st.row_options[rows[ok], cols[ok]]
+        if not ok.all():
+            j = int(np.flatnonzero(~ok)[0])
+            b = cols[j]
+            legal = np.flatnonzero(st.row_options[:, b]).tolist()
+            raise IllegalActionError(
+                f"game {b}, seat {int(st.chooser[b])}, round {int(st.round[b])}, "
+                f"turn {int(st.turn[b])}: row {int(rows[j])} cannot be chosen; legal rows: {legal}")
+    st.phase[cols] = PHASE_CARDS
+    st.chooser[cols] = NO_SEAT
+    st.row_options[:, cols] = False
+    _resolve(st, cols, rows, ev)
+
+
+def _resolve(st: State, cols, chosen: NDArray | None, ev) -> None:
+    """Place this turn's revealed cards of games `cols` (None: all), then end the turn.
+
+    `chosen` (b,) gives the rows the owners of too-low first cards picked (a PHASE_ROW
+    step); otherwise a too-low first card takes the cheapest row, or, under
+    row_choice="player", parks its game in PHASE_ROW before anything is placed.
+    Only the turn's lowest card (k = 0) can be too low: once placed it ends a row below
+    every later card, so Rule 4 is looked at for k = 0 alone.
+    """
+    B, P = st.batch_size, st.players
+    rows = _columns(st.rows, cols)  # (R, b), st.rows itself on the fast path
+    if chosen is None:
+        best = _target(rows, st.config.variant_data.row_code[
+            st.revealed[0] if cols is None else st.revealed[0, cols]])
+        low = best == 0
+        if low.any():
+            if st.config.row_choice == "cheapest":
+                chosen = np.where(low, (rows & ROW_LOW_MASK).min(axis=0) & _INDEX_MASK, -1)
+            else:
+                gi = np.arange(B) if cols is None else cols
+                _park(st, gi[low])
+                if low.all():
+                    return
+                cols, rows, best = gi[~low], _columns(rows, ~low), best[~low]
+    else:
+        best = None
+    gi = np.arange(B) if cols is None else cols
+    _place(st, cols, gi, rows, chosen, best, ev)
+    if cols is not None:
+        st.rows[:, cols] = rows
+    _end_turn(st, cols, ev)
+
+
+def _columns(a: NDArray, cols) -> NDArray:
+    """Games `cols` of a batch array as a C-contiguous copy (`a` itself for None).
+
+    Contiguity matters: the placement code writes through flat views, and NumPy's
+    advanced indexing on the last axis may return a non-contiguous array, whose
+    reshape(-1) would silently be a copy.
+    """
+    return a if cols is None else np.ascontiguousarray(a[..., cols])
+
+
+def _target(rows: NDArray[np.int32], code: NDArray[np.int32]) -> NDArray[np.int32]:
+    """Rules 1–2: the packed row a card (given as its packed code) follows, 0 if too low.
+
+    Packed rows order by their last card first, so the row whose last card is the highest
+    one not above the card is simply the max over the eligible rows. "Not above" rather
+    than "below" lets a twin follow its counterpart; distinct cards never compare equal.
+    """
+    return (rows * (rows <= (code | ROW_LOW_MASK))).max(axis=0)
+
+
+def _park(st: State, games: NDArray) -> None:
+    """Rule 4 under row_choice="player": stop `games` until the owner picks a row."""
+    st.phase[games] = PHASE_ROW
+    st.chooser[games] = st.revealed_seat[0, games]
+    st.row_options[:, games] = True
+
+
+def _place(st: State, cols, gi: NDArray, rows: NDArray[np.int32], chosen, first_best, ev) -> None:
+    """Place revealed cards k = 0..P-1 of games gi on `rows` (R, b), updated in place.
+
+    chosen: (b,) row taken by card 0 (Rule 4), -1 where card 0 is placed normally; or None.
+    first_best: (b,) card 0's target (_target) when the caller has it already, else None.
+    """
+    B, P = st.batch_size, st.players
+    v = st.config.variant_data
+    b = len(gi)
+    local = np.arange(b)
+    rows_flat = rows.reshape(-1)
+    assert np.may_share_memory(rows_flat, rows), "rows must be C-contiguous"
+    cards = st.revealed if cols is None else st.revealed[:, cols]
+    seats = st.revealed_seat if cols is None else st.revealed_seat[:, cols]
+    codes = v.row_code[cards]  # (P, b) the packed row each card would start
+    row_cards = _columns(st.row_cards, cols)
+    cards_flat = row_cards.reshape(-1)
+    pens = np.empty((P, b), dtype=np.int32)
+    for k in range(P):
+        code = codes[k]
+        best = first_best if k == 0 and first_best is not None else _target(rows, code)
+        take = (best & _COUNT_BITS) == (ROW_CAPACITY << COUNT_SHIFT)  # Rule 3: sixth card
+        if k == 0 and chosen is not None:
+            forced = chosen >= 0
+            picked = rows_flat[np.maximum(chosen, 0) * b + local]
+            best = np.where(forced, picked, best)
+            take |= forced  # Rule 4: the chosen row is taken whatever its length
+        row = best & _INDEX_MASK
+        count = (best >> COUNT_SHIFT) & COUNT_MASK
+        pen = ((best >> BULLS_SHIFT) & BULLS_MASK) * take
+        low_bits = best & ROW_LOW_MASK
+        # The card's code has count 1 and its own bullheads: added to the row's low bits
+        # it extends the row; a taken row keeps only its index.
+        idx = row * b + local
+        slot = count * ~take
+        if ev is not None:
+            _record(ev, k, gi, cards[k], seats[k], row, row_cards[row, :, local].T, count, take, pen)
+        rows_flat[idx] = code + low_bits - take * (low_bits & _ALL_BUT_INDEX)
+        cards_flat[row * (ROW_CAPACITY * b) + slot * b + local] = cards[k]
+        pens[k] = pen
+    if cols is not None:
+        st.row_cards[:, :, cols] = row_cards
+    st.penalty.reshape(-1)[seats.astype(np.intp) * B + gi] += pens.astype(np.int16)
+
+
+def _record(ev: StepEvents, k, gi, card, seat, row, row_cards, count, take, pen) -> None:
+    """Fill the events of placement k (row_cards: (C, b), the row before the card)."""
+    held = np.arange(ROW_CAPACITY)[:, None] < count[None, :]
+    ev.card[k, gi], ev.seat[k, gi], ev.row[k, gi] = card, seat, row
+    ev.taken[k][:, gi] = row_cards * held * take
+    ev.taken_bulls[k, gi] = pen
+
+
+def _end_turn(st: State, cols, ev) -> None:
+    """Games `cols` (None: all) finished a turn; a tenth turn ends the round."""
+    if cols is None:
+        st.turn += 1
+        st.revealed[:] = 0
+        ended = np.flatnonzero(st.turn == HAND_SIZE)
+        if len(ended) == st.batch_size:
+            ended = slice(None)
+    else:
+        st.turn[cols] += 1
+        st.revealed[:, cols] = 0
+        ended = cols[st.turn[cols] == HAND_SIZE]
+    if isinstance(ended, slice) or len(ended):
+        _end_round(st, ended, ev)
+
+
+def _end_round(st: State, cols, ev) -> None:
+    """Score the round of games `cols` (indices or a slice); end each game or deal anew."""
+    cfg = st.config
+    penalty = st.penalty[:, cols]
+    if ev is not None:
+        ev.round_over[cols] = True
+        ev.round_penalty[:, cols] = penalty
+    st.score[:, cols] += penalty
+    st.penalty[:, cols] = 0
+    over = np.zeros(st.score[0, cols].shape, dtype=bool)
+    if cfg.end_score is not None:
+        over |= st.score[:, cols].max(axis=0) >= cfg.end_score
+    if cfg.max_rounds is not None:
+        over |= st.round[cols] + 1 >= cfg.max_rounds
+    if not over.any():
+        going_on = cols
+    else:
+        cols = np.arange(st.batch_size)[cols]
+        st.phase[cols[over]] = PHASE_OVER
+        going_on = cols[~over]
+        if len(going_on) == 0:
+            return
+    st.round[going_on] += 1
+    st.dealer[going_on] = (st.dealer[going_on] + 1) % cfg.players
+    _deal(st, going_on)

@@ -1,0 +1,169 @@
+"""Rule options and variant data.
+
+Everything that varies between games of the 6 nimmt! family lives here as data: the card
+ids, the order value of each card (its place on the ladder), the bullheads of each card, the
+deck for a given number of players, and the table (4 rows of at most 5 cards). The engine
+reads these tables and never tests a variant by name, so a new variant is new data.
+
+Card ids are small positive integers (0 is the "no card" sentinel everywhere). In the
+classic game a card's id is its number and its order value is the same number.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .errors import ConfigError
+
+N_ROWS = 4  # rows on the table (both card games)
+ROW_CAPACITY = 5  # a sixth card takes the row (Rule 3)
+HAND_SIZE = 10  # cards dealt to each seat per round = turns per round
+MIN_PLAYERS, MAX_PLAYERS = 2, 10
+DEFAULT_END_SCORE = 66
+ROW_CHOICES = ("player", "cheapest")
+DECKS = ("full", "exact")
+
+# A row is packed into one int32: last card's ladder value, bullheads, card count, row
+# index. The engine finds a card's row with one max over the 4 packed rows, and the packed
+# value of the winner already carries everything the rules need next.
+ROW_INDEX_BITS = 2  # bits 0-1: row index 0..3
+COUNT_SHIFT, COUNT_MASK = 2, 0b111  # bits 2-4: cards in the row, 1..5
+BULLS_SHIFT, BULLS_MASK = 5, 0b111111  # bits 5-10: bullheads in the row (at most 27)
+LAST_SHIFT = 11  # bits 11+: ladder value of the last card
+ROW_LOW_MASK = (1 << LAST_SHIFT) - 1  # (bullheads, count, index): the cheapest-row key
+
+CLASSIC_CARDS = 104
+# Bullheads by the rules' precedence: 55 is both a double and a five (7); doubles 5;
+# multiples of ten 3; ending in five 2; every other card 1.
+_DOUBLE_BULLS, _TEN_BULLS, _FIVE_BULLS, _PLAIN_BULLS, _55_BULLS = 5, 3, 2, 1, 7
+
+
+def classic_bullheads(card: int) -> int:
+    """Bullheads printed on classic card `card` (1..104)."""
+    if card == 55:
+        return _55_BULLS
+    if card % 11 == 0:
+        return _DOUBLE_BULLS
+    if card % 10 == 0:
+        return _TEN_BULLS
+    if card % 5 == 0:
+        return _FIVE_BULLS
+    return _PLAIN_BULLS
+
+
+@dataclass(frozen=True)
+class Variant:
+    """Card data of one game of the family.
+
+    Attributes:
+        name: the variant's name as used in records and on the command line.
+        n_ids: card ids run 1..n_ids.
+        order: (n_ids + 1,) int16, the card's place on the ladder; order[0] = 0.
+            Two ids with the same order value are twins (equal cards from two decks).
+        bullheads: (n_ids + 1,) int16, penalty points of each id; bullheads[0] = 0.
+        has_twins: whether two ids can share an order value in some deck.
+        row_code: (n_ids + 1,) int32, derived: packed_row(), cached.
+        order_is_id: derived: a card's ladder value is its id (the engine skips a lookup).
+    """
+
+    name: str
+    n_ids: int
+    order: NDArray[np.int16] = field(repr=False)
+    bullheads: NDArray[np.int16] = field(repr=False)
+    has_twins: bool = False
+
+    def __post_init__(self) -> None:
+        # Cached once: the engine looks it up every turn.
+        object.__setattr__(self, "row_code", self.packed_row())
+        object.__setattr__(self, "order_is_id", bool((self.order == np.arange(self.n_ids + 1)).all()))
+
+    def packed_row(self) -> NDArray[np.int32]:
+        """(n_ids + 1,) int32, the packed row each card starts (row index 0; add the index)."""
+        return ((self.order.astype(np.int32) << LAST_SHIFT)
+                | (self.bullheads.astype(np.int32) << BULLS_SHIFT) | (1 << COUNT_SHIFT))
+
+    def deck(self, players: int, deck: str) -> NDArray[np.int16]:
+        """Card ids used in a round for `players` seats: all of them, or the known deck."""
+        if deck == "exact":
+            return np.arange(1, HAND_SIZE * players + N_ROWS + 1, dtype=np.int16)
+        return np.arange(1, self.n_ids + 1, dtype=np.int16)
+
+    def card_name(self, card: int) -> str:
+        """How a card is written in records and on screen."""
+        return str(int(card))
+
+
+def _classic() -> Variant:
+    ids = np.arange(CLASSIC_CARDS + 1)
+    bulls = np.array([0] + [classic_bullheads(c) for c in range(1, CLASSIC_CARDS + 1)])
+    return Variant("classic", CLASSIC_CARDS, ids.astype(np.int16), bulls.astype(np.int16))
+
+
+VARIANTS: dict[str, Variant] = {"classic": _classic()}
+
+
+@dataclass(frozen=True)
+class RuleConfig:
+    """The rule options of a game, validated on construction.
+
+    Attributes:
+        players: seats at the table, 2..10.
+        row_choice: "player" (the rules: the owner of a too-low card chooses the row to
+            take) or "cheapest" (automatic: fewest bullheads, then fewest cards, then the
+            lowest row index — what most published AI results use).
+        end_score: the game ends after the round in which someone reaches it (None: unused).
+        max_rounds: the game ends after this many rounds (None: unused). At least one of
+            end_score and max_rounds must be set; with both, whichever comes first.
+        deck: "full" (every card) or "exact" (the known-deck variant: ids 1..10*players+4).
+        variant: a key of VARIANTS.
+    """
+
+    players: int = 4
+    row_choice: str = "player"
+    end_score: int | None = DEFAULT_END_SCORE
+    max_rounds: int | None = None
+    deck: str = "full"
+    variant: str = "classic"
+
+    def __post_init__(self) -> None:
+        def bad(what: str) -> ConfigError:
+            return ConfigError(f"invalid rule option: {what}")
+
+        if isinstance(self.players, bool) or not isinstance(self.players, (int, np.integer)):
+            raise bad(f"players must be an integer, got {self.players!r}")
+        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise bad(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {self.players}")
+        if self.row_choice not in ROW_CHOICES:
+            raise bad(f"row_choice must be one of {', '.join(ROW_CHOICES)}, got {self.row_choice!r}")
+        if self.deck not in DECKS:
+            raise bad(f"deck must be one of {', '.join(DECKS)}, got {self.deck!r}")
+        if self.variant not in VARIANTS:
+            raise bad(f"variant must be one of {', '.join(VARIANTS)}, got {self.variant!r}")
+        for name in ("end_score", "max_rounds"):
+            value = getattr(self, name)
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1
+            ):
+                raise bad(f"{name} must be a positive integer or None, got {value!r}")
+        if self.end_score is None and self.max_rounds is None:
+            raise bad("set end_score or max_rounds (or both), else the game never ends")
+        if len(self.variant_data.deck(self.players, self.deck)) < HAND_SIZE * self.players + N_ROWS:
+            raise bad(f"the {self.variant} deck is too small for {self.players} players")
+
+    @property
+    def variant_data(self) -> Variant:
+        """The card tables of this game's variant."""
+        return VARIANTS[self.variant]
+
+    def to_dict(self) -> dict:
+        """The options as they appear under "rules" in a game record."""
+        return {
+            "players": int(self.players),
+            "row_choice": self.row_choice,
+            "end_score": self.end_score,
+            "max_rounds": self.max_rounds,
+            "deck": self.deck,
+        }
