@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
-from .errors import ConfigError
+from .errors import ConfigError, InvalidRecordError
 
 N_ROWS = 4  # rows on the table (both card games)
 ROW_CAPACITY = 5  # a sixth card takes the row (Rule 3)
@@ -91,9 +91,26 @@ class Variant:
             return np.arange(1, HAND_SIZE * players + N_ROWS + 1, dtype=np.int16)
         return np.arange(1, self.n_ids + 1, dtype=np.int16)
 
+    @property
+    def copies(self) -> int:
+        """How many physical cards can share one id in a deal (two decks: twins)."""
+        return 1
+
     def card_name(self, card: int) -> str:
-        """How a card is written in records and on screen."""
+        """How a card is written on screen."""
         return str(int(card))
+
+    def card_value(self, card: int):
+        """How a card is written in a game record (classic: the number itself)."""
+        return int(card)
+
+    def parse_card(self, value, where: str = "") -> int:
+        """The id of a card as written in a record; InvalidRecordError if it is none."""
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= self.n_ids:
+            prefix = f"{where}: " if where else ""
+            raise InvalidRecordError(f"{prefix}{value!r} is not a {self.name} card "
+                                     f"(an integer 1..{self.n_ids})")
+        return value
 
 
 def _classic() -> Variant:

@@ -1,0 +1,26 @@
+# The two set-up commands of the README. Both create and fill .venv on first use
+# (and again whenever pyproject.toml changes); only python3 and make are needed.
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test bench clean
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[test]"
+	touch $(STAMP)
+
+run: $(STAMP)  ## the main job on built-in defaults
+	$(VENV)/bin/sixnimmt demo
+
+test: $(STAMP)  ## the test suite
+	$(PY) -m pytest -q
+
+bench: $(STAMP)  ## engine speed against the C limit, at 4 and 10 players
+	$(VENV)/bin/sixnimmt bench engine --players 4
+	$(VENV)/bin/sixnimmt bench engine --players 10
+
+clean:
+	rm -rf $(VENV) build *.egg-info

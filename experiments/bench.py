@@ -1,0 +1,63 @@
+"""Speed benchmarks: the engine's random-play work unit, against the C speed limit.
+
+The work unit is the one `shared/bench/limit.sh` times in C: classic rules, P players,
+uniformly random cards from the hand, a too-low card takes the cheapest row, whole rounds
+(a fresh deal every ten turns). Speed is reported as rounds/s and decisions/s; the ratio
+to the C program is measured in the same run because absolute timings here are noisy.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from pathlib import Path
+
+import numpy as np
+
+from sixnimmt_env import RuleConfig, game_seeds, new_games, play_slots
+from sixnimmt_env.perf import tune_allocator
+from sixnimmt_env.rules import HAND_SIZE
+
+DEFAULT_LIMIT_SCRIPT = Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "limit.sh"
+
+
+def bench_engine(players: int = 4, batch: int = 4096, seconds: float = 5.0, seed: int = 0,
+                 repeats: int = 3) -> dict:
+    """Time random play on the batched engine; the median of `repeats` windows counts."""
+    tuned = tune_allocator()
+    # No end condition in reach: the batch keeps dealing new rounds, as the C loop does.
+    cfg = RuleConfig(players=players, row_choice="cheapest", end_score=None, max_rounds=2**30)
+    st = new_games(cfg, game_seeds(seed, batch))
+    rng = np.random.default_rng(seed)
+
+    def rounds(n: int) -> None:
+        for _ in range(n):
+            for turn in range(HAND_SIZE):
+                slots = (rng.random((players, batch), dtype=np.float32) * (HAND_SIZE - turn))
+                play_slots(st, slots.astype(np.intp))
+
+    rounds(2)  # warm-up: caches, allocator
+    rates = []
+    for _ in range(repeats):
+        n, t0 = 0, time.perf_counter()
+        while (elapsed := time.perf_counter() - t0) < seconds / repeats:
+            rounds(1)
+            n += batch
+        rates.append(n / elapsed)
+    rate = float(np.median(rates))
+    played = int(st.round.sum()) + batch  # rounds dealt so far, the current ones included
+    return {
+        "impl": "sixnimmt_env (NumPy)", "P": players, "B": batch, "rates": [round(r, 1) for r in rates],
+        "rounds_per_s": round(rate, 1), "decisions_per_s": round(rate * players * HAND_SIZE, 1),
+        "pen_per_player_round": round(float(st.score.sum()) / (players * max(played - batch, 1)), 4),
+        "allocator_tuned": tuned,
+    }
+
+
+def run_limit(players: int, script: Path = DEFAULT_LIMIT_SCRIPT, seconds: float = 5.0) -> dict:
+    """Run the C speed limit for `players` and return its JSON result."""
+    env = {"PERF_MIN_TIME": str(max(seconds / 3, 0.5)), "PERF_REPEATS": "3", "PATH": "/usr/bin:/bin"}
+    out = subprocess.run(["bash", str(script), str(players)], capture_output=True, text=True,
+                         env=env, check=True, timeout=600)
+    return json.loads(out.stdout.strip().splitlines()[-1])

@@ -1,0 +1,139 @@
+"""The `sixnimmt` command line: one typer app, a subcommand per feature.
+
+Typed errors become one-line messages with an exit code, never tracebacks. Commands
+import what they need inside their bodies, so the engine never imports upper layers.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from .errors import ConfigError, InvalidRecordError, SixNimmtError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="sixnimmt lab: 6 nimmt! rules engine, environments, agents and experiments.")
+bench_app = typer.Typer(no_args_is_help=True, help="Speed benchmarks.")
+app.add_typer(bench_app, name="bench")
+
+EXIT_DIFFERENCES = 1
+EXIT_INVALID = 2
+
+
+def _rules(players: int, row_choice: str, end_score: Optional[int], max_rounds: Optional[int], deck: str):
+    from .rules import RuleConfig
+    return RuleConfig(players=players, row_choice=row_choice, end_score=end_score,
+                      max_rounds=max_rounds, deck=deck)
+
+
+@app.command()
+def demo(
+    players: int = typer.Option(4, help="Seats at the table, 2..10."),
+    seed: int = typer.Option(7, help="Seed of the game."),
+    row_choice: str = typer.Option("player", help="player (the rules) or cheapest (automatic)."),
+    end_score: Optional[int] = typer.Option(66, help="Game ends after the round someone reaches this."),
+    max_rounds: Optional[int] = typer.Option(None, help="Game ends after this many rounds."),
+    deck: str = typer.Option("full", help="full, or exact (known deck: cards 1..10*players+4)."),
+    record: Optional[Path] = typer.Option(None, help="Write the game record (JSON) here."),
+) -> None:
+    """Play a seeded game between built-in players and print it turn by turn."""
+    from experiments.demo import play_demo
+    from .records import write_record
+
+    rec = play_demo(_rules(players, row_choice, end_score, max_rounds, deck), seed, echo=typer.echo)
+    if record is not None:
+        write_record(rec, record)
+        typer.echo(f"record written to {record}")
+
+
+@app.command()
+def replay(
+    file: Path = typer.Argument(..., help="A game record (sixnimmt-record/1 JSON)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the record with outputs filled in."),
+) -> None:
+    """Check a game record against the rules and recompute its scores.
+
+    Exit 0: valid; 1: the record's penalties, totals or winners differ from the replay;
+    2: invalid record (the message names the round, turn and seat).
+    """
+    from .records import load_record, replay as run_replay
+
+    result = run_replay(load_record(file))
+    if as_json:
+        typer.echo(json.dumps(result.completed(), indent=1))
+    else:
+        for i, pen in enumerate(result.penalties):
+            typer.echo(f"round {i}: penalties {pen}")
+        typer.echo(f"totals: {result.totals}")
+        typer.echo(f"winners: {result.winners}" if result.over else "winners: [] (game not over)")
+    for diff in result.differences:
+        typer.echo(f"difference: {diff}", err=True)
+    if result.differences:
+        raise typer.Exit(EXIT_DIFFERENCES)
+
+
+@bench_app.command("engine")
+def bench_engine_cmd(
+    players: int = typer.Option(4, help="Seats, 2..10."),
+    batch: int = typer.Option(4096, help="Games stepped at once."),
+    seconds: float = typer.Option(5.0, help="Timed seconds (split into 3 windows; the median counts)."),
+    seed: int = typer.Option(0),
+    limit: bool = typer.Option(True, help="Also run shared/bench/limit.sh (the C speed limit) and print the ratio."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON lines."),
+) -> None:
+    """Random play on the batched engine (the work unit of shared/bench/limit.sh): rounds/s."""
+    from experiments.bench import DEFAULT_LIMIT_SCRIPT, bench_engine, run_limit
+
+    if batch < 1 or seconds <= 0:
+        raise ConfigError("batch must be >= 1 and seconds > 0")
+    _rules(players, "cheapest", None, 1, "full")  # validates players
+    ours = bench_engine(players, batch, seconds, seed)
+    results = [ours]
+    if limit and DEFAULT_LIMIT_SCRIPT.exists():
+        c = run_limit(players, DEFAULT_LIMIT_SCRIPT, seconds)
+        ours["limit_rounds_per_s"] = c["rounds_per_s"]
+        ours["ratio_to_limit"] = round(ours["rounds_per_s"] / c["rounds_per_s"], 3)
+        results.append(c)
+    if as_json:
+        for r in results:
+            typer.echo(json.dumps(r))
+        return
+    typer.echo(f"engine  P={players} B={batch}: {ours['rounds_per_s']:,.0f} rounds/s, "
+               f"{ours['decisions_per_s']:,.0f} decisions/s "
+               f"(penalty per player-round {ours['pen_per_player_round']})")
+    if "ratio_to_limit" in ours:
+        typer.echo(f"C limit P={players}: {ours['limit_rounds_per_s']:,.0f} rounds/s -> "
+                   f"ratio {ours['ratio_to_limit']:.3f}")
+    elif limit:
+        typer.echo(f"(C limit not run: {DEFAULT_LIMIT_SCRIPT} not found)")
+
+
+def main() -> None:
+    """Console entry point: run the app, turning our typed errors into one-line messages."""
+    from .perf import tune_allocator
+
+    tune_allocator()
+    try:
+        app(standalone_mode=False)
+    except typer.Exit as e:
+        sys.exit(e.exit_code)
+    except typer.Abort:
+        typer.echo("aborted", err=True)
+        sys.exit(130)
+    except InvalidRecordError as e:
+        typer.echo(f"invalid record: {e}", err=True)
+        sys.exit(EXIT_INVALID)
+    except SixNimmtError as e:
+        typer.echo(f"error: {e}", err=True)
+        sys.exit(EXIT_INVALID)
+    except Exception as e:  # click usage errors carry their own exit codes
+        import click
+
+        if isinstance(e, click.ClickException):
+            e.show()
+            sys.exit(e.exit_code)
+        raise

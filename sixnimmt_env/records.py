@@ -1,0 +1,303 @@
+"""Game records (`sixnimmt-record/1`, see shared/spec/game-record.md) and their replay.
+
+`Recorder` writes records while games are played through the engine; `replay` reads one
+back, checks every move against the rules (through the same engine, so there is no
+second rules implementation), recomputes penalties, totals and winners, and reports any
+difference with the outputs the record gives. Malformed records raise
+InvalidRecordError naming the round, turn and seat where they went wrong.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .engine import StepEvents, from_deal, step
+from .errors import ConfigError, InvalidRecordError
+from .rules import HAND_SIZE, N_ROWS, VARIANTS, RuleConfig
+from .state import PHASE_CARDS, PHASE_OVER, PHASE_ROW, State
+
+FORMAT = "sixnimmt-record/1"
+RULE_KEYS = ("players", "row_choice", "end_score", "max_rounds", "deck")
+
+
+# --------------------------------------------------------------------------- writing
+
+
+class Recorder:
+    """Builds one record per game of a batch while it is stepped.
+
+    Call `observe(before, actions, after, events)` after every `step` (made with
+    report=True); `records()` returns the records so far.
+    """
+
+    def __init__(self, state: State, seats: list[str] | None = None, seeds: list[int] | None = None):
+        self.config = state.config
+        self.variant = state.config.variant_data
+        self._games: list[dict[str, Any]] = []
+        for b in range(state.batch_size):
+            rec: dict[str, Any] = {"format": FORMAT, "variant": self.config.variant,
+                                   "rules": self.config.to_dict()}
+            if seats is not None:
+                rec["seats"] = list(seats)
+            if seeds is not None:
+                rec["seed"] = int(seeds[b])
+            rec["rounds"] = [self._round_start(state, b)]
+            self._games.append(rec)
+
+    def _card(self, card) -> Any:
+        """A card id as the record writes it."""
+        return self.variant.card_value(int(card))
+
+    def _round_start(self, st: State, b: int) -> dict[str, Any]:
+        """The opening of the current round of game b."""
+        return {
+            "dealer": int(st.dealer[b]),
+            "hands": [[self._card(c) for c in hand] for hand in st.hand_lists(b)],
+            "rows": [[self._card(c)] for c in st.starters[:, b]],
+            "turns": [],
+        }
+
+    def observe(self, before: State, actions: np.ndarray, after: State, events: StepEvents) -> None:
+        """Add what one step did (events must come from step(..., report=True))."""
+        if events is None:
+            raise ValueError("Recorder needs the step's events: call step(..., report=True)")
+        for b in range(before.batch_size):
+            phase = before.phase[b]
+            if phase == PHASE_OVER:
+                continue
+            rnd = self._games[b]["rounds"][-1]
+            if phase == PHASE_CARDS:
+                rnd["turns"].append({"cards": [self._card(c) for c in actions[:, b]], "choices": {}})
+            elif phase == PHASE_ROW:
+                seat = int(before.chooser[b])
+                rnd["turns"][-1]["choices"][str(seat)] = int(actions[seat, b])
+            if events.round_over[b]:
+                rnd["penalties"] = events.round_penalty[:, b].astype(int).tolist()
+                if after.phase[b] != PHASE_OVER:
+                    self._games[b]["rounds"].append(self._round_start(after, b))
+        self._last = after
+
+    def records(self, state: State) -> list[dict[str, Any]]:
+        """The records of every game, with totals and winners as of `state`."""
+        out = []
+        for b, rec in enumerate(self._games):
+            rec = dict(rec)
+            rec["totals"] = state.total()[:, b].astype(int).tolist()
+            rec["winners"] = np.flatnonzero(state.winners()[:, b]).tolist()
+            out.append(rec)
+        return out
+
+
+def write_record(record: dict[str, Any], path: str | Path) -> None:
+    """Write one record as indented JSON (atomically: a temp file, then a rename)."""
+    path = Path(path)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(record, indent=1) + "\n")
+    tmp.replace(path)
+
+
+# --------------------------------------------------------------------------- replay
+
+
+@dataclass
+class ReplayResult:
+    """What replaying a record computed, and how it differs from the record's outputs."""
+
+    record: dict[str, Any]
+    penalties: list[list[int]]
+    totals: list[int]
+    winners: list[int]
+    over: bool
+    differences: list[str] = field(default_factory=list)
+
+    def completed(self) -> dict[str, Any]:
+        """The record with penalties, totals and winners filled in from the replay."""
+        rec = json.loads(json.dumps(self.record))
+        for rnd, pen in zip(rec["rounds"], self.penalties):
+            rnd["penalties"] = pen
+        rec["totals"], rec["winners"] = self.totals, self.winners
+        return rec
+
+
+def load_record(path: str | Path) -> dict[str, Any]:
+    """Read a record file; not-JSON and unreadable files raise InvalidRecordError."""
+    try:
+        text = Path(path).read_text()
+    except OSError as e:
+        raise InvalidRecordError(f"cannot read {path}: {e.strerror}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InvalidRecordError(f"not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+
+
+def _fail(where: str, what: str) -> InvalidRecordError:
+    return InvalidRecordError(f"{where}: {what}" if where else what)
+
+
+def _config(record: Any) -> RuleConfig:
+    """The rule options of a record, validated."""
+    if not isinstance(record, dict):
+        raise _fail("", "a record must be a JSON object")
+    if record.get("format") != FORMAT:
+        raise _fail("", f"format must be {FORMAT!r}, got {record.get('format')!r}")
+    variant = record.get("variant", "classic")
+    if variant not in VARIANTS:
+        raise _fail("", f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
+    rules = record.get("rules", {})
+    if not isinstance(rules, dict):
+        raise _fail("", "rules must be an object")
+    unknown = set(rules) - set(RULE_KEYS)
+    if unknown:
+        raise _fail("", f"unknown rule option(s): {', '.join(sorted(unknown))}")
+    try:
+        return RuleConfig(variant=variant, **rules)
+    except ConfigError as e:
+        raise _fail("", str(e)) from None
+
+
+def _int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_deal(cfg: RuleConfig, rnd: Any, where: str, parse) -> tuple[list[list[int]], list[int]]:
+    """The hands and row starters of a round, checked; as card ids."""
+    P = cfg.players
+    if not isinstance(rnd, dict):
+        raise _fail(where, "a round must be an object")
+    hands, rows = rnd.get("hands"), rnd.get("rows")
+    if not isinstance(hands, list) or len(hands) != P:
+        raise _fail(where, f"hands must list {P} hands, one per seat")
+    if not isinstance(rows, list) or len(rows) != N_ROWS:
+        raise _fail(where, f"rows must list {N_ROWS} rows")
+    deck = set(cfg.variant_data.deck(cfg.players, cfg.deck).tolist())
+    seen: dict[int, str] = {}
+    copies = cfg.variant_data.copies
+
+    def deal(value, place):
+        card = parse(value, place)
+        if card not in deck:
+            raise _fail(place, f"card {value!r} is not in the deck of this game")
+        if seen.get(card, 0) >= copies:
+            raise _fail(place, f"card {value!r} is dealt twice")
+        seen[card] = seen.get(card, 0) + 1
+        return card
+
+    hand_ids = []
+    for s, hand in enumerate(hands):
+        if not isinstance(hand, list) or len(hand) != HAND_SIZE:
+            raise _fail(f"{where}, seat {s}", f"a hand must hold {HAND_SIZE} cards")
+        hand_ids.append([deal(c, f"{where}, seat {s}") for c in hand])
+    row_ids = []
+    for r, row in enumerate(rows):
+        if not isinstance(row, list) or len(row) != 1:
+            raise _fail(f"{where}, row {r}", "a starting row must hold exactly one card")
+        row_ids.append(deal(row[0], f"{where}, row {r}"))
+    return hand_ids, row_ids
+
+
+def replay(record: Any) -> ReplayResult:
+    """Check a record against the rules and recompute its outputs.
+
+    Raises:
+        InvalidRecordError: the record is malformed or breaks the rules.
+    """
+    cfg = _config(record)
+    P, v = cfg.players, cfg.variant_data
+    parse = v.parse_card
+    rounds = record.get("rounds")
+    if not isinstance(rounds, list) or not rounds:
+        raise _fail("", "rounds must be a non-empty list")
+    score = np.zeros(P, dtype=np.int64)
+    penalties: list[list[int]] = []
+    dealer = None
+    over = False
+    for i, rnd in enumerate(rounds):
+        where = f"round {i}"
+        if over:
+            raise _fail(where, "the game was already over after the previous round")
+        hands, starters = _check_deal(cfg, rnd, where, parse)
+        d = rnd.get("dealer")
+        if not _int(d) or not 0 <= d < P:
+            raise _fail(where, f"dealer must be a seat 0..{P - 1}, got {d!r}")
+        if dealer is not None and d != (dealer + 1) % P:
+            raise _fail(where, f"dealer must be seat {(dealer + 1) % P} (one to the left of "
+                               f"seat {dealer}), got {d}")
+        dealer = d
+        st = from_deal(cfg, [hands], [starters], dealer=d, score=[score], round=i)
+        turns = rnd.get("turns")
+        if not isinstance(turns, list) or len(turns) > HAND_SIZE:
+            raise _fail(where, f"turns must be a list of at most {HAND_SIZE} turns")
+        if len(turns) < HAND_SIZE and i < len(rounds) - 1:
+            raise _fail(where, f"only the last round may be unfinished; this one has {len(turns)} turns")
+        for t, turn in enumerate(turns):
+            st = _replay_turn(st, turn, f"{where}, turn {t}", parse)
+        complete = len(turns) == HAND_SIZE
+        round_pen = (st.score[:, 0] - score) if complete else st.penalty[:, 0].astype(np.int64)
+        penalties.append(round_pen.astype(int).tolist())
+        score = score + round_pen
+        over = complete and bool(st.phase[0] == PHASE_OVER)
+    totals = score.astype(int).tolist()
+    winners = [s for s in range(P) if totals[s] == min(totals)] if over else []
+    result = ReplayResult(record, penalties, totals, winners, over)
+    result.differences = _differences(record, result)
+    return result
+
+
+def _replay_turn(st: State, turn: Any, where: str, parse) -> State:
+    """Play one recorded turn (its cards, then any choice) on a one-game batch."""
+    P = st.players
+    if not isinstance(turn, dict) or not isinstance(turn.get("cards"), list):
+        raise _fail(where, "a turn must be an object with a list of cards")
+    cards = turn["cards"]
+    if len(cards) != P:
+        raise _fail(where, f"a turn must list {P} cards, one per seat, got {len(cards)}")
+    choices = turn.get("choices") or {}
+    if not isinstance(choices, dict):
+        raise _fail(where, "choices must be an object (seat -> row)")
+    ids = []
+    for s, value in enumerate(cards):
+        card = parse(value, f"{where}, seat {s}")
+        if card not in st.hands[s, :, 0]:
+            raise _fail(f"{where}, seat {s}", f"card {value!r} is not in the seat's hand "
+                                              "(never dealt to it, or played already)")
+        ids.append(card)
+    st, _ = step(st, np.array(ids)[:, None], inplace=True)
+    if st.phase[0] == PHASE_ROW:
+        seat = int(st.chooser[0])
+        if str(seat) not in choices:
+            raise _fail(f"{where}, seat {seat}", "the rules ask this seat to choose a row, "
+                                                 "but the turn has no choice for it")
+        row = choices[str(seat)]
+        legal = np.flatnonzero(st.row_options[:, 0]).tolist()
+        if not _int(row) or row not in legal:
+            raise _fail(f"{where}, seat {seat}", f"illegal choice {row!r}; legal rows: {legal}")
+        extra = sorted(set(choices) - {str(seat)})
+        if extra:
+            raise _fail(f"{where}, seat {extra[0]}", "a choice is given but the rules ask "
+                                                     "this seat for none")
+        actions = np.zeros((P, 1), dtype=np.int64)
+        actions[seat, 0] = row
+        st, _ = step(st, actions, inplace=True)
+    elif choices:
+        seat = sorted(choices)[0]
+        raise _fail(f"{where}, seat {seat}", "a choice is given but the rules ask this seat for none")
+    return st
+
+
+def _differences(record: dict[str, Any], result: ReplayResult) -> list[str]:
+    """Each output the record gives that differs from the replay's."""
+    diffs = []
+    for i, (rnd, pen) in enumerate(zip(record["rounds"], result.penalties)):
+        if "penalties" in rnd and rnd["penalties"] != pen:
+            diffs.append(f"round {i}: penalties are {rnd['penalties']}, replay gives {pen}")
+    if "totals" in record and record["totals"] != result.totals:
+        diffs.append(f"totals are {record['totals']}, replay gives {result.totals}")
+    if "winners" in record and record["winners"] != result.winners:
+        diffs.append(f"winners are {record['winners']}, replay gives {result.winners}")
+    return diffs

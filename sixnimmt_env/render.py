@@ -1,0 +1,60 @@
+"""Text rendering of games: the table, the hands, and what a step did.
+
+Plain strings (rich markup optional) so the same code serves the demo, the `ansi`
+render mode of the environments and log files.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .engine import StepEvents
+from .rules import ROW_CAPACITY
+from .state import PHASE_ROW, State
+
+
+def _card(state: State, card: int) -> str:
+    return state.config.variant_data.card_name(int(card))
+
+
+def table_lines(state: State, game: int = 0) -> list[str]:
+    """The four rows of one game, each with its bullheads; a full row is marked."""
+    lines = []
+    for r, row in enumerate(state.row_lists(game)):
+        bulls = int(state.row_bulls[r, game])
+        full = "  FULL: the next card here takes it" if len(row) == ROW_CAPACITY else ""
+        cards = " ".join(f"{_card(state, c):>4}" for c in row)
+        lines.append(f"row {r}: {cards:<25} ({bulls:>2} bullheads){full}")
+    return lines
+
+
+def scores_line(state: State, game: int = 0) -> str:
+    """Everyone's total so far."""
+    totals = state.total()[:, game]
+    return "scores: " + ", ".join(f"seat {p}: {int(t)}" for p, t in enumerate(totals))
+
+
+def step_lines(before: State, events: StepEvents, game: int = 0) -> list[str]:
+    """What a step did in one game: the reveal, each placement, each take, a round's end."""
+    lines = []
+    placed = np.flatnonzero(events.card[:, game])
+    if len(placed) and before.phase[game] != PHASE_ROW:
+        order = sorted(range(before.players), key=lambda p: p)
+        shown = {int(events.seat[k, game]): int(events.card[k, game]) for k in placed}
+        lines.append("revealed: " + ", ".join(
+            f"seat {p} {_card(before, shown[p])}" for p in order if p in shown))
+    for k in placed:
+        seat, card, row = (int(a[k, game]) for a in (events.seat, events.card, events.row))
+        taken = [c for c in events.taken[k, :, game] if c]
+        text = f"  seat {seat}: {_card(before, card)} -> row {row}"
+        if taken:
+            names = " ".join(_card(before, c) for c in taken)
+            text += f", takes {names} ({int(events.taken_bulls[k, game])} bullheads)"
+        lines.append(text)
+    chooser = int(events.chooser[game])
+    if chooser >= 0:
+        lines.append(f"  seat {chooser}'s card is lower than every row: seat {chooser} picks a row to take")
+    if events.round_over[game]:
+        pens = events.round_penalty[:, game]
+        lines.append("round over: " + ", ".join(f"seat {p} +{int(x)}" for p, x in enumerate(pens)))
+    return lines
