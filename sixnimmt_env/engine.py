@@ -25,7 +25,6 @@ from .state import NO_SEAT, PHASE_CARDS, PHASE_OVER, PHASE_ROW, State
 
 _ROW_INDEX = np.arange(N_ROWS, dtype=np.int32)[:, None]  # (R, 1)
 _INDEX_MASK = N_ROWS - 1
-_COUNT_BITS = COUNT_MASK << COUNT_SHIFT
 _ALL_BUT_INDEX = ROW_LOW_MASK & ~_INDEX_MASK
 # Turn sort key = ladder value << _SEAT_BITS | seat (or, with twins, the seat's position
 # counted from the dealer's left, so twins are placed in that order).
@@ -36,7 +35,7 @@ _SEAT_COLUMN = np.arange(1 << _SEAT_BITS, dtype=np.int32)[:, None]
 # keys shuffles the deck. (Equal random bits, ~1e-4 per deal, keep deck order.)
 _DECK_BITS = 7  # decks of up to 128 ids
 _DECK_MASK = (1 << _DECK_BITS) - 1
-_DEAL_CHUNK = 256  # games dealt at once; keeps the key arrays in cache (measured)
+_DEAL_CHUNK = 1024  # games dealt at once; keeps the key arrays in cache (measured)
 
 
 def sorting_network(n: int) -> list[tuple[int, int]]:
@@ -115,7 +114,7 @@ def _empty_state(config: RuleConfig, seeds: NDArray[np.uint64]) -> State:
         dealer=i16(),
         hands=i16(P, HAND_SIZE),
         rows=np.zeros((N_ROWS, B), dtype=np.int32),
-        row_cards=i16(N_ROWS, ROW_CAPACITY),
+        row_cards=i16(ROW_CAPACITY, N_ROWS),
         starters=i16(N_ROWS),
         played=i16(HAND_SIZE, P),
         penalty=i16(P),
@@ -150,7 +149,7 @@ def _lay_rows(st: State, cols, row_cards: NDArray[np.int16]) -> None:
     bulls = v.bullheads[row_cards].sum(axis=1, dtype=np.int32)
     st.rows[:, cols] = ((v.order[last].astype(np.int32) << LAST_SHIFT)
                         | (bulls << BULLS_SHIFT) | (count << COUNT_SHIFT) | _ROW_INDEX)
-    st.row_cards[:, :, cols] = row_cards
+    st.row_cards[:, :, cols] = row_cards.transpose(1, 0, 2)
 
 
 def _deal(st: State, cols) -> None:
@@ -184,7 +183,7 @@ def _deal_chunk(st: State, games: NDArray, keys: NDArray[np.uint64]) -> None:
     starters = ids[in_hands:]
     st.starters[:, games] = starters
     st.rows[:, games] = v.row_code[starters] + _ROW_INDEX
-    st.row_cards[:, 0, games] = starters
+    st.row_cards[0][:, games] = starters
 
 
 def from_deal(
@@ -405,25 +404,31 @@ def _resolve(st: State, cols, chosen: NDArray | None, ev) -> None:
     Only the turn's lowest card (k = 0) can be too low: once placed it ends a row below
     every later card, so Rule 4 is looked at for k = 0 alone.
     """
-    B, P = st.batch_size, st.players
+    B = st.batch_size
     rows = _columns(st.rows, cols)  # (R, b), st.rows itself on the fast path
-    if chosen is None:
-        best = _target(rows, st.config.variant_data.row_code[
-            st.revealed[0] if cols is None else st.revealed[0, cols]])
-        low = best == 0
-        if low.any():
+    local = np.arange(rows.shape[1])
+    if chosen is not None:  # Rule 4, the owner's choice: that row is taken
+        best = rows.reshape(-1)[chosen * rows.shape[1] + local]
+        takes = np.ones(len(local), dtype=bool)
+    else:
+        first = st.revealed[0] if cols is None else st.revealed[0, cols]
+        best = _target(rows, st.config.variant_data.row_code[first])
+        takes = best == 0  # Rule 4: too low for every row
+        if takes.any():
             if st.config.row_choice == "cheapest":
-                chosen = np.where(low, (rows & ROW_LOW_MASK).min(axis=0) & _INDEX_MASK, -1)
+                cheapest = (rows & ROW_LOW_MASK).min(axis=0) & _INDEX_MASK
+                best = np.where(takes, rows.reshape(-1)[cheapest * rows.shape[1] + local], best)
             else:
                 gi = np.arange(B) if cols is None else cols
-                _park(st, gi[low])
-                if low.all():
+                _park(st, gi[takes])
+                if takes.all():
                     return
-                cols, rows, best = gi[~low], _columns(rows, ~low), best[~low]
-    else:
-        best = None
+                cols, rows, best = gi[~takes], _columns(rows, ~takes), best[~takes]
+                takes = None
+        else:
+            takes = None
     gi = np.arange(B) if cols is None else cols
-    _place(st, cols, gi, rows, chosen, best, ev)
+    _place(st, cols, gi, rows, best, takes, ev)
     if cols is not None:
         st.rows[:, cols] = rows
     _end_turn(st, cols, ev)
@@ -456,11 +461,11 @@ def _park(st: State, games: NDArray) -> None:
     st.row_options[:, games] = True
 
 
-def _place(st: State, cols, gi: NDArray, rows: NDArray[np.int32], chosen, first_best, ev) -> None:
+def _place(st: State, cols, gi: NDArray, rows: NDArray[np.int32], first_best, first_takes, ev) -> None:
     """Place revealed cards k = 0..P-1 of games gi on `rows` (R, b), updated in place.
 
-    chosen: (b,) row taken by card 0 (Rule 4), -1 where card 0 is placed normally; or None.
-    first_best: (b,) card 0's target (_target) when the caller has it already, else None.
+    first_best: (b,) the packed row card 0 goes to (from _target, or a Rule-4 row).
+    first_takes: (b,) bool, card 0 takes that row whatever its length (Rule 4); or None.
     """
     B, P = st.batch_size, st.players
     v = st.config.variant_data
@@ -476,25 +481,22 @@ def _place(st: State, cols, gi: NDArray, rows: NDArray[np.int32], chosen, first_
     pens = np.empty((P, b), dtype=np.int32)
     for k in range(P):
         code = codes[k]
-        best = first_best if k == 0 and first_best is not None else _target(rows, code)
-        take = (best & _COUNT_BITS) == (ROW_CAPACITY << COUNT_SHIFT)  # Rule 3: sixth card
-        if k == 0 and chosen is not None:
-            forced = chosen >= 0
-            picked = rows_flat[np.maximum(chosen, 0) * b + local]
-            best = np.where(forced, picked, best)
-            take |= forced  # Rule 4: the chosen row is taken whatever its length
+        best = first_best if k == 0 else _target(rows, code)
         row = best & _INDEX_MASK
         count = (best >> COUNT_SHIFT) & COUNT_MASK
+        take = count == ROW_CAPACITY  # Rule 3: the sixth card takes the row
+        if k == 0 and first_takes is not None:
+            take |= first_takes
         pen = ((best >> BULLS_SHIFT) & BULLS_MASK) * take
-        low_bits = best & ROW_LOW_MASK
-        # The card's code has count 1 and its own bullheads: added to the row's low bits
-        # it extends the row; a taken row keeps only its index.
-        idx = row * b + local
-        slot = count * ~take
         if ev is not None:
-            _record(ev, k, gi, cards[k], seats[k], row, row_cards[row, :, local].T, count, take, pen)
+            _record(ev, k, gi, cards[k], seats[k], row, row_cards[:, row, local], count, take, pen)
+        # The card's code holds count 1 and its bullheads: plus the row's low bits it
+        # extends the row; a taken row restarts with the card alone.
+        idx = row * b + local
+        low_bits = best & ROW_LOW_MASK
         rows_flat[idx] = code + low_bits - take * (low_bits & _ALL_BUT_INDEX)
-        cards_flat[row * (ROW_CAPACITY * b) + slot * b + local] = cards[k]
+        slot = count * ~take  # arithmetic: np.where with a scalar is slower here
+        cards_flat[slot * (N_ROWS * b) + idx] = cards[k]  # (C, R, b): slot-major
         pens[k] = pen
     if cols is not None:
         st.row_cards[:, :, cols] = row_cards
@@ -514,9 +516,10 @@ def _end_turn(st: State, cols, ev) -> None:
     if cols is None:
         st.turn += 1
         st.revealed[:] = 0
-        ended = np.flatnonzero(st.turn == HAND_SIZE)
-        if len(ended) == st.batch_size:
-            ended = slice(None)
+        ended = st.turn == HAND_SIZE
+        if not ended.any():
+            return
+        ended = slice(None) if ended.all() else np.flatnonzero(ended)
     else:
         st.turn[cols] += 1
         st.revealed[:, cols] = 0

@@ -39,7 +39,8 @@ class State:
             particular order), later slots are 0.
         rows: (R, B) int32, each row packed as (ladder value of its last card, bullheads,
             card count, row index) — see rules.LAST_SHIFT etc. and the row_* properties.
-        row_cards: (R, C, B) int16, card ids of each row in placing order; slots at or
+        row_cards: (C, R, B) int16, row_cards[i, r] is the i-th card of row r in placing
+            order (slot-major: the engine writes a card with one flat index); slots at or
             beyond the row's count hold stale ids and must be ignored.
         starters: (R, B) int16, the four cards that started the rows this round.
         played: (H, P, B) int16, played[t, p] is the card seat p revealed in turn t of this
@@ -101,7 +102,7 @@ class State:
     def row_lists(self, game: int) -> list[list[int]]:
         """The four rows of one game as lists of card ids in placing order."""
         count = self.row_count[:, game]
-        return [self.row_cards[r, : count[r], game].tolist() for r in range(len(count))]
+        return [self.row_cards[: count[r], r, game].tolist() for r in range(len(count))]
 
     def hand_lists(self, game: int) -> list[list[int]]:
         """Each seat's hand in one game, sorted ascending."""
