@@ -15,7 +15,7 @@ import typer
 
 from .errors import ConfigError, InvalidRecordError, SixNimmtError
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="sixnimmt lab: 6 nimmt! rules engine, environments, agents and experiments.")
 bench_app = typer.Typer(no_args_is_help=True, help="Speed benchmarks.")
 app.add_typer(bench_app, name="bench")
@@ -118,22 +118,10 @@ def main() -> None:
 
     tune_allocator()
     try:
-        app(standalone_mode=False)
-    except typer.Exit as e:
-        sys.exit(e.exit_code)
-    except typer.Abort:
-        typer.echo("aborted", err=True)
-        sys.exit(130)
+        app()  # standalone: click reports usage errors itself, with exit code 2
     except InvalidRecordError as e:
         typer.echo(f"invalid record: {e}", err=True)
         sys.exit(EXIT_INVALID)
     except SixNimmtError as e:
         typer.echo(f"error: {e}", err=True)
         sys.exit(EXIT_INVALID)
-    except Exception as e:  # click usage errors carry their own exit codes
-        import click
-
-        if isinstance(e, click.ClickException):
-            e.show()
-            sys.exit(e.exit_code)
-        raise

@@ -291,17 +291,17 @@ def play_slots(st: State, slots: NDArray) -> None:
     0 <= slots < cards in hand; nothing is checked. Mutates `st`. The engine benchmark
     times this.
     """
-    _reveal(st, None, slots)
-    _resolve(st, None, None, None)
+    _resolve(st, None, None, None, _reveal(st, None, slots))
 
 
 def _play_cards(st: State, cols, cards: NDArray, validate: bool, ev) -> None:
     """Games `cols` (None: all) play card ids `cards` (P, b)."""
     hands = st.hands if cols is None else st.hands[:, :, cols]
-    match = hands == cards[:, None, :].astype(np.int16)  # (P, H, b)
+    in_range = (cards > 0) & (cards <= st.config.variant_data.n_ids)
+    match = hands == (cards * in_range).astype(np.int16)[:, None, :]  # (P, H, b); no wrap-around
     slots = match.argmax(axis=1)
     if validate:
-        held = match.any(axis=1) & (cards > 0)
+        held = match.any(axis=1) & in_range
         if not held.all():
             p, j = np.argwhere(~held)[0]
             b = j if cols is None else cols[j]
@@ -309,13 +309,12 @@ def _play_cards(st: State, cols, cards: NDArray, validate: bool, ev) -> None:
             raise IllegalActionError(
                 f"game {b}, seat {p}, round {int(st.round[b])}, turn {int(st.turn[b])}: "
                 f"card {int(cards[p, j])} is not in the hand; legal cards: {legal}")
-    _reveal(st, cols, slots)
-    _resolve(st, cols, None, ev)
+    _resolve(st, cols, None, ev, _reveal(st, cols, slots))
 
 
-def _reveal(st: State, cols, slots: NDArray) -> None:
+def _reveal(st: State, cols, slots: NDArray) -> NDArray[np.int32]:
     """Take the cards in hand `slots` (P, b) out of the hands and sort them into
-    `revealed` / `revealed_seat`, lowest first."""
+    `revealed` / `revealed_seat`, lowest first; returns their row codes in that order."""
     B, P = st.batch_size, st.players
     v = st.config.variant_data
     gi = np.arange(B) if cols is None else cols
@@ -336,13 +335,15 @@ def _reveal(st: State, cols, slots: NDArray) -> None:
         st.played[int(turn[0])] = cards
     else:
         st.played.reshape(-1)[_seat_base(P, B, B)[:, gi] + turn.astype(np.intp) * (P * B)] = cards
-    # Sort (ladder value, seat) keys with a sorting network: a few element-wise min/max.
+    # Sort the cards' packed row codes (ladder value in the high bits) with the seat in
+    # the low bits, by a sorting network: a few element-wise min/max. Sorting the codes
+    # rather than the ids hands the placement loop its codes without another lookup.
     if v.has_twins:  # equal values are placed in seat order from the dealer's left
         dealer = st.dealer[gi]
         tiebreak = (np.arange(P)[:, None] - dealer - 1) % P
     else:
         tiebreak = _SEAT_COLUMN[:P]
-    keys = ((cards if v.order_is_id else v.order[cards]).astype(np.int32) << _SEAT_BITS)
+    keys = v.row_code[cards] << _SEAT_BITS
     keys |= tiebreak
     for i, j in _NETWORKS[P]:
         lo = np.minimum(keys[i], keys[j])
@@ -352,13 +353,14 @@ def _reveal(st: State, cols, slots: NDArray) -> None:
     if v.has_twins:
         seats += dealer + 1
         seats %= P
-    revealed = (keys >> _SEAT_BITS) if v.order_is_id else cards[seats, np.arange(len(gi))]
+    revealed = (keys >> (_SEAT_BITS + LAST_SHIFT)) if v.order_is_id else cards[seats, np.arange(len(gi))]
     if cols is None:
         st.revealed[:] = revealed
         st.revealed_seat[:] = seats
     else:
         st.revealed[:, cols] = revealed
         st.revealed_seat[:, cols] = seats
+    return keys >> _SEAT_BITS
 
 
 _SEAT_BASES: dict[tuple[int, int, int], NDArray[np.intp]] = {}
@@ -395,24 +397,26 @@ def _choose_rows(st: State, cols: NDArray, rows: NDArray, validate: bool, ev) ->
     _resolve(st, cols, rows, ev)
 
 
-def _resolve(st: State, cols, chosen: NDArray | None, ev) -> None:
+def _resolve(st: State, cols, chosen: NDArray | None, ev, codes: NDArray | None = None) -> None:
     """Place this turn's revealed cards of games `cols` (None: all), then end the turn.
 
     `chosen` (b,) gives the rows the owners of too-low first cards picked (a PHASE_ROW
     step); otherwise a too-low first card takes the cheapest row, or, under
     row_choice="player", parks its game in PHASE_ROW before anything is placed.
     Only the turn's lowest card (k = 0) can be too low: once placed it ends a row below
-    every later card, so Rule 4 is looked at for k = 0 alone.
+    every later card, so Rule 4 is looked at for k = 0 alone. `codes` (P, b): the row
+    codes of the revealed cards, when the caller has them.
     """
     B = st.batch_size
+    if codes is None:
+        codes = st.config.variant_data.row_code[_columns(st.revealed, cols)]
     rows = _columns(st.rows, cols)  # (R, b), st.rows itself on the fast path
     local = np.arange(rows.shape[1])
     if chosen is not None:  # Rule 4, the owner's choice: that row is taken
         best = rows.reshape(-1)[chosen * rows.shape[1] + local]
         takes = np.ones(len(local), dtype=bool)
     else:
-        first = st.revealed[0] if cols is None else st.revealed[0, cols]
-        best = _target(rows, st.config.variant_data.row_code[first])
+        best = _target(rows, codes[0])
         takes = best == 0  # Rule 4: too low for every row
         if takes.any():
             if st.config.row_choice == "cheapest":
@@ -423,12 +427,13 @@ def _resolve(st: State, cols, chosen: NDArray | None, ev) -> None:
                 _park(st, gi[takes])
                 if takes.all():
                     return
-                cols, rows, best = gi[~takes], _columns(rows, ~takes), best[~takes]
+                keep = ~takes
+                cols, rows, best, codes = gi[keep], _columns(rows, keep), best[keep], codes[:, keep]
                 takes = None
         else:
             takes = None
     gi = np.arange(B) if cols is None else cols
-    _place(st, cols, gi, rows, best, takes, ev)
+    _place(st, cols, gi, rows, codes, best, takes, ev)
     if cols is not None:
         st.rows[:, cols] = rows
     _end_turn(st, cols, ev)
@@ -461,9 +466,11 @@ def _park(st: State, games: NDArray) -> None:
     st.row_options[:, games] = True
 
 
-def _place(st: State, cols, gi: NDArray, rows: NDArray[np.int32], first_best, first_takes, ev) -> None:
+def _place(st: State, cols, gi: NDArray, rows: NDArray[np.int32], codes: NDArray[np.int32],
+           first_best, first_takes, ev) -> None:
     """Place revealed cards k = 0..P-1 of games gi on `rows` (R, b), updated in place.
 
+    codes: (P, b) the packed row each revealed card would start (Variant.row_code).
     first_best: (b,) the packed row card 0 goes to (from _target, or a Rule-4 row).
     first_takes: (b,) bool, card 0 takes that row whatever its length (Rule 4); or None.
     """
@@ -475,7 +482,6 @@ def _place(st: State, cols, gi: NDArray, rows: NDArray[np.int32], first_best, fi
     assert np.may_share_memory(rows_flat, rows), "rows must be C-contiguous"
     cards = st.revealed if cols is None else st.revealed[:, cols]
     seats = st.revealed_seat if cols is None else st.revealed_seat[:, cols]
-    codes = v.row_code[cards]  # (P, b) the packed row each card would start
     row_cards = _columns(st.row_cards, cols)
     cards_flat = row_cards.reshape(-1)
     pens = np.empty((P, b), dtype=np.int32)

@@ -1,0 +1,5 @@
+"""`python -m sixnimmt_env` is the `sixnimmt` command."""
+
+from .cli import main
+
+main()
