@@ -266,6 +266,8 @@ def step(
     """
     st = state if inplace else state.copy()
     actions = np.asarray(actions)
+    if not np.issubdtype(actions.dtype, np.integer):
+        raise IllegalActionError(f"actions must be integers (card ids or rows), got dtype {actions.dtype}")
     if actions.shape != (st.players, st.batch_size):
         raise IllegalActionError(f"actions must have shape (players, batch) = "
                                  f"{(st.players, st.batch_size)}, got {actions.shape}")

@@ -109,12 +109,15 @@ class State:
         return [sorted(int(c) for c in self.hands[p, :, game] if c) for p in range(self.players)]
 
     def seen(self) -> NDArray[np.bool_]:
-        """(N + 1, B) ids face up this round: row starters and every revealed card."""
+        """(N + 1, B) ids face up this round: row starters, revealed cards, the table."""
         B = self.batch_size
         seen = np.zeros((self.config.variant_data.n_ids + 1, B), dtype=bool)
         games = np.arange(B)
         seen[self.starters, games] = True
         seen[self.played.reshape(-1, B), games] = True
+        # The cards on the table too: after from_deal they are not all starters or played.
+        on_table = np.arange(self.row_cards.shape[0])[:, None, None] < self.row_count[None]
+        seen[self.row_cards * on_table, games] = True
         seen[0] = False
         return seen
 

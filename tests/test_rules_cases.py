@@ -625,20 +625,14 @@ ILLEGAL_CARD_CASES = [
     ("row-starter", lambda st: 5),
     ("beyond-104", lambda st: 105),
 ]
-_WRAP = pytest.mark.xfail(strict=True, reason=(
-    "engine bug: _play_cards compares cards.astype(np.int16) with the hand, so an id "
-    "that wraps modulo 2**16 onto a held card (e.g. 65536 + 17) is accepted and played "
-    "as that card instead of raising IllegalActionError"))
+# Ids that wrap modulo 2**16 / 2**32 onto a held card must not be taken for that card.
 ILLEGAL_CARD_CASES += [
-    pytest.param("wraps-to-held-card-2**16", lambda st: 65536 + st.hand_lists(1)[2][0], marks=_WRAP,
-                 id="wraps-to-held-card-2**16"),
-    pytest.param("wraps-to-held-card-2**32", lambda st: 2**32 + st.hand_lists(1)[2][0], marks=_WRAP,
-                 id="wraps-to-held-card-2**32"),
+    ("wraps-to-held-card-2**16", lambda st: 65536 + st.hand_lists(1)[2][0]),
+    ("wraps-to-held-card-2**32", lambda st: 2**32 + st.hand_lists(1)[2][0]),
 ]
 
 
-@pytest.mark.parametrize("name,bad", ILLEGAL_CARD_CASES,
-                         ids=[c[0] if isinstance(c, tuple) else c.id for c in ILLEGAL_CARD_CASES])
+@pytest.mark.parametrize("name,bad", ILLEGAL_CARD_CASES, ids=[c[0] for c in ILLEGAL_CARD_CASES])
 def test_illegal_card(name, bad):
     st = illegal_setup()
     before = st.copy()
