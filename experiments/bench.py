@@ -61,3 +61,52 @@ def run_limit(players: int, script: Path = DEFAULT_LIMIT_SCRIPT, seconds: float 
     out = subprocess.run(["bash", str(script), str(players)], capture_output=True, text=True,
                          env=env, check=True, timeout=600)
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def bench_parallel_env(players: int = 4, seconds: float = 5.0, seed: int = 0,
+                       row_choice: str = "player") -> dict:
+    """Random legal play through the PettingZoo ParallelEnv: rounds/s and env steps/s."""
+    from sixnimmt_env import parallel_env
+
+    tune_allocator()
+    env = parallel_env(players, row_choice=row_choice, episode="round")
+    rng = np.random.default_rng(seed)
+    obs, _ = env.reset(seed=seed)
+    rounds = steps = 0
+    t0 = time.perf_counter()
+    while (elapsed := time.perf_counter() - t0) < seconds:
+        actions = {a: int(rng.choice(np.flatnonzero(o["action_mask"]))) for a, o in obs.items()}
+        obs, _, term, _, _ = env.step(actions)
+        steps += 1
+        if not env.agents:
+            rounds += 1
+            obs, _ = env.reset()
+    return {"impl": "ParallelEnv", "P": players, "row_choice": row_choice,
+            "rounds_per_s": round(rounds / elapsed, 1), "env_steps_per_s": round(steps / elapsed, 1)}
+
+
+def bench_vec_env(players: int = 4, batch: int = 4096, seconds: float = 5.0, seed: int = 0,
+                  row_choice: str = "player") -> dict:
+    """Random legal learner actions through the SB3 VecEnv (random opponents): steps/s.
+
+    The learner's actions are drawn from its observation's legal set with the same cheap
+    sampler the random opponents use, so the figure is the env's cost, not the sampler's.
+    """
+    from sixnimmt_env.observation import uniform_legal_actions
+    from sixnimmt_env.vec_env import SixNimmtVecEnv
+
+    env = SixNimmtVecEnv(batch, players, row_choice=row_choice, seed=seed)
+    env.reset()
+    rng = np.random.default_rng(seed)
+    steps = episodes = 0
+    returns = 0.0
+    t0 = time.perf_counter()
+    while (elapsed := time.perf_counter() - t0) < seconds:
+        actions = uniform_legal_actions(env.games.view(), rng)
+        _, rewards, dones, _ = env.step(actions)
+        steps += env.num_envs
+        returns += float(rewards.sum())
+        episodes += int(dones.sum())
+    return {"impl": "SixNimmtVecEnv", "P": players, "B": batch, "row_choice": row_choice,
+            "learner_steps_per_s": round(steps / elapsed, 1),
+            "mean_return_per_episode": round(returns / max(episodes, 1), 3)}

@@ -112,6 +112,35 @@ def bench_engine_cmd(
         typer.echo(f"(C limit not run: {DEFAULT_LIMIT_SCRIPT} not found)")
 
 
+@bench_app.command("env")
+def bench_env_cmd(
+    kind: str = typer.Option("vec", help="parallel (PettingZoo, one game) or vec (SB3 VecEnv, batched)."),
+    players: int = typer.Option(4, help="Seats, 2..10."),
+    batch: int = typer.Option(4096, help="Games per VecEnv step (vec only)."),
+    seconds: float = typer.Option(5.0, help="Timed seconds."),
+    row_choice: str = typer.Option("player", help="player or cheapest."),
+    seed: int = typer.Option(0),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON line."),
+) -> None:
+    """Random legal play through an environment adapter: env steps/s."""
+    from experiments.bench import bench_parallel_env, bench_vec_env
+
+    if kind not in ("parallel", "vec"):
+        raise ConfigError(f"--kind must be parallel or vec, got {kind!r}")
+    if batch < 1 or seconds <= 0:
+        raise ConfigError("batch must be >= 1 and seconds > 0")
+    _rules(players, row_choice, 66, None, "full")  # validates the options
+    if kind == "parallel":
+        result = bench_parallel_env(players, seconds, seed, row_choice)
+        text = (f"ParallelEnv P={players}: {result['rounds_per_s']:,.0f} rounds/s, "
+                f"{result['env_steps_per_s']:,.0f} env steps/s")
+    else:
+        result = bench_vec_env(players, batch, seconds, seed, row_choice)
+        text = (f"VecEnv P={players} B={batch}: {result['learner_steps_per_s']:,.0f} learner steps/s "
+                f"(mean return per episode {result['mean_return_per_episode']})")
+    typer.echo(json.dumps(result) if as_json else text)
+
+
 def main() -> None:
     """Console entry point: run the app, turning our typed errors into one-line messages."""
     from .perf import tune_allocator

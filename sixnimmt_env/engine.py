@@ -241,6 +241,26 @@ def from_deal(
 # --------------------------------------------------------------------------- stepping
 
 
+def restart(st: State, games: ArrayLike, seeds: ArrayLike) -> None:
+    """Start new games in place of games `games` (indices) with new `seeds` (auto-reset).
+
+    Mutates `st`; the other games are untouched.
+    """
+    games = np.atleast_1d(np.asarray(games, dtype=np.intp))
+    if len(games) == 0:
+        return
+    st.seed[games] = np.asarray(seeds).astype(np.uint64)
+    st.round[games] = 0
+    st.score[:, games] = 0
+    st.chooser[games] = NO_SEAT
+    st.row_options[:, games] = False
+    st.revealed[:, games] = 0
+    st.revealed_seat[:, games] = 0
+    draw = rng.round_keys(st.seed[games], rng.TAG_DEALER, st.round[games])
+    st.dealer[games] = (draw % np.uint64(st.players)).astype(np.int16)
+    _deal(st, games)
+
+
 def step(
     state: State,
     actions: ArrayLike,
@@ -248,6 +268,7 @@ def step(
     inplace: bool = False,
     report: bool = False,
     validate: bool = True,
+    games: ArrayLike | None = None,
 ) -> tuple[State, StepEvents | None]:
     """Advance every game by one decision.
 
@@ -260,6 +281,8 @@ def step(
         report: also return StepEvents describing every placement.
         validate: raise IllegalActionError on an illegal action (else the result is
             undefined).
+        games: (B,) bool, only these games advance (default: all); the others' actions
+            are ignored.
 
     Returns:
         (new state, events or None).
@@ -273,14 +296,17 @@ def step(
                                  f"{(st.players, st.batch_size)}, got {actions.shape}")
     ev = StepEvents.empty(st.players, st.batch_size) if report else None
     card_games = st.phase == PHASE_CARDS
-    row_games = np.flatnonzero(st.phase == PHASE_ROW)
+    row_games = st.phase == PHASE_ROW
+    if games is not None:
+        card_games &= games
+        row_games &= games
+    row_games = np.flatnonzero(row_games)
     if len(row_games):
         _choose_rows(st, row_games, actions[st.chooser[row_games], row_games], validate, ev)
     if card_games.all():
         _play_cards(st, None, actions, validate, ev)
     elif card_games.any():
-        cols = np.flatnonzero(card_games)
-        _play_cards(st, cols, actions[:, cols], validate, ev)
+        _play_cards(st, np.flatnonzero(card_games), actions, validate, ev)
     if ev is not None:
         ev.chooser[:] = st.chooser
     return st, ev
@@ -297,20 +323,27 @@ def play_slots(st: State, slots: NDArray) -> None:
 
 
 def _play_cards(st: State, cols, cards: NDArray, validate: bool, ev) -> None:
-    """Games `cols` (None: all) play card ids `cards` (P, b)."""
-    hands = st.hands if cols is None else st.hands[:, :, cols]
-    in_range = (cards > 0) & (cards <= st.config.variant_data.n_ids)
-    match = hands == (cards * in_range).astype(np.int16)[:, None, :]  # (P, H, b); no wrap-around
-    slots = match.argmax(axis=1)
-    if validate:
-        held = match.any(axis=1) & in_range
-        if not held.all():
-            p, j = np.argwhere(~held)[0]
-            b = j if cols is None else cols[j]
-            legal = sorted(int(c) for c in hands[p, :, j] if c)
-            raise IllegalActionError(
-                f"game {b}, seat {p}, round {int(st.round[b])}, turn {int(st.turn[b])}: "
-                f"card {int(cards[p, j])} is not in the hand; legal cards: {legal}")
+    """Games `cols` (None: all) play card ids `cards` (P, B) (entries outside cols ignored)."""
+    n_ids = st.config.variant_data.n_ids
+    wanted = (cards * ((cards > 0) & (cards <= n_ids))).astype(np.int16)  # no int16 wrap-around
+    # Find each card's hand slot with one pass per slot over whole (P, B) planes: cheaper
+    # than a (P, H, B) comparison reduced along its middle axis.
+    slots = np.zeros(wanted.shape, dtype=np.intp)
+    held = np.zeros(wanted.shape, dtype=bool)
+    for h in range(HAND_SIZE):
+        match = st.hands[:, h] == wanted
+        slots += match * h
+        held |= match
+    held &= wanted > 0
+    if cols is not None:
+        slots, held = slots[:, cols], held[:, cols]
+    if validate and not held.all():
+        p, j = np.argwhere(~held)[0]
+        b = j if cols is None else cols[j]
+        legal = sorted(int(c) for c in st.hands[p, :, b] if c)
+        raise IllegalActionError(
+            f"game {b}, seat {p}, round {int(st.round[b])}, turn {int(st.turn[b])}: "
+            f"card {int(cards[p, b])} is not in the hand; legal cards: {legal}")
     _resolve(st, cols, None, ev, _reveal(st, cols, slots))
 
 

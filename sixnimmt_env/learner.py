@@ -1,0 +1,170 @@
+"""Learning seats among opponents, for many games at once: the core of the single-agent
+Gymnasium env and the SB3 VecEnv.
+
+Each game seats `learners` learning seats (1..P) next to each other; the other seats are
+opponents that act inside, through the batched agent interface. A *slot* is one learning
+seat of one game: slot i is game i // learners. Steps advance until every game waits for
+a learner again: opponents' row choices are played out inside the step, so with one
+learner per game it is only ever asked when it has a decision. With several learners per
+game, a learner that has nothing to decide while another chooses a row gets a step whose
+only legal action is pass.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import rng as rng_mod
+from .engine import new_games, restart, step
+from .errors import ConfigError, IllegalActionError
+from .observation import ObsLayout, SeatView, action_size, describe_action
+from .opponents import opponent_actions, resolve_opponents
+from .pettingzoo_env import REWARDS, step_rewards
+from .rng import game_seeds
+from .rules import RuleConfig
+from .state import PHASE_CARDS, PHASE_ROW
+
+_TAG_SEATS = np.uint64(0xA54FF53A5F1D36F1)
+
+
+class LearnerGames:
+    """B games, each with `learners` learning seats and opponents for the rest."""
+
+    def __init__(self, config: RuleConfig, num_games: int, *, learners: int = 1, opponents=None,
+                 reward: str = "penalty", seed: int = 0):
+        P = config.players
+        if not 1 <= learners <= P:
+            raise ConfigError(f"learners per game must be 1..{P}, got {learners}")
+        if reward not in REWARDS:
+            raise ConfigError(f"reward must be one of {', '.join(REWARDS)}, got {reward!r}")
+        if num_games < 1:
+            raise ConfigError(f"num_games must be >= 1, got {num_games}")
+        self.config, self.num_games, self.learners, self.reward = config, num_games, learners, reward
+        self.opponents = resolve_opponents(opponents, P) if learners < P else []
+        self.layout = ObsLayout(config)
+        self.n_actions = action_size(config)
+        self.num_slots = num_games * learners
+        self.slot_games = np.repeat(np.arange(num_games), learners)
+        self.slot_offset = np.tile(np.arange(learners), num_games)
+        self.reset(seed)
+
+    # ------------------------------------------------------------------ games
+
+    def reset(self, seed: int) -> None:
+        """Start all games afresh from `seed` (game k of the run has seed game_seeds(seed)[k])."""
+        self.seed = seed
+        self._next_game = self.num_games
+        self.rng = np.random.default_rng([seed, 0x5EA7])  # the opponents' randomness
+        self.state = new_games(self.config, game_seeds(seed, self.num_games))
+        self._draw_seats(np.arange(self.num_games))
+        self._advance()
+
+    def _draw_seats(self, games: np.ndarray) -> None:
+        """Where the learners sit in `games`: drawn from each game's seed."""
+        if not hasattr(self, "first_seat"):
+            self.first_seat = np.zeros(self.num_games, dtype=np.int64)
+        draw = rng_mod.round_keys(self.state.seed[games], _TAG_SEATS, np.zeros(len(games)))
+        self.first_seat[games] = (draw % np.uint64(self.config.players)).astype(np.int64)
+
+    def restart(self, games: np.ndarray) -> None:
+        """Replace finished `games` by the next games of the run's seed sequence."""
+        if len(games) == 0:
+            return
+        seeds = game_seeds(self.seed, len(games), start=self._next_game)
+        self._next_game += len(games)
+        restart(self.state, games, seeds)
+        self._draw_seats(games)
+        self._advance()
+
+    @property
+    def slot_seats(self) -> np.ndarray:
+        """(num_slots,) the seat of each slot."""
+        return (self.first_seat[self.slot_games] + self.slot_offset) % self.config.players
+
+    def view(self, slots: np.ndarray | None = None) -> SeatView:
+        """What each slot's seat (or only `slots`') may know."""
+        if slots is None:
+            return SeatView(self.state, self.slot_seats, self.slot_games)
+        return SeatView(self.state, self.slot_seats[slots], self.slot_games[slots])
+
+    def observe(self) -> tuple[np.ndarray, np.ndarray]:
+        """(num_slots, D) observations and (num_slots, A) action masks."""
+        view = self.view()
+        return view.encode(self.layout), view.action_mask()
+
+    # ------------------------------------------------------------------ stepping
+
+    def _is_learner(self, seats: np.ndarray, games: np.ndarray) -> np.ndarray:
+        return (seats - self.first_seat[games]) % self.config.players < self.learners
+
+    def _opponents_act(self, seats: np.ndarray, games: np.ndarray) -> np.ndarray:
+        """Engine actions (card ids or rows) of the opponents at (seats, games)."""
+        position = (seats - self.first_seat[games]) % self.config.players - self.learners
+        actions = opponent_actions(self.opponents, self.state, seats, games, position, self.rng)
+        return self._engine_actions(actions, games)
+
+    def _engine_actions(self, actions: np.ndarray, games: np.ndarray) -> np.ndarray:
+        """Encoded actions -> what the engine takes: card ids, or row indices."""
+        n_ids = self.config.variant_data.n_ids
+        cards = self.state.phase[games] == PHASE_CARDS
+        return np.where(cards, actions + 1, actions - n_ids)
+
+    def check(self, actions: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """(num_slots,) whether each slot's action is legal under `mask`."""
+        inside = (actions >= 0) & (actions < self.n_actions)
+        legal = np.zeros(len(actions), dtype=bool)
+        legal[inside] = mask[np.flatnonzero(inside), actions[inside]]
+        return legal
+
+    def illegal_message(self, slot: int, action: int, mask: np.ndarray) -> str:
+        """Names the slot's game, seat, the action and the legal actions."""
+        g, s = int(self.slot_games[slot]), int(self.slot_seats[slot])
+        legal = np.flatnonzero(mask[slot]).tolist()
+        shown = ", ".join(f"{a} ({describe_action(self.config, a)})" for a in legal[:12])
+        more = f", ... ({len(legal)} in all)" if len(legal) > 12 else ""
+        return (f"slot {slot} (game {g}, seat {s}), round {int(self.state.round[g])}, "
+                f"turn {int(self.state.turn[g])}: action {action} "
+                f"({describe_action(self.config, action)}) is illegal; legal actions: {shown}{more}")
+
+    def apply(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Play the slots' (legal) actions, then the opponents until learners are asked again.
+
+        Returns (num_slots,) rewards and (num_slots,) episode-over flags. Finished games
+        stay finished until `restart`.
+        """
+        st, P, B = self.state, self.config.players, self.num_games
+        before = st.total()
+        engine = np.zeros((P, B), dtype=np.int64)
+        live = ~st.game_over()
+        cards = (st.phase == PHASE_CARDS) & live
+        if cards.any():
+            others = ~self._is_learner(np.arange(P)[:, None], np.arange(B)[None, :]) & cards[None, :]
+            seats, games = np.nonzero(others)
+            if len(seats):
+                engine[seats, games] = self._opponents_act(seats, games)
+        slot_seats = self.slot_seats
+        engine[slot_seats, self.slot_games] = self._engine_actions(actions, self.slot_games)
+        step(st, engine, inplace=True, games=live)
+        self._advance()
+        over = st.game_over()
+        rewards = step_rewards(self.reward, before, st.total(), over)
+        return rewards[slot_seats, self.slot_games].astype(np.float32), over[self.slot_games]
+
+    def _advance(self) -> None:
+        """Let opponents pick their rows until every live game waits for a learner."""
+        st = self.state
+        while True:
+            waiting = st.phase == PHASE_ROW
+            games = np.flatnonzero(waiting)
+            if len(games) == 0:
+                return
+            choosers = st.chooser[games].astype(np.int64)
+            theirs = ~self._is_learner(choosers, games)
+            if not theirs.any():
+                return
+            games, choosers = games[theirs], choosers[theirs]
+            engine = np.zeros((self.config.players, self.num_games), dtype=np.int64)
+            engine[choosers, games] = self._opponents_act(choosers, games)
+            mask = np.zeros(self.num_games, dtype=bool)
+            mask[games] = True
+            step(st, engine, inplace=True, games=mask)
