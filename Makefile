@@ -3,12 +3,16 @@
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+TORCH_VERSION := 2.13.0
 
 .PHONY: run test bench clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
+	# torch pinned first: the CPU build on this machine's disk. Left to itself,
+	# stable-baselines3 would pull an unpinned torch, a multi-GB CUDA build.
+	$(PY) -m pip install --quiet torch==$(TORCH_VERSION)
 	$(PY) -m pip install --quiet -e ".[test]"
 	touch $(STAMP)
 
