@@ -192,7 +192,7 @@ class SixNimmtParallelEnv(ParallelEnv):
         if missing:
             raise IllegalActionError(f"no action for {', '.join(missing)}; every live agent acts each step")
         acts = np.array([int(actions[a]) for a in self.possible_agents])
-        mask = self._masks()
+        mask = self._mask  # the masks handed out with the last observations
         bad = [s for s in range(st.players) if not (0 <= acts[s] < self.n_actions and mask[s, acts[s]])]
         if bad:
             return self._illegal(bad[0], int(acts[bad[0]]), mask[bad[0]])
@@ -200,10 +200,14 @@ class SixNimmtParallelEnv(ParallelEnv):
         # The engine takes card ids in the cards phase and row indices in the row phase.
         n_ids = self.config.variant_data.n_ids
         engine_actions = acts + 1 if st.phase[0] == PHASE_CARDS else acts - n_ids
-        self.state_, events = step(st, engine_actions[:, None], report=True)
-        over = self.state_.game_over()
-        rewards = step_rewards(self.reward_kind, before, self.state_.total(), over)[:, 0]
-        self._last_lines = step_lines(st, events)
+        rendering = self.render_mode is not None
+        before_step = st.copy() if rendering else None
+        # The env owns its state: stepping in place saves a copy per step.
+        _, events = step(st, engine_actions[:, None], report=rendering, inplace=True)
+        over = st.game_over()
+        rewards = step_rewards(self.reward_kind, before, st.total(), over)[:, 0]
+        if rendering:
+            self._last_lines = step_lines(before_step, events)
         obs, infos = self._observations(), self._infos()
         done = bool(over[0])
         rew = {a: float(rewards[i]) for i, a in enumerate(self.possible_agents)}
@@ -241,12 +245,10 @@ class SixNimmtParallelEnv(ParallelEnv):
         P = self.config.players
         return SeatView(self.state_, np.arange(P), np.zeros(P, dtype=np.intp))
 
-    def _masks(self) -> np.ndarray:
-        return self._view().action_mask()
-
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
         view = self._view()
-        vectors, masks = view.encode(self.layout), view.action_mask().astype(np.int8)
+        self._mask = view.action_mask()
+        vectors, masks = view.encode(self.layout), self._mask.astype(np.int8)
         return {a: {"observation": vectors[i], "action_mask": masks[i]}
                 for i, a in enumerate(self.possible_agents)}
 
