@@ -76,6 +76,57 @@ def replay(
         raise typer.Exit(EXIT_DIFFERENCES)
 
 
+@app.command()
+def match(
+    agents: str = typer.Option(..., help="One agent spec per seat, comma-separated, e.g. mcs,random,random,random."),
+    games: int = typer.Option(100, help="Deals; each is played once per seat rotation."),
+    seed: int = typer.Option(0),
+    row_choice: str = typer.Option("player", help="player (the rules) or cheapest."),
+    end_score: Optional[int] = typer.Option(66, help="Game ends after the round someone reaches this (0: unused)."),
+    max_rounds: Optional[int] = typer.Option(None, help="Game ends after this many rounds."),
+    deck: str = typer.Option("full", help="full or exact."),
+    records: Optional[Path] = typer.Option(None, help="Write every game's record into this directory."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+    progress: bool = typer.Option(True, help="Show a progress bar."),
+) -> None:
+    """Play agents against each other over duplicate deals with seat rotation."""
+    from experiments.match import format_table, run_match
+
+    specs = [s.strip() for s in agents.split(",") if s.strip()]
+    rules = _rules(len(specs), row_choice, end_score or None, max_rounds, deck)
+    result = run_match(specs, rules, games, seed, records_dir=records, progress=progress)
+    typer.echo(json.dumps(result.as_dict(), indent=1) if as_json else format_table(result))
+    if records is not None and not as_json:
+        typer.echo(f"records written to {records}/")
+
+
+@app.command()
+def baselines(
+    players: int = typer.Option(4, help="Seats, 2..10."),
+    row_choice: str = typer.Option("cheapest", help="player or cheapest."),
+    deals: int = typer.Option(250, help="Deals per agent; each played in every seat rotation (one round each)."),
+    seed: int = typer.Option(0),
+    agents: Optional[str] = typer.Option(None, help="Comma-separated agent specs (default: all baselines)."),
+    as_json: bool = typer.Option(False, "--json"),
+) -> None:
+    """Each agent in one seat against random opponents: bullheads per round (markdown table)."""
+    from experiments.baselines import baseline_rows, markdown
+
+    _rules(players, row_choice, None, 1, "full")
+    specs = [s.strip() for s in agents.split(",")] if agents else None
+    rows = baseline_rows(players, row_choice, deals, seed, specs)
+    typer.echo(json.dumps(rows, indent=1) if as_json else
+               f"{players} players, row choice {row_choice}, {deals * players} rounds per agent\n" + markdown(rows))
+
+
+@app.command("agents")
+def list_agents() -> None:
+    """List the agent specs `match` and the environments accept."""
+    from agents.registry import describe
+
+    typer.echo(describe())
+
+
 @bench_app.command("engine")
 def bench_engine_cmd(
     players: int = typer.Option(4, help="Seats, 2..10."),

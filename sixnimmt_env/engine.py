@@ -196,6 +196,7 @@ def from_deal(
     penalty: ArrayLike | None = None,
     round: ArrayLike = 0,
     seeds: ArrayLike | None = None,
+    pending: tuple[ArrayLike, ArrayLike] | None = None,
 ) -> State:
     """A batch built from given cards: replays, or search agents dealing unseen cards.
 
@@ -211,6 +212,10 @@ def from_deal(
         penalty: (B, P) bullheads taken so far this round (default 0).
         round: (B,) or scalar, index of this round (later rounds are dealt from the seed).
         seeds: (B,) seeds for the rounds dealt after this one (default 0).
+        pending: optional ((B, P) card ids, (B, P) seats): a turn revealed but not yet
+            placed, lowest card first, whose first card is too low for every row. The
+            games start in PHASE_ROW with that card's owner to choose (the hands no
+            longer hold these cards: n = cards left after this turn).
     """
     hands = np.asarray(hands, dtype=np.int16)
     rows = np.asarray(rows, dtype=np.int16)
@@ -228,13 +233,23 @@ def from_deal(
     st.hands[:, :n, :] = hands.transpose(1, 2, 0)
     _lay_rows(st, slice(None), rows.transpose(1, 2, 0))
     st.starters[:] = rows[:, :, 0].T
-    st.turn[:] = HAND_SIZE - n
+    st.turn[:] = HAND_SIZE - n - (pending is not None)
     st.dealer[:] = np.broadcast_to(np.asarray(dealer, dtype=np.int16), (B,))
     st.round[:] = np.broadcast_to(np.asarray(round, dtype=np.int32), (B,))
     if score is not None:
         st.score[:] = np.asarray(score, dtype=np.int32).T
     if penalty is not None:
         st.penalty[:] = np.asarray(penalty, dtype=np.int16).T
+    if pending is not None:
+        cards, seats = (np.asarray(a, dtype=np.int16).T for a in pending)
+        if cards.shape != (P, B) or seats.shape != (P, B):
+            raise ConfigError(f"pending must hold (B, {P}) cards and seats")
+        low = _target(st.rows, config.variant_data.row_code[cards[0]]) == 0
+        if not low.all():
+            raise ConfigError("pending: the turn's lowest card must be lower than every row")
+        st.revealed[:], st.revealed_seat[:] = cards, seats
+        st.played[st.turn.astype(np.intp)[None, :], seats, np.arange(B)[None, :]] = cards
+        _park(st, np.arange(B))
     return st
 
 

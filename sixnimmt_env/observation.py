@@ -205,6 +205,24 @@ class SeatView:
         return self._st.revealed[:, self._g].T * (self.phase == PHASE_ROW)[:, None]
 
     @cached_property
+    def revealed_seat(self) -> NDArray[np.int64]:
+        """(n, P) who played each revealed card, as a seat relative to this one (row phase)."""
+        seats = self._st.revealed_seat[:, self._g].T.astype(np.int64)
+        return (seats - self.seats[:, None]) % self.players
+
+    @cached_property
+    def unseen(self) -> NDArray[np.bool_]:
+        """(n, N+1) cards of this round's deck this seat has not seen and does not hold:
+        the ones the other hands are made of (plus the cards left out of the deal)."""
+        cfg = self.config
+        deck = np.zeros(cfg.variant_data.n_ids + 1, dtype=bool)
+        deck[cfg.variant_data.deck(cfg.players, cfg.deck)] = True
+        unseen = deck[None, :] & ~self.seen
+        unseen[np.arange(self.n)[:, None], self.hand] = False
+        unseen[:, 0] = False
+        return unseen
+
+    @cached_property
     def row_options(self) -> NDArray[np.bool_]:
         """(n, R) rows this seat may take now (all False unless it is the chooser)."""
         return self._st.row_options[:, self._g].T & self.is_chooser[:, None]

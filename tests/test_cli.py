@@ -90,3 +90,26 @@ def test_bench_engine_json():
     result = json.loads(out.strip().splitlines()[0])
     assert result["rounds_per_s"] > 0 and result["P"] == 4 and result["B"] == 64
     assert 10 < result["pen_per_player_round"] < 15
+
+
+def test_match_command(tmp_path):
+    out = sixnimmt("match", "--agents", "greedy,random,random", "--games", "2", "--max-rounds", "1",
+                   "--row-choice", "player", "--records", str(tmp_path / "recs"), "--no-progress").stdout
+    assert "greedy" in out and "bullheads/round" in out
+    records = sorted((tmp_path / "recs").glob("*.json"))
+    assert len(records) == 6
+    assert sixnimmt("replay", str(records[0])).returncode == 0
+    data = json.loads(sixnimmt("match", "--agents", "lowest,highest", "--games", "2", "--max-rounds", "1",
+                               "--json", "--no-progress").stdout)
+    assert {a["name"] for a in data["agents"]} == {"lowest", "highest"} and data["games"] == 4
+
+
+def test_match_bad_agent_is_one_line_error():
+    proc = sixnimmt("match", "--agents", "lowest,wizard", "--games", "1", check_code=2)
+    assert "unknown agent 'wizard'" in proc.stderr and "valid agents" in proc.stderr
+
+
+def test_agents_and_baselines_commands():
+    assert "mcs" in sixnimmt("agents").stdout
+    out = sixnimmt("baselines", "--players", "3", "--deals", "2", "--agents", "random,lowest").stdout
+    assert "| `lowest` |" in out

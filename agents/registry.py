@@ -1,0 +1,110 @@
+"""Agents by spec string: `name` or `name:key=value:key=value`, e.g. `mcs:rollouts=100`.
+
+One registry builds every agent; unknown names or parameters give an error that lists
+the valid ones.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+from sixnimmt_env.errors import ConfigError
+
+
+@dataclasses.dataclass(frozen=True)
+class AgentEntry:
+    """How to build one kind of agent, and what it is."""
+
+    build: Callable[..., Any]
+    params: dict[str, Any]  # name -> default (its type is the parameter's type)
+    summary: str
+
+
+def _heuristic(rule: str) -> AgentEntry:
+    from .heuristics import HeuristicAgent
+    summaries = {
+        "lowest": "plays its lowest card",
+        "highest": "plays its highest card",
+        "min-gap": "the card landing closest above a row end without being a sixth card",
+        "safe-high": "its highest card that lands safely",
+        "greedy": "the card that would cost least if played alone now",
+    }
+    return AgentEntry(lambda: HeuristicAgent(rule), {}, summaries[rule])
+
+
+def _entries() -> dict[str, AgentEntry]:
+    from .random_agent import RandomAgent
+    from .search import BayesAgent, MonteCarloAgent
+
+    entries = {"random": AgentEntry(RandomAgent, {}, "uniformly random legal action")}
+    for rule in ("lowest", "highest", "min-gap", "safe-high", "greedy"):
+        entries[rule] = _heuristic(rule)
+    entries["bayes"] = AgentEntry(BayesAgent, {"samples": 200},
+                                  "one-step expected penalty over sampled plays of the others")
+    entries["mcs"] = AgentEntry(MonteCarloAgent, {"rollouts": 100, "score": "own", "rollout": "random"},
+                                "flat Monte-Carlo search: rollouts of the rest of the round per card")
+    try:
+        from training.ppo_agent import PPOAgent
+        entries["ppo"] = AgentEntry(PPOAgent, {"path": "", "deterministic": True},
+                                    "a trained MaskablePPO model")
+    except ImportError:
+        pass
+    return entries
+
+
+def available() -> dict[str, AgentEntry]:
+    """Every agent kind by name."""
+    return _entries()
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """'mcs:rollouts=100' -> ('mcs', {'rollouts': '100'})."""
+    name, *parts = spec.strip().split(":")
+    params = {}
+    for part in parts:
+        if "=" not in part:
+            raise ConfigError(f"agent {spec!r}: parameter {part!r} must look like key=value")
+        key, value = part.split("=", 1)
+        params[key.strip()] = value.strip()
+    return name.strip(), params
+
+
+def _convert(spec: str, key: str, value: str, default: Any) -> Any:
+    kind = type(default)
+    try:
+        if kind is bool:
+            if value.lower() not in ("true", "false", "1", "0", "yes", "no"):
+                raise ValueError
+            return value.lower() in ("true", "1", "yes")
+        return kind(value)
+    except ValueError:
+        raise ConfigError(f"agent {spec!r}: {key}={value!r} is not a valid {kind.__name__}") from None
+
+
+def make_agent(spec: str):
+    """Build the agent a spec string names."""
+    entries = available()
+    name, given = parse_spec(spec)
+    if name not in entries:
+        raise ConfigError(f"unknown agent {name!r}; valid agents: {', '.join(entries)}")
+    entry = entries[name]
+    unknown = set(given) - set(entry.params)
+    if unknown:
+        valid = ", ".join(f"{k} (default {v!r})" for k, v in entry.params.items()) or "none"
+        raise ConfigError(f"agent {name!r} has no parameter {', '.join(sorted(unknown))}; "
+                          f"valid parameters: {valid}")
+    kwargs = {k: _convert(spec, k, v, entry.params[k]) for k, v in given.items()}
+    agent = entry.build(**kwargs)
+    agent.name = spec.strip()
+    return agent
+
+
+def describe() -> str:
+    """One line per agent: name, parameters, summary."""
+    lines = []
+    for name, e in available().items():
+        params = ":".join(f"{k}={v}" for k, v in e.params.items())
+        lines.append(f"{name + (':' + params if params else ''):40} {e.summary}")
+    return "\n".join(lines)

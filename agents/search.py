@@ -1,0 +1,173 @@
+"""Search agents: they sample the cards they cannot see and simulate with the engine.
+
+Both deal the unseen cards (`SeatView.unseen`) to the other seats at random —
+determinization — and never read the real hidden hands. Simulations run batched
+through the engine, with the observing seat as seat 0 and the others in their real
+relative order; every seat in a simulation takes its cheapest row when too low.
+
+- `bayes`: one-step expected penalty. For each card in hand, `samples` sampled plays
+  of the others for this turn; the card with the lowest mean immediate penalty wins.
+- `mcs`: flat Monte-Carlo search. For each card in hand (or, when it must take a row,
+  each row), `rollouts` determinized rollouts of the rest of the round with random
+  play; the lowest mean own penalty (`score=own`) or own minus the others' mean
+  (`score=relative`) wins.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+from numpy.typing import NDArray
+
+from sixnimmt_env.engine import from_deal, play_slots, step
+from sixnimmt_env.observation import SeatView, pass_action, row_action
+from sixnimmt_env.rules import HAND_SIZE, RuleConfig
+from sixnimmt_env.state import PHASE_CARDS
+
+from .heuristics import cheapest_rows
+
+_INDEX_BITS = 7  # unseen-card index in the low bits of a sampling key (decks <= 128)
+
+
+def sim_config(config: RuleConfig) -> RuleConfig:
+    """The rules simulations use: this round only, automatic rows."""
+    return dataclasses.replace(config, row_choice="cheapest", end_score=None, max_rounds=1)
+
+
+def sample_hands(unseen_ids: NDArray, count: int, draws: int, rng: np.random.Generator) -> NDArray:
+    """(draws, count) distinct cards drawn from `unseen_ids` (a shuffle per draw)."""
+    u = len(unseen_ids)
+    if count > u:
+        raise ValueError(f"cannot deal {count} cards from {u} unseen")
+    keys = rng.integers(0, 1 << 24, size=(draws, u), dtype=np.uint32) << _INDEX_BITS
+    keys |= np.arange(u, dtype=np.uint32)
+    keys.sort(axis=1)
+    return unseen_ids[(keys[:, :count] & ((1 << _INDEX_BITS) - 1)).astype(np.intp)]
+
+
+def _rows(view: SeatView, e: int) -> NDArray:
+    """(R, C) the table of entry e, 0-padded."""
+    return view.rows[e]
+
+
+def _score(st, relative: bool) -> NDArray:
+    """(G,) own (seat 0) result of finished simulations, lower is better."""
+    own = st.score[0].astype(np.float64)
+    if not relative:
+        return own
+    return own - st.score[1:].mean(axis=0)
+
+
+def _random_round(st, rng: np.random.Generator, first_slots: NDArray | None = None) -> None:
+    """Play the rest of the round with uniformly random cards (the rollout policy)."""
+    P, G = st.players, st.batch_size
+    first = True
+    while not st.game_over()[0]:
+        left = HAND_SIZE - int(st.turn[0])
+        slots = (rng.random((P, G)) * left).astype(np.intp)
+        if first and first_slots is not None:
+            slots[0] = first_slots
+        first = False
+        play_slots(st, slots)
+
+
+class MonteCarloAgent:
+    """Flat Monte-Carlo search over cards (and rows), rollouts batched in the engine."""
+
+    name = "mcs"
+
+    def __init__(self, rollouts: int = 100, score: str = "own", rollout: str = "random"):
+        if rollouts < 1:
+            raise ValueError("rollouts must be >= 1")
+        if score not in ("own", "relative"):
+            raise ValueError("score must be own or relative")
+        if rollout != "random":
+            raise ValueError("rollout must be random")
+        self.rollouts, self.relative = rollouts, score == "relative"
+
+    def act(self, view: SeatView, rng: np.random.Generator) -> NDArray[np.int64]:
+        actions = np.full(view.n, pass_action(view.config), dtype=np.int64)
+        for e in np.flatnonzero(view.phase == PHASE_CARDS):
+            actions[e] = self._card(view, e, rng) - 1
+        for e in np.flatnonzero(view.is_chooser):
+            actions[e] = row_action(view.config, self._row(view, e, rng))
+        return actions
+
+    def _card(self, view: SeatView, e: int, rng) -> int:
+        """The card of entry e with the best mean rollout result."""
+        hand = np.sort(view.hand[e][view.hand[e] > 0])
+        n, P, R = len(hand), view.players, self.rollouts
+        if n == 1:
+            return int(hand[0])
+        unseen = np.flatnonzero(view.unseen[e])
+        G = n * R
+        others = sample_hands(unseen, (P - 1) * n, G, rng).reshape(G, P - 1, n)
+        mine = np.repeat(hand[None, :], G, axis=0)
+        cand = np.repeat(np.arange(n), R)
+        # the candidate goes to slot 0 of the observer's hand: first turn plays slot 0
+        mine[np.arange(G), cand], mine[:, 0] = mine[:, 0], hand[cand]
+        hands = np.concatenate([mine[:, None, :], others], axis=1)
+        rows = np.broadcast_to(_rows(view, e), (G,) + view.rows.shape[1:])
+        st = from_deal(sim_config(view.config), hands, rows, dealer=int(view.dealer[e]))
+        _random_round(st, rng, first_slots=np.zeros(G, dtype=np.intp))
+        means = _score(st, self.relative).reshape(n, R).mean(axis=1)
+        return int(hand[int(np.argmin(means))])
+
+    def _row(self, view: SeatView, e: int, rng) -> int:
+        """The row entry e should take, by rollouts after each allowed choice."""
+        options = np.flatnonzero(view.row_options[e])
+        if len(options) == 1:
+            return int(options[0])
+        P, R = view.players, self.rollouts
+        hand = view.hand[e][view.hand[e] > 0]
+        m = len(hand)
+        G = len(options) * R
+        unseen = np.flatnonzero(view.unseen[e])
+        others = sample_hands(unseen, (P - 1) * m, G, rng).reshape(G, P - 1, m)
+        hands = np.concatenate([np.repeat(hand[None, None, :], G, axis=0), others], axis=1)
+        rows = np.broadcast_to(_rows(view, e), (G,) + view.rows.shape[1:])
+        pending = (np.broadcast_to(view.revealed[e], (G, P)), np.broadcast_to(view.revealed_seat[e], (G, P)))
+        st = from_deal(sim_config(view.config), hands, rows, dealer=int(view.dealer[e]), pending=pending)
+        actions = np.zeros((P, G), dtype=np.int64)
+        actions[0] = np.repeat(options, R)
+        step(st, actions, inplace=True, validate=False)
+        _random_round(st, rng)
+        means = _score(st, self.relative).reshape(len(options), R).mean(axis=1)
+        return int(options[int(np.argmin(means))])
+
+
+class BayesAgent:
+    """One-step expected penalty over sampled plays of the other seats."""
+
+    name = "bayes"
+
+    def __init__(self, samples: int = 200):
+        if samples < 1:
+            raise ValueError("samples must be >= 1")
+        self.samples = samples
+
+    def act(self, view: SeatView, rng: np.random.Generator) -> NDArray[np.int64]:
+        actions = np.full(view.n, pass_action(view.config), dtype=np.int64)
+        for e in np.flatnonzero(view.phase == PHASE_CARDS):
+            actions[e] = self._card(view, e, rng) - 1
+        choosing = view.is_chooser
+        if choosing.any():  # one step ahead, a row costs what it holds
+            actions = np.where(choosing, row_action(view.config, cheapest_rows(view)), actions)
+        return actions
+
+    def _card(self, view: SeatView, e: int, rng) -> int:
+        hand = np.sort(view.hand[e][view.hand[e] > 0])
+        n, P, K = len(hand), view.players, self.samples
+        if n == 1:
+            return int(hand[0])
+        unseen = np.flatnonzero(view.unseen[e])
+        G = n * K
+        others = sample_hands(unseen, P - 1, G, rng)  # each other seat plays one unseen card
+        mine = np.repeat(hand, K)[:, None]
+        cards = np.concatenate([mine, others], axis=1)  # (G, P)
+        rows = np.broadcast_to(_rows(view, e), (G,) + view.rows.shape[1:])
+        st = from_deal(sim_config(view.config), cards[:, :, None], rows, dealer=int(view.dealer[e]))
+        step(st, cards.T, inplace=True, validate=False)
+        means = st.score[0].reshape(n, K).mean(axis=1)
+        return int(hand[int(np.argmin(means))])
