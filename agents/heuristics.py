@@ -4,7 +4,7 @@ then the lowest index).
 
 | name | the card it plays |
 | --- | --- |
-| `lowest` | its lowest card |
+| `lowest` | its lowest card that lands safely (no sixth card, not too low); else as `greedy` |
 | `highest` | its highest card |
 | `min-gap` | the card landing closest above a row end without being a sixth card; else as `greedy` |
 | `safe-high` | its highest card that lands safely (no sixth card, not too low); else as `greedy` |
@@ -84,7 +84,7 @@ def _safe_or_greedy(o: CardOutlook, safe_key: NDArray) -> NDArray:
 
 
 CARD_RULES = {
-    "lowest": lambda o: o.value,
+    "lowest": lambda o: _safe_or_greedy(o, o.value),
     "highest": lambda o: -o.value,
     "min-gap": lambda o: _safe_or_greedy(o, o.gap),
     "safe-high": lambda o: _safe_or_greedy(o, -o.value),

@@ -25,7 +25,7 @@ class AgentEntry:
 def _heuristic(rule: str) -> AgentEntry:
     from .heuristics import HeuristicAgent
     summaries = {
-        "lowest": "plays its lowest card",
+        "lowest": "its lowest card that lands safely",
         "highest": "plays its highest card",
         "min-gap": "the card landing closest above a row end without being a sixth card",
         "safe-high": "its highest card that lands safely",

@@ -68,7 +68,7 @@ def mean_ci(samples: np.ndarray) -> tuple[float, float]:
     return float(samples.mean()), float(Z95 * samples.std(ddof=1) / np.sqrt(len(samples)))
 
 
-def run_match(specs: list[str], rules: RuleConfig, deals: int, seed: int, *,
+def run_match(specs: list, rules: RuleConfig, deals: int, seed: int, *,
               records_dir: str | Path | None = None, progress: bool = True) -> MatchResult:
     """Play `deals` duplicate deals, each in every seat rotation; see the module doc."""
     from agents.registry import make_agent
@@ -80,9 +80,13 @@ def run_match(specs: list[str], rules: RuleConfig, deals: int, seed: int, *,
     if deals < 1:
         raise ConfigError("the number of games must be at least 1")
     built: dict[str, object] = {}
-    for spec in specs:
-        if spec not in built:
-            built[spec] = make_agent(spec)
+    names_in_order = []
+    for item in specs:  # spec strings, or agent objects (named by their .name)
+        name = item if isinstance(item, str) else item.name
+        if name not in built:
+            built[name] = make_agent(item) if isinstance(item, str) else item
+        names_in_order.append(name)
+    specs = names_in_order
     names = list(dict.fromkeys(specs))
     B = deals * P
     rotation = np.tile(np.arange(P), deals)  # game g = deal g // P, rotation g % P

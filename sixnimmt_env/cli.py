@@ -119,6 +119,27 @@ def baselines(
                f"{players} players, row choice {row_choice}, {deals * players} rounds per agent\n" + markdown(rows))
 
 
+@app.command()
+def train(
+    config: Optional[Path] = typer.Option(None, help="A JSON or TOML file of training options."),
+    set_: list[str] = typer.Option([], "--set", help="Override an option: --set key=value (repeatable)."),
+    resume: Optional[Path] = typer.Option(None, help="Continue the run in this directory from its last checkpoint."),
+    runs_dir: Path = typer.Option(Path("runs"), help="Where new runs go (runs/<name>/)."),
+    progress: bool = typer.Option(True, help="Show a progress bar."),
+) -> None:
+    """Train MaskablePPO on the batched env against a self-play league (see training/)."""
+    from training.config import TrainConfig
+    from training.train import train as run_training
+
+    if resume is not None:
+        if config is not None or set_:
+            raise ConfigError("--resume continues a run with its saved config: drop --config/--set")
+        run = run_training(resume=resume, progress=progress)
+    else:
+        run = run_training(TrainConfig.load(config, set_), runs_dir=runs_dir, progress=progress)
+    typer.echo(f"run in {run}/ (best model: {run}/best.zip, evaluations: {run}/eval.csv)")
+
+
 @app.command("agents")
 def list_agents() -> None:
     """List the agent specs `match` and the environments accept."""

@@ -18,7 +18,7 @@ from . import rng as rng_mod
 from .engine import new_games, restart, step
 from .errors import ConfigError, IllegalActionError
 from .observation import ObsLayout, SeatView, action_size, describe_action
-from .opponents import opponent_actions, resolve_opponents
+from .opponents import OpponentTable, opponent_actions
 from .pettingzoo_env import REWARDS, step_rewards
 from .rng import game_seeds
 from .rules import RuleConfig
@@ -40,7 +40,7 @@ class LearnerGames:
         if num_games < 1:
             raise ConfigError(f"num_games must be >= 1, got {num_games}")
         self.config, self.num_games, self.learners, self.reward = config, num_games, learners, reward
-        self.opponents = resolve_opponents(opponents, P) if learners < P else []
+        self.opponents = OpponentTable(opponents, P) if learners < P else None
         self.layout = ObsLayout(config)
         self.n_actions = action_size(config)
         self.num_slots = num_games * learners
@@ -57,6 +57,8 @@ class LearnerGames:
         self.rng = np.random.default_rng([seed, 0x5EA7])  # the opponents' randomness
         self.state = new_games(self.config, game_seeds(seed, self.num_games))
         self._draw_seats(np.arange(self.num_games))
+        if self.opponents is not None:
+            self.opponent_index = self.opponents.assign(self.num_games, self.rng)
         self._advance()
 
     def _draw_seats(self, games: np.ndarray) -> None:
@@ -74,6 +76,8 @@ class LearnerGames:
         self._next_game += len(games)
         restart(self.state, games, seeds)
         self._draw_seats(games)
+        if self.opponents is not None:
+            self.opponent_index[games] = self.opponents.assign(len(games), self.rng)
         self._advance()
 
     @property
@@ -100,7 +104,8 @@ class LearnerGames:
     def _opponents_act(self, seats: np.ndarray, games: np.ndarray) -> np.ndarray:
         """Engine actions (card ids or rows) of the opponents at (seats, games)."""
         position = (seats - self.first_seat[games]) % self.config.players - self.learners
-        actions = opponent_actions(self.opponents, self.state, seats, games, position, self.rng)
+        which = self.opponent_index[games, position]
+        actions = opponent_actions(self.opponents.agents, self.state, seats, games, which, self.rng)
         return self._engine_actions(actions, games)
 
     def _engine_actions(self, actions: np.ndarray, games: np.ndarray) -> np.ndarray:

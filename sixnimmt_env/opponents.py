@@ -2,7 +2,9 @@
 
 An opponent is an agent object (anything with `act(view, rng)`, see agents/base.py) or
 a spec string resolved by the agent registry; None means uniformly random legal play.
-The environments only call `act`, so they depend on no particular agent.
+The environments only call `act`, so they depend on no particular agent. A *pool*
+(anything with `agents` and `sample(n, rng)`, e.g. training.pool.OpponentPool) draws
+the opponents of each game anew whenever it starts.
 """
 
 from __future__ import annotations
@@ -38,40 +40,46 @@ def resolve_opponent(spec):
     return spec
 
 
-def resolve_opponents(spec, players: int) -> list:
-    """One agent per relative opponent position 1..P-1 (seat learner+1, +2, ...).
+class OpponentTable:
+    """Which agent plays each opponent seat of each game.
 
-    `spec` is one opponent for every seat, or a list of P-1 of them.
+    `spec`: one opponent for every seat, a list of P-1 (one per seat to the learner's
+    left, in order), or a pool whose `sample(n, rng)` gives (n, P-1) agent indices.
     """
-    specs = list(spec) if isinstance(spec, (list, tuple)) else [spec] * (players - 1)
-    if len(specs) != players - 1:
-        raise ValueError(f"give one opponent or {players - 1} (one per other seat), got {len(specs)}")
-    cache: dict[int, object] = {}
-    agents = []
-    for s in specs:  # the same spec object gives the same agent: one batched call for it
-        key = id(s)
-        if key not in cache:
-            cache[key] = resolve_opponent(s)
-        agents.append(cache[key])
-    return agents
+
+    def __init__(self, spec, players: int):
+        self.players = players
+        self.pool = spec if callable(getattr(spec, "sample", None)) else None
+        if self.pool is not None:
+            self.agents = self.pool.agents
+            self._fixed = None
+            return
+        specs = list(spec) if isinstance(spec, (list, tuple)) else [spec] * (players - 1)
+        if len(specs) != players - 1:
+            raise ValueError(f"give one opponent or {players - 1} (one per other seat), got {len(specs)}")
+        self.agents, index, seen = [], [], {}
+        for s in specs:  # the same spec object gives one agent: one batched call for it
+            if id(s) not in seen:
+                seen[id(s)] = len(self.agents)
+                self.agents.append(resolve_opponent(s))
+            index.append(seen[id(s)])
+        self._fixed = np.array(index, dtype=np.int64)
+
+    def assign(self, n: int, rng: np.random.Generator) -> np.ndarray:
+        """(n, P-1) agent indices for n games starting now."""
+        if self.pool is not None:
+            return self.pool.sample(n, rng)
+        return np.broadcast_to(self._fixed, (n, self.players - 1)).copy()
 
 
 def opponent_actions(agents: list, state, seats: np.ndarray, games: np.ndarray,
-                     position: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """(n,) actions of the opponents at (seats[i], games[i]).
-
-    Entry i is played by agents[position[i]]; entries of one agent object go to it in
-    one batched call.
-    """
+                     which: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """(n,) actions of the opponents at (seats[i], games[i]), entry i played by
+    agents[which[i]]; each agent gets its entries in one batched call."""
+    if len(agents) == 1:
+        return agents[0].act(SeatView(state, seats, games), rng)
     actions = np.empty(len(seats), dtype=np.int64)
-    done: set[int] = set()
-    for agent in agents:
-        if id(agent) in done:
-            continue
-        done.add(id(agent))
-        mine = np.isin(position, [j for j, a in enumerate(agents) if a is agent])
-        if mine.all():
-            return agent.act(SeatView(state, seats, games), rng)
-        if mine.any():
-            actions[mine] = agent.act(SeatView(state, seats[mine], games[mine]), rng)
+    for j in np.unique(which):
+        mine = which == j
+        actions[mine] = agents[j].act(SeatView(state, seats[mine], games[mine]), rng)
     return actions

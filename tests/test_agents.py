@@ -86,7 +86,7 @@ def outlook_position():
 
 
 @pytest.mark.parametrize("spec,card", [
-    ("lowest", 3),      # its lowest card
+    ("lowest", 56),     # lowest safe card: 3 is too low, 41 a sixth card
     ("highest", 90),    # its highest card
     ("min-gap", 56),    # lands right after 55 (41 would be the sixth card on 40)
     ("safe-high", 90),  # highest card that is neither too low nor a sixth card

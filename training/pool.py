@@ -1,0 +1,90 @@
+"""The self-play league: groups of opponents with sampling weights.
+
+Groups: `random`; `heuristics` (the rule-based agents); `search` (mcs at a small
+budget); `self` (frozen snapshots of the learner, the most recent `max_snapshots`).
+Each opponent seat of each game draws a group by weight (renormalised over the groups
+that have members), then a member uniformly. The pool is saved with the run
+(`pool.json`) and restored on resume.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from agents.registry import make_agent
+
+GROUPS = ("random", "heuristics", "search", "self")
+
+
+class OpponentPool:
+    """Opponents by group; `agents` is append-only so indices stay valid."""
+
+    def __init__(self, weights: dict[str, float], members: dict[str, list[str]], players: int,
+                 max_snapshots: int = 5):
+        self.weights = {g: float(weights.get(g, 0.0)) for g in GROUPS}
+        self.players, self.max_snapshots = players, max_snapshots
+        self.agents: list = []
+        self.names: list[str] = []
+        self.group_of: list[str] = []
+        self.snapshots: list[str] = []
+        for group in ("random", "heuristics", "search"):
+            for spec in members.get(group, []):
+                self._add(make_agent(spec), spec, group)
+
+    def _add(self, agent, name: str, group: str) -> None:
+        self.agents.append(agent)
+        self.names.append(name)
+        self.group_of.append(group)
+
+    def add_snapshot(self, path: str | Path) -> None:
+        """Freeze a saved model into the `self` group."""
+        from training.ppo_agent import PPOAgent
+        self._add(PPOAgent(str(path)), f"ppo:path={path}", "self")
+        self.snapshots.append(str(path))
+
+    def _members(self) -> dict[str, list[int]]:
+        members = {g: [i for i, gr in enumerate(self.group_of) if gr == g] for g in GROUPS}
+        members["self"] = members["self"][-self.max_snapshots:]
+        return members
+
+    def probabilities(self) -> dict[str, float]:
+        """The group weights, renormalised over non-empty groups."""
+        members = self._members()
+        live = {g: w for g, w in self.weights.items() if members[g] and w > 0}
+        total = sum(live.values())
+        return {g: w / total for g, w in live.items()}
+
+    def sample(self, n: int, rng: np.random.Generator) -> np.ndarray:
+        """(n, P-1) agent indices: each opponent seat of n games."""
+        members = self._members()
+        probs = self.probabilities()
+        groups = list(probs)
+        picks = rng.choice(len(groups), size=(n, self.players - 1), p=[probs[g] for g in groups])
+        out = np.empty((n, self.players - 1), dtype=np.int64)
+        for k, g in enumerate(groups):
+            where = picks == k
+            out[where] = np.asarray(members[g])[rng.integers(0, len(members[g]), size=int(where.sum()))]
+        return out
+
+    def to_dict(self) -> dict:
+        return {"weights": self.weights, "max_snapshots": self.max_snapshots,
+                "members": {g: [n for n, gr in zip(self.names, self.group_of) if gr == g]
+                            for g in ("random", "heuristics", "search")},
+                "snapshots": self.snapshots, "probabilities": self.probabilities()}
+
+    def save(self, path: str | Path) -> None:
+        tmp = Path(str(path) + ".tmp")
+        tmp.write_text(json.dumps(self.to_dict(), indent=1) + "\n")
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path: str | Path, players: int) -> "OpponentPool":
+        data = json.loads(Path(path).read_text())
+        pool = cls(data["weights"], data["members"], players, data["max_snapshots"])
+        for snap in data["snapshots"]:
+            if Path(snap).exists():
+                pool.add_snapshot(snap)
+        return pool

@@ -1,0 +1,251 @@
+"""PPO self-play training on the batched VecEnv (MaskablePPO, torch on the CPU).
+
+Reads top to bottom: the run directory, the opponent pool, the env, the model, and a
+callback that does the bookkeeping — progress bar, checkpoints, evaluation, snapshots
+into the pool, the time budget. Everything lands in runs/<name>/:
+
+  config.json     the full TrainConfig      versions.json  seed, package versions
+  tb/             TensorBoard logs           eval.csv       one row per evaluation
+  latest          name of the last checkpoint (written after it is complete)
+  ckpt-<steps>/   model.zip, state.json, pool.json (a checkpoint)
+  best.zip/.json  the best model so far by the evaluation, and what it was trained for
+  snapshots/      frozen policies the pool samples from
+
+`train(cfg)` starts a run; `train(resume=run_dir)` continues an interrupted one from its
+last complete checkpoint (kill it at any moment: the pointer moves only after a
+checkpoint is fully written).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import platform
+import shutil
+import time
+from pathlib import Path
+
+import numpy as np
+
+from .config import TrainConfig
+from .pool import OpponentPool
+from .ppo_agent import PPOAgent, write_model_meta
+
+
+def _versions(cfg: TrainConfig) -> dict:
+    import importlib.metadata as md
+    pkgs = ["numpy", "torch", "stable-baselines3", "sb3-contrib", "gymnasium", "pettingzoo", "sixnimmt-lab"]
+    out = {"python": platform.python_version(), "seed": cfg.seed}
+    for p in pkgs:
+        try:
+            out[p] = md.version(p)
+        except md.PackageNotFoundError:
+            out[p] = None
+    return out
+
+
+def _write_json(path: Path, data) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=1) + "\n")
+    tmp.replace(path)
+
+
+def _model_meta(cfg: TrainConfig, steps: int, penalty: float | None = None) -> dict:
+    return {"players": cfg.players, "row_choice": cfg.row_choice, "episode": cfg.episode,
+            "reward": cfg.reward, "timesteps": steps, "eval_penalty_per_round": penalty,
+            "eval_field": f"{cfg.players - 1} x {cfg.eval_opponent}"}
+
+
+def evaluate(model, cfg: TrainConfig, deals: int | None = None, opponent: str | None = None,
+             seed: int = 12345) -> dict:
+    """The policy (deterministic) in one seat against the fixed field, one round per game."""
+    from experiments.match import run_match
+    from sixnimmt_env import RuleConfig
+
+    rules = RuleConfig(players=cfg.players, row_choice=cfg.row_choice, end_score=None, max_rounds=1)
+    agent = PPOAgent(model=model, meta=_model_meta(cfg, 0))
+    agent.name = "ppo"
+    field = [opponent or cfg.eval_opponent] * (cfg.players - 1)
+    result = run_match([agent] + field, rules, deals or cfg.eval_deals, seed, progress=False)
+    me = next(a for a in result.agents if a.name == "ppo")
+    return {"penalty_per_round": me.penalty_per_round, "ci": me.penalty_ci, "win_share": me.win_share}
+
+
+class TimedVecEnv:
+    """Wall time spent inside the env (steps and resets), to report its share."""
+
+    def __init__(self, venv):
+        from stable_baselines3.common.vec_env import VecEnvWrapper
+
+        class _Timed(VecEnvWrapper):
+            def reset(inner):
+                t = time.perf_counter()
+                out = inner.venv.reset()
+                self.seconds += time.perf_counter() - t
+                return out
+
+            def step_wait(inner):
+                t = time.perf_counter()
+                out = inner.venv.step_wait()
+                self.seconds += time.perf_counter() - t
+                return out
+
+            def env_method(inner, *args, **kwargs):
+                t = time.perf_counter()
+                out = inner.venv.env_method(*args, **kwargs)
+                self.seconds += time.perf_counter() - t
+                return out
+
+        self.seconds = 0.0
+        self.env = _Timed(venv)
+
+
+def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None,
+          runs_dir: str | Path = "runs", progress: bool = True) -> Path:
+    """Train (or resume) a run; returns its directory."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    from sixnimmt_env.errors import ConfigError
+    from sixnimmt_env.vec_env import SixNimmtVecEnv
+
+    # ------------------------------------------------------------------ the run directory
+    if resume is not None:
+        run = Path(resume)
+        if not (run / "latest").exists():
+            raise ConfigError(f"{run} has no complete checkpoint to resume from")
+        cfg = TrainConfig.from_dict(json.loads((run / "config.json").read_text()))
+        ckpt = run / (run / "latest").read_text().strip()
+        state = json.loads((ckpt / "state.json").read_text())
+    else:
+        assert cfg is not None
+        run = Path(runs_dir) / cfg.name
+        if (run / "latest").exists() or (run / "config.json").exists():
+            raise ConfigError(f"{run} already holds a run: resume it with --resume {run}, "
+                              "or choose another name")
+        run.mkdir(parents=True, exist_ok=True)
+        _write_json(run / "config.json", cfg.to_dict())
+        _write_json(run / "versions.json", _versions(cfg))
+        state = {"timesteps": 0, "elapsed": 0.0, "best": None, "next_eval": cfg.eval_every,
+                 "next_checkpoint": cfg.checkpoint_every, "next_snapshot": cfg.snapshot_every,
+                 "env_seconds": 0.0}
+        ckpt = None
+    torch.set_num_threads(cfg.torch_threads)
+    (run / "snapshots").mkdir(exist_ok=True)
+
+    # ------------------------------------------------------------------ opponents and env
+    if ckpt is not None:
+        pool = OpponentPool.load(ckpt / "pool.json", cfg.players)
+    else:
+        pool = OpponentPool(cfg.pool_weights, {"random": ["random"], "heuristics": list(cfg.pool_heuristics),
+                                               "search": list(cfg.pool_search)},
+                            cfg.players, cfg.max_snapshots)
+    # a resumed run plays new games: the seed moves on with the steps done
+    venv = SixNimmtVecEnv(cfg.num_games, cfg.players, opponents=pool, reward=cfg.reward,
+                          episode=cfg.episode, row_choice=cfg.row_choice,
+                          seed=cfg.seed + int(state["timesteps"]))
+    timed = TimedVecEnv(VecMonitor(venv))
+    env = timed.env
+
+    # ------------------------------------------------------------------ the model
+    if ckpt is not None:
+        model = MaskablePPO.load(ckpt / "model.zip", env=env, device="cpu")
+        model.tensorboard_log = str(run / "tb")
+    else:
+        model = MaskablePPO(
+            "MlpPolicy", env, n_steps=cfg.n_steps, batch_size=cfg.batch_size, n_epochs=cfg.n_epochs,
+            learning_rate=cfg.learning_rate, gamma=cfg.gamma, gae_lambda=cfg.gae_lambda,
+            clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
+            policy_kwargs={"net_arch": list(cfg.net_arch)}, tensorboard_log=str(run / "tb"),
+            seed=cfg.seed, device="cpu", verbose=0)
+
+    eval_csv = run / "eval.csv"
+    if not eval_csv.exists():
+        with eval_csv.open("w", newline="") as f:
+            csv.writer(f).writerow(["timesteps", "wall_s", "penalty_per_round", "ci95", "win_share",
+                                    "steps_per_s", "env_share"])
+
+    # ------------------------------------------------------------------ bookkeeping
+    class Bookkeeping(BaseCallback):
+        def _on_training_start(self) -> None:
+            from tqdm import tqdm
+            self.t0 = time.perf_counter()
+            self.env_t0 = timed.seconds
+            self.steps0 = self.num_timesteps
+            self.bar = tqdm(total=cfg.total_timesteps, initial=self.num_timesteps, unit="step",
+                            unit_scale=True, desc=cfg.name, disable=not progress, smoothing=0.05)
+
+        def elapsed(self) -> float:
+            return state["elapsed"] + time.perf_counter() - self.t0
+
+        def env_share(self) -> float:
+            wall = time.perf_counter() - self.t0
+            return (timed.seconds - self.env_t0) / wall if wall > 0 else 0.0
+
+        def _on_step(self) -> bool:
+            n = self.num_timesteps
+            self.bar.update(n - self.bar.n)
+            if n >= state["next_snapshot"]:
+                path = run / "snapshots" / f"ppo-{n}.zip"
+                self.model.save(path)
+                write_model_meta(path, _model_meta(cfg, n))
+                pool.add_snapshot(path)
+                state["next_snapshot"] += cfg.snapshot_every
+            if n >= state["next_eval"]:
+                self.evaluate()
+                state["next_eval"] += cfg.eval_every
+            if n >= state["next_checkpoint"]:
+                self.checkpoint()
+                state["next_checkpoint"] += cfg.checkpoint_every
+            return self.elapsed() < cfg.minutes * 60
+
+        def evaluate(self) -> None:
+            n = self.num_timesteps
+            result = evaluate(self.model, cfg)
+            rate = (n - self.steps0) / max(time.perf_counter() - self.t0, 1e-9)
+            with eval_csv.open("a", newline="") as f:
+                csv.writer(f).writerow([n, round(self.elapsed(), 1), round(result["penalty_per_round"], 4),
+                                        round(result["ci"], 4), round(result["win_share"], 4),
+                                        round(rate, 1), round(self.env_share(), 4)])
+            self.logger.record("eval/penalty_per_round", result["penalty_per_round"])
+            self.logger.record("eval/win_share", result["win_share"])
+            self.logger.record("perf/env_share", self.env_share())
+            if state["best"] is None or result["penalty_per_round"] < state["best"]:
+                state["best"] = result["penalty_per_round"]
+                tmp = run / "best.tmp.zip"
+                self.model.save(tmp)
+                tmp.replace(run / "best.zip")
+                write_model_meta(run / "best.zip", _model_meta(cfg, n, result["penalty_per_round"]))
+            self.bar.set_postfix(eval=f"{result['penalty_per_round']:.2f}", best=f"{state['best']:.2f}",
+                                 env=f"{self.env_share():.0%}")
+
+        def checkpoint(self) -> None:
+            n = self.num_timesteps
+            target = run / f"ckpt-{n}"
+            tmp = run / f"ckpt-{n}.tmp"
+            shutil.rmtree(tmp, ignore_errors=True)
+            tmp.mkdir()
+            self.model.save(tmp / "model.zip")
+            pool.save(tmp / "pool.json")
+            _write_json(tmp / "state.json", {**state, "timesteps": n, "elapsed": self.elapsed(),
+                                             "env_seconds": state["env_seconds"] + timed.seconds - self.env_t0})
+            shutil.rmtree(target, ignore_errors=True)
+            tmp.rename(target)
+            pointer = run / "latest.tmp"
+            pointer.write_text(target.name)
+            pointer.replace(run / "latest")  # the run now resumes from here
+            for old in run.glob("ckpt-*"):
+                if old.name != target.name and not old.name.endswith(".tmp"):
+                    shutil.rmtree(old, ignore_errors=True)
+
+        def _on_training_end(self) -> None:
+            self.evaluate()
+            self.checkpoint()
+            self.bar.close()
+
+    remaining = max(cfg.total_timesteps - int(state["timesteps"]), 1)
+    model.learn(total_timesteps=remaining, callback=Bookkeeping(), reset_num_timesteps=ckpt is None,
+                tb_log_name="ppo", progress_bar=False)
+    return run
