@@ -26,6 +26,8 @@ from .rules import RuleConfig
 class SixNimmtVecEnv(VecEnv):
     """num_games games, `learners` learning seats each (see sixnimmt_env.learner)."""
 
+    render_mode = None  # no rendering of 4096 games; SB3 asks for the attribute
+
     def __init__(self, num_games: int = 4096, players: int = 4, *, learners: int = 1,
                  opponents=None, reward: str = "penalty", episode: str = "round", seed: int = 0,
                  row_choice: str = "player", end_score: int | None = 66, max_rounds: int | None = None,

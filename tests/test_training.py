@@ -1,0 +1,78 @@
+"""Training end to end on a tiny budget: config saved, checkpoints, resume after a kill,
+the model as an agent."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from sixnimmt_env import ConfigError, RuleConfig
+
+TINY = ["num_games=32", "n_steps=16", "batch_size=256", "n_epochs=1", "eval_deals=4",
+        "checkpoint_every=1500", "eval_every=3000", "snapshot_every=2500", "torch_threads=1"]
+
+
+def cli(*args, **kwargs):
+    return subprocess.run([sys.executable, "-m", "sixnimmt_env", *args], capture_output=True,
+                          text=True, timeout=600, **kwargs)
+
+
+def test_tiny_run_end_to_end(tmp_path):
+    from experiments.match import run_match
+    from training.config import TrainConfig
+    from training.ppo_agent import PPOAgent
+    from training.train import train
+
+    cfg = TrainConfig.load(None, TINY + ["name=tiny", "total_timesteps=6000", "players=3"])
+    run = train(cfg, runs_dir=tmp_path, progress=False)
+    assert json.loads((run / "config.json").read_text())["players"] == 3
+    assert json.loads((run / "versions.json").read_text())["seed"] == 0
+    assert (run / (run / "latest").read_text()).is_dir()
+    rows = (run / "eval.csv").read_text().strip().splitlines()
+    assert rows[0].startswith("timesteps,") and len(rows) >= 3
+    pool = json.loads((run / (run / "latest").read_text() / "pool.json").read_text())
+    assert pool["snapshots"] and abs(sum(pool["probabilities"].values()) - 1) < 1e-9
+    assert (run / "best.zip").exists() and json.loads((run / "best.json").read_text())["players"] == 3
+    agent = PPOAgent(str(run / "best.zip"))
+    result = run_match([agent, "random", "random"], RuleConfig(players=3, max_rounds=1), 3, 0, progress=False)
+    assert result.games == 9  # the agent played legal moves throughout (run_match validates)
+    with pytest.raises(ConfigError, match="trained for 3 players"):
+        run_match([agent, "random", "random", "random"], RuleConfig(players=4, max_rounds=1), 1, 0,
+                  progress=False)
+
+
+def test_killed_run_resumes_from_its_last_checkpoint(tmp_path):
+    args = ["train", "--runs-dir", str(tmp_path), "--no-progress", "--set", "name=killed",
+            "--set", "total_timesteps=12000"]
+    for item in TINY:
+        args += ["--set", item]
+    proc = subprocess.Popen([sys.executable, "-m", "sixnimmt_env", *args],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    run = tmp_path / "killed"
+    deadline = time.time() + 300
+    while not (run / "latest").exists() and time.time() < deadline and proc.poll() is None:
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGKILL)  # mid-way, with no warning
+    proc.wait()
+    assert (run / "latest").exists()
+    first = json.loads((run / (run / "latest").read_text() / "state.json").read_text())["timesteps"]
+    assert first < 12000
+    done = cli("train", "--resume", str(run), "--no-progress")
+    assert done.returncode == 0, done.stderr
+    final = json.loads((run / (run / "latest").read_text() / "state.json").read_text())
+    assert final["timesteps"] >= 12000
+    steps = [int(line.split(",")[0]) for line in (run / "eval.csv").read_text().splitlines()[1:]]
+    assert steps == sorted(steps) and steps[-1] >= 12000
+
+
+def test_training_cli_errors():
+    bad = cli("train", "--set", "learning_rat=0.1")
+    assert bad.returncode == 2 and "unknown training option 'learning_rat'" in bad.stderr
+    missing = cli("train", "--resume", "/nonexistent/run")
+    assert missing.returncode == 2 and "no complete checkpoint" in missing.stderr
