@@ -13,12 +13,14 @@ decision.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from sixnimmt_env import RuleConfig, game_seeds, new_games, step
+from sixnimmt_env.errors import ConfigError
 from sixnimmt_env.observation import SeatView
 from sixnimmt_env.records import Recorder, write_record
 from sixnimmt_env.state import PHASE_CARDS
@@ -52,7 +54,6 @@ class MatchResult:
     rules: dict
     seed: int
     seconds: float
-    per_game: list[dict] = field(default_factory=list)
 
     def as_dict(self) -> dict:
         return {"rules": self.rules, "seed": self.seed, "deals": self.deals, "games": self.games,
@@ -60,7 +61,7 @@ class MatchResult:
                 "agents": [a.as_dict() for a in self.agents]}
 
 
-def mean_ci(samples: np.ndarray) -> tuple[float, float]:
+def mean_ci(samples) -> tuple[float, float]:
     """Mean and the half-width of its 95% normal confidence interval."""
     samples = np.asarray(samples, dtype=np.float64)
     if len(samples) < 2:
@@ -68,106 +69,132 @@ def mean_ci(samples: np.ndarray) -> tuple[float, float]:
     return float(samples.mean()), float(Z95 * samples.std(ddof=1) / np.sqrt(len(samples)))
 
 
-def run_match(specs: list, rules: RuleConfig, deals: int, seed: int, *,
-              records_dir: str | Path | None = None, progress: bool = True) -> MatchResult:
-    """Play `deals` duplicate deals, each in every seat rotation; see the module doc."""
+def build_agents(specs: list) -> tuple[list[str], dict]:
+    """Names by position, and one agent object per distinct name (specs or objects)."""
     from agents.registry import make_agent
-    from sixnimmt_env.errors import ConfigError
 
-    P = rules.players
-    if len(specs) != P:
-        raise ConfigError(f"{len(specs)} agents for {P} seats: list one agent per seat")
-    if deals < 1:
-        raise ConfigError("the number of games must be at least 1")
     built: dict[str, object] = {}
-    names_in_order = []
+    names = []
     for item in specs:  # spec strings, or agent objects (named by their .name)
         name = item if isinstance(item, str) else item.name
         if name not in built:
             built[name] = make_agent(item) if isinstance(item, str) else item
-        names_in_order.append(name)
-    specs = names_in_order
-    names = list(dict.fromkeys(specs))
-    B = deals * P
-    rotation = np.tile(np.arange(P), deals)  # game g = deal g // P, rotation g % P
-    seeds = np.repeat(game_seeds(seed, deals), P)
+        names.append(name)
+    return names, built
+
+
+def play_duplicate(names: list[str], agents: dict, rules: RuleConfig, deal_seeds, rng, *,
+                   records: bool = False, progress=None) -> tuple[list[dict], dict, dict, list]:
+    """Every deal seed in every seat rotation, one batch.
+
+    Returns (one row per game, seconds acting per agent, decisions per agent, records
+    or []). Row: deal (index into deal_seeds), rotation, seats (agent name per seat),
+    totals, rounds, winners.
+    """
+    P = rules.players
+    if len(names) != P:
+        raise ConfigError(f"{len(names)} agents for {P} seats: list one agent per seat")
+    deal_seeds = np.asarray(deal_seeds, dtype=np.uint64)
+    D = len(deal_seeds)
+    B = D * P
+    rotation = np.tile(np.arange(P), D)  # game g = deal g // P, rotation g % P
+    seeds = np.repeat(deal_seeds, P)
     st = new_games(rules, seeds)
-    # seat_agent[s, g]: index into specs of the agent at seat s of game g
-    seat_agent = (np.arange(P)[:, None] - rotation[None, :]) % P
-    rng = np.random.default_rng(seed)
-    recorder = None
-    if records_dir is not None:
-        recorder = Recorder(st, seeds=[int(s) for s in seeds])
-        seat_names = [[specs[seat_agent[s, g]] for s in range(P)] for g in range(B)]
-    act_time = dict.fromkeys(names, 0.0)
-    decisions = dict.fromkeys(names, 0)
-    t_start = time.perf_counter()
-    bar = _progress(B, progress)
-    done_before = 0
+    position = (np.arange(P)[:, None] - rotation[None, :]) % P  # agent position at seat s, game g
+    distinct = list(dict.fromkeys(names))
+    where = {n: np.nonzero(np.isin(position, [i for i, m in enumerate(names) if m == n])) for n in distinct}
+    recorder = Recorder(st, seeds=[int(s) for s in seeds]) if records else None
+    act_time = dict.fromkeys(distinct, 0.0)
+    decisions = dict.fromkeys(distinct, 0)
+    finished = 0
     while not st.game_over().all():
         actions = np.zeros((P, B), dtype=np.int64)
-        for name in names:
-            seats, games = np.nonzero(np.isin(seat_agent, [i for i, s in enumerate(specs) if s == name]))
-            live = ~st.game_over()[games]
+        over = st.game_over()
+        for name in distinct:
+            seats, games = where[name]
+            live = ~over[games]
             seats, games = seats[live], games[live]
             view = SeatView(st, seats, games)
-            deciding = view.must_act
             t0 = time.perf_counter()
-            chosen = built[name].act(view, rng)
+            chosen = agents[name].act(view, rng)
             act_time[name] += time.perf_counter() - t0
-            decisions[name] += int(deciding.sum())
-            actions[seats, games] = _engine_actions(st, chosen, games)
+            decisions[name] += int(view.must_act.sum())
+            n_ids = rules.variant_data.n_ids
+            actions[seats, games] = np.where(st.phase[games] == PHASE_CARDS, chosen + 1, chosen - n_ids)
         after, events = step(st, actions, report=recorder is not None)
         if recorder is not None:
             recorder.observe(st, actions, after, events)
         st = after
-        done = int(st.game_over().sum())
-        bar.update(done - done_before)
-        done_before = done
-    bar.close()
-    seconds = time.perf_counter() - t_start
-    if recorder is not None:
-        _write_records(recorder, st, seat_names, records_dir)
-    return _summarize(specs, names, st, seat_agent, deals, act_time, decisions, rules, seed, seconds)
-
-
-def _engine_actions(st, actions: np.ndarray, games: np.ndarray) -> np.ndarray:
-    """Encoded actions -> card ids (cards phase) or rows (row phase)."""
-    n_ids = st.config.variant_data.n_ids
-    return np.where(st.phase[games] == PHASE_CARDS, actions + 1, actions - n_ids)
-
-
-def _progress(total: int, enabled: bool):
-    from tqdm import tqdm
-    return tqdm(total=total, unit="game", desc="match", disable=not enabled, leave=False)
-
-
-def _write_records(recorder: Recorder, st, seat_names, records_dir) -> None:
-    out = Path(records_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    for g, rec in enumerate(recorder.records(st)):
-        rec["seats"] = seat_names[g]
-        write_record(rec, out / f"game-{g:05d}.json")
-
-
-def _summarize(specs, names, st, seat_agent, deals, act_time, decisions, rules, seed, seconds) -> MatchResult:
-    P, B = st.players, st.batch_size
-    rounds = st.round.astype(np.int64) + 1  # rounds played per game
-    totals = st.total().astype(np.float64)  # (P, B)
+        if progress is not None:
+            done = int(st.game_over().sum())
+            progress(done - finished)
+            finished = done
+    totals = st.total()
     winners = st.winners()
-    share = winners / winners.sum(axis=0, keepdims=True)
+    rows = []
+    for g in range(B):
+        rows.append({"deal": int(g // P), "rotation": int(rotation[g]),
+                     "seats": [names[position[s, g]] for s in range(P)],
+                     "totals": totals[:, g].astype(int).tolist(), "rounds": int(st.round[g]) + 1,
+                     "winners": np.flatnonzero(winners[:, g]).tolist()})
+    recs = []
+    if recorder is not None:
+        recs = recorder.records(st)
+        for rec, row in zip(recs, rows):
+            rec["seats"] = row["seats"]
+    return rows, act_time, decisions, recs
+
+
+def summarize(rows: list[dict], act_time: dict | None = None, decisions: dict | None = None,
+              unit=lambda row: row["deal"]) -> list[AgentResult]:
+    """Per agent figures from game rows; `unit(row)` groups games into independent samples
+    (a deal with all its rotations), over which the confidence intervals are taken."""
+    pen = defaultdict(lambda: defaultdict(list))
+    win = defaultdict(lambda: defaultdict(list))
+    seats: dict[str, int] = {}
+    for row in rows:
+        winners = set(row["winners"])
+        for s, name in enumerate(row["seats"]):
+            pen[name][unit(row)].append(row["totals"][s] / row["rounds"])
+            win[name][unit(row)].append((1 / len(winners)) if s in winners else 0.0)
+            seats[name] = max(seats.get(name, 0), row["seats"].count(name))
     results = []
-    for name in names:
-        idx = [i for i, s in enumerate(specs) if s == name]
-        here = np.isin(seat_agent, idx)  # (P, B)
-        per_round = (totals * here).sum(axis=0) / (here.sum(axis=0) * rounds)  # per game
-        wins = (share * here).sum(axis=0) / here.sum(axis=0)
-        # deals are the independent samples: average each deal's rotations
-        pen, pen_ci = mean_ci(per_round.reshape(deals, P).mean(axis=1))
-        win, win_ci = mean_ci(wins.reshape(deals, P).mean(axis=1))
-        ms = 1000 * act_time[name] / max(decisions[name], 1)
-        results.append(AgentResult(name, len(idx), pen, pen_ci, win, win_ci, ms, decisions[name]))
-    return MatchResult(results, deals, B, int(rounds.sum()), rules.to_dict(), seed, seconds)
+    for name in pen:
+        per_unit_pen = [np.mean(v) for v in pen[name].values()]
+        per_unit_win = [np.mean(v) for v in win[name].values()]
+        p, p_ci = mean_ci(per_unit_pen)
+        w, w_ci = mean_ci(per_unit_win)
+        n_seats = seats[name]
+        t = (act_time or {}).get(name, 0.0)
+        d = (decisions or {}).get(name, 0)
+        results.append(AgentResult(name, n_seats, p, p_ci, w, w_ci, 1000 * t / max(d, 1), d))
+    return results
+
+
+def run_match(specs: list, rules: RuleConfig, deals: int, seed: int, *,
+              records_dir: str | Path | None = None, progress: bool = True) -> MatchResult:
+    """Play `deals` duplicate deals, each in every seat rotation; see the module doc."""
+    if deals < 1:
+        raise ConfigError("the number of games must be at least 1")
+    names, agents = build_agents(specs)
+    if len(names) != rules.players:
+        raise ConfigError(f"{len(names)} agents for {rules.players} seats: list one agent per seat")
+    from tqdm import tqdm
+    bar = tqdm(total=deals * rules.players, unit="game", desc="match", disable=not progress, leave=False)
+    t0 = time.perf_counter()
+    rows, act_time, decisions, recs = play_duplicate(
+        names, agents, rules, game_seeds(seed, deals), np.random.default_rng(seed),
+        records=records_dir is not None, progress=bar.update)
+    seconds = time.perf_counter() - t0
+    bar.close()
+    if records_dir is not None:
+        out = Path(records_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        for g, rec in enumerate(recs):
+            write_record(rec, out / f"game-{g:05d}.json")
+    results = summarize(rows, act_time, decisions)
+    rounds = sum(r["rounds"] for r in rows)
+    return MatchResult(results, deals, len(rows), rounds, rules.to_dict(), seed, seconds)
 
 
 def format_table(result: MatchResult) -> str:
@@ -175,7 +202,8 @@ def format_table(result: MatchResult) -> str:
     P = result.rules["players"]
     lines = [f"{result.deals} deals x {P} seat rotations = {result.games} games, "
              f"{result.rounds} rounds, {result.seconds:.1f} s",
-             f"{'agent':32} {'seats':>5} {'bullheads/round':>20} {'win share (fair ' + format(1 / P, '.3f') + ')':>28} {'ms/decision':>12}"]
+             f"{'agent':32} {'seats':>5} {'bullheads/round':>20} "
+             f"{'win share (fair ' + format(1 / P, '.3f') + ')':>28} {'ms/decision':>12}"]
     for a in sorted(result.agents, key=lambda a: a.penalty_per_round):
         lines.append(f"{a.name:32} {a.seats:>5} {a.penalty_per_round:>11.3f} ± {a.penalty_ci:<6.3f} "
                      f"{a.win_share:>19.3f} ± {a.win_ci:<6.3f} {a.ms_per_decision:>12.2f}")

@@ -20,6 +20,8 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
 bench_app = typer.Typer(no_args_is_help=True, help="Speed benchmarks.")
 app.add_typer(bench_app, name="bench")
 
+STANDARD_AGENTS = ("ppo:path=training/models/ppo-4p.zip,mcs,bayes,lowest,highest,min-gap,"
+                   "safe-high,greedy,random")
 EXIT_DIFFERENCES = 1
 EXIT_INVALID = 2
 
@@ -138,6 +140,62 @@ def train(
     else:
         run = run_training(TrainConfig.load(config, set_), runs_dir=runs_dir, progress=progress)
     typer.echo(f"run in {run}/ (best model: {run}/best.zip, evaluations: {run}/eval.csv)")
+
+
+@app.command()
+def tournament(
+    agents: str = typer.Option(STANDARD_AGENTS, help="Agent specs, comma-separated."),
+    players: int = typer.Option(4, help="Seats per table."),
+    players_range: Optional[str] = typer.Option(None, help="Several seat counts, e.g. 2-10 (overrides --players)."),
+    games: int = typer.Option(4, help="Deals per line-up; each is played in every seat rotation."),
+    seed: int = typer.Option(0),
+    out: Path = typer.Option(Path("out/tournament"), help="Directory for results, report and plots."),
+    workers: int = typer.Option(1, help="Worker processes."),
+    row_choice: str = typer.Option("player", help="player or cheapest."),
+    end_score: Optional[int] = typer.Option(66, help="Game ends after the round someone reaches this (0: unused)."),
+    max_rounds: Optional[int] = typer.Option(None, help="Game ends after this many rounds."),
+    records: bool = typer.Option(False, help="Also write every game's record to DIR/records/."),
+    resume: Optional[Path] = typer.Option(None, help="Finish the interrupted tournament in this directory."),
+    progress: bool = typer.Option(True),
+) -> None:
+    """Round robin over line-ups with duplicate deals; writes results, report and plots."""
+    from experiments.report import build_report, leaderboard_markdown
+    from experiments.tournament import TournamentConfig, run_tournament
+
+    if workers < 1:
+        raise ConfigError("--workers must be at least 1")
+    if resume is not None:
+        target = run_tournament(None, resume, workers=workers, resume=True, progress=progress)
+    else:
+        counts = [players]
+        if players_range:
+            try:
+                lo, hi = (int(x) for x in players_range.split("-"))
+            except ValueError:
+                raise ConfigError(f"--players-range must look like 2-10, got {players_range!r}") from None
+            counts = list(range(lo, hi + 1))
+        cfg = TournamentConfig(agents=[a.strip() for a in agents.split(",") if a.strip()], players=counts,
+                               games=games, seed=seed, row_choice=row_choice, end_score=end_score or None,
+                               max_rounds=max_rounds, records=records)
+        target = run_tournament(cfg, out, workers=workers, progress=progress)
+    summary = build_report(target)
+    from experiments.match import AgentResult
+    for p, results in summary["by_players"].items():
+        res = [AgentResult(**{k: v for k, v in a.items() if k != "penalty_per_game"}) for a in results]
+        typer.echo(f"\n{p} players ({summary['games']} games in all):")
+        typer.echo(leaderboard_markdown(res, summary["ratings"], int(p)))
+    typer.echo(f"\nreport: {target}/report.md  plots: {target}/leaderboard.png, head_to_head.png, penalties.png")
+
+
+@app.command()
+def report(directory: Path = typer.Argument(..., help="A tournament directory.")) -> None:
+    """Rebuild a tournament's report and plots from its results alone."""
+    from experiments.report import build_report
+
+    if not (directory / "results.jsonl").exists():
+        raise ConfigError(f"{directory} holds no tournament results (results.jsonl)")
+    build_report(directory)
+    typer.echo(f"report: {directory}/report.md")
 
 
 @app.command("agents")

@@ -1,0 +1,85 @@
+"""Tournaments: duplicate deals, resume, workers, the report."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+
+from experiments.match import build_agents, play_duplicate
+from experiments.report import build_report
+from experiments.tournament import TournamentConfig, lineups, run_tournament
+from sixnimmt_env import RuleConfig, game_seeds
+
+
+def strip(rows):
+    """Rows without timings, in a canonical order."""
+    return sorted((json.dumps({k: v for k, v in r.items() if k != "ms"}, sort_keys=True) for r in rows))
+
+
+def rows_of(out):
+    return [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+
+
+CFG = dict(agents=["lowest", "greedy", "random", "min-gap", "highest"], players=[3], games=4,
+           seed=5, max_rounds=2, chunk_deals=2)
+
+
+def test_duplicate_deals_same_agent_everywhere_gives_equal_rotations():
+    names, agents = build_agents(["lowest"] * 4)
+    rules = RuleConfig(players=4, max_rounds=2)
+    rows, *_ = play_duplicate(names, agents, rules, game_seeds(1, 3), np.random.default_rng(0))
+    for deal in range(3):
+        totals = [r["totals"] for r in rows if r["deal"] == deal]
+        assert len(totals) == 4 and all(t == totals[0] for t in totals)
+
+
+def test_lineups_round_robin():
+    assert len(lineups(["a", "b", "c", "d", "e"], 3)) == 10
+    assert lineups(["a", "b"], 4) == [("a", "b", "a", "b")]
+
+
+def test_resume_after_interruption_gives_the_same_results(tmp_path):
+    full = run_tournament(TournamentConfig(**CFG), tmp_path / "full", progress=False)
+    cut = run_tournament(TournamentConfig(**CFG), tmp_path / "cut", progress=False)
+    lines = (cut / "results.jsonl").read_text().splitlines()
+    # an interruption: some units done, one cut short, a torn last line
+    (cut / "results.jsonl").write_text("\n".join(lines[:40]) + "\n" + lines[40][:17])
+    run_tournament(None, cut, resume=True, progress=False)
+    assert strip(rows_of(cut)) == strip(rows_of(full))
+    assert len(rows_of(cut)) == 10 * 4 * 3
+    a, b = build_report(full, plots=False), build_report(cut, plots=False)
+    for p in a["by_players"]:
+        for x, y in zip(a["by_players"][p], b["by_players"][p]):
+            assert x["name"] == y["name"] and x["penalty_per_round"] == y["penalty_per_round"]
+    assert a["ratings"] == b["ratings"]
+
+
+def test_two_workers_play_the_same_games(tmp_path):
+    cfg = dict(CFG, agents=["lowest", "greedy", "random"], games=2)
+    serial = run_tournament(TournamentConfig(**cfg), tmp_path / "serial", progress=False)
+    parallel = run_tournament(TournamentConfig(**cfg), tmp_path / "parallel", workers=2, progress=False)
+    assert strip(rows_of(serial)) == strip(rows_of(parallel))
+
+
+def test_report_from_a_tiny_tournament(tmp_path):
+    out = tmp_path / "t"
+    proc = subprocess.run([sys.executable, "-m", "sixnimmt_env", "tournament", "--agents", "lowest,random",
+                           "--players-range", "2-3", "--games", "2", "--max-rounds", "1", "--out", str(out),
+                           "--records", "--no-progress"], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "2 players" in proc.stdout and "3 players" in proc.stdout
+    for name in ("report.md", "summary.json", "results.csv", "leaderboard.png", "head_to_head.png", "penalties.png"):
+        assert (out / name).exists(), name
+    summary = json.loads((out / "summary.json").read_text())
+    assert set(summary["by_players"]) == {"2", "3"} and set(summary["ratings"]) == {"lowest", "random"}
+    records = list((out / "records").glob("*.json"))
+    assert len(records) == summary["games"]
+    again = subprocess.run([sys.executable, "-m", "sixnimmt_env", "report", str(out)],
+                           capture_output=True, text=True, timeout=300)
+    assert again.returncode == 0 and "report.md" in again.stdout
+    exists = subprocess.run([sys.executable, "-m", "sixnimmt_env", "tournament", "--agents", "lowest,random",
+                             "--out", str(out), "--no-progress"], capture_output=True, text=True, timeout=300)
+    assert exists.returncode == 2 and "already holds a tournament" in exists.stderr
