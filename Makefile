@@ -16,8 +16,9 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e ".[test]"
 	touch $(STAMP)
 
-run: $(STAMP)  ## the main job on built-in defaults
-	$(VENV)/bin/sixnimmt demo
+run: $(STAMP)  ## the main job: the standard 4-player tournament (report and plots in out/standard/)
+	rm -rf out/standard
+	$(VENV)/bin/sixnimmt tournament --workers 2 --out out/standard
 
 test: $(STAMP)  ## the test suite
 	$(PY) -m pytest -q
