@@ -21,9 +21,8 @@ import numpy as np
 
 from sixnimmt_env import RuleConfig, game_seeds, new_games, step
 from sixnimmt_env.errors import ConfigError
-from sixnimmt_env.observation import SeatView
+from sixnimmt_env.observation import SeatView, engine_actions
 from sixnimmt_env.records import Recorder, write_record
-from sixnimmt_env.state import PHASE_CARDS
 
 Z95 = 1.959964
 
@@ -119,8 +118,7 @@ def play_duplicate(names: list[str], agents: dict, rules: RuleConfig, deal_seeds
             chosen = agents[name].act(view, rng)
             act_time[name] += time.perf_counter() - t0
             decisions[name] += int(view.must_act.sum())
-            n_ids = rules.variant_data.n_ids
-            actions[seats, games] = np.where(st.phase[games] == PHASE_CARDS, chosen + 1, chosen - n_ids)
+            actions[seats, games] = engine_actions(rules, st.phase[games], chosen)
         after, events = step(st, actions, report=recorder is not None)
         if recorder is not None:
             recorder.observe(st, actions, after, events)

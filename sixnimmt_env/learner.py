@@ -17,7 +17,7 @@ import numpy as np
 from . import rng as rng_mod
 from .engine import new_games, restart, step
 from .errors import ConfigError, IllegalActionError
-from .observation import ObsLayout, SeatView, action_size, describe_action
+from .observation import ObsLayout, SeatView, action_size, describe_action, engine_actions
 from .opponents import OpponentTable, opponent_actions
 from .pettingzoo_env import REWARDS, step_rewards
 from .rng import game_seeds
@@ -109,10 +109,7 @@ class LearnerGames:
         return self._engine_actions(actions, games)
 
     def _engine_actions(self, actions: np.ndarray, games: np.ndarray) -> np.ndarray:
-        """Encoded actions -> what the engine takes: card ids, or row indices."""
-        n_ids = self.config.variant_data.n_ids
-        cards = self.state.phase[games] == PHASE_CARDS
-        return np.where(cards, actions + 1, actions - n_ids)
+        return engine_actions(self.config, self.state.phase[games], actions)
 
     def check(self, actions: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """(num_slots,) whether each slot's action is legal under `mask`."""

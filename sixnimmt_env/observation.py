@@ -50,6 +50,13 @@ def pass_action(config: RuleConfig) -> int:
     return config.variant_data.n_ids + N_ROWS
 
 
+def engine_actions(config: RuleConfig, phase: NDArray, actions: NDArray) -> NDArray[np.int64]:
+    """Encoded actions -> what the engine takes: card ids in the cards phase, rows after."""
+    n_ids = config.variant_data.n_ids
+    actions = np.asarray(actions, dtype=np.int64)
+    return np.where(np.asarray(phase) == PHASE_CARDS, actions + 1, actions - n_ids)
+
+
 def describe_action(config: RuleConfig, action: int) -> str:
     """An action in words, for error messages."""
     n = config.variant_data.n_ids

@@ -7,16 +7,14 @@ import pytest
 
 from agents.registry import make_agent, parse_spec
 from sixnimmt_env import ConfigError, RuleConfig, from_deal, game_seeds, new_games, step
-from sixnimmt_env.observation import SeatView, action_size
-from sixnimmt_env.state import PHASE_CARDS
+from sixnimmt_env.observation import SeatView, action_size, engine_actions
 
 FAST_SPECS = ["random", "lowest", "highest", "min-gap", "safe-high", "greedy",
               "bayes:samples=8", "mcs:rollouts=3", "mcs:rollouts=3:score=relative"]
 
 
-def engine_actions(st, actions, games):
-    n_ids = st.config.variant_data.n_ids
-    return np.where(st.phase[games] == PHASE_CARDS, actions + 1, actions - n_ids)
+def to_engine(st, actions, games):
+    return engine_actions(st.config, st.phase[games], actions)
 
 
 def play_with(spec: str, players: int, row_choice: str, games: int = 3, seed: int = 0):
@@ -37,7 +35,7 @@ def play_with(spec: str, players: int, row_choice: str, games: int = 3, seed: in
             assert (chosen >= 0).all() and (chosen < action_size(cfg)).all()
             assert mask[np.arange(games), chosen].all(), f"{spec} played an illegal action"
             row_decisions += int(view.is_chooser.sum())
-            actions[seat] = engine_actions(st, chosen, np.arange(games))
+            actions[seat] = to_engine(st, chosen, np.arange(games))
         trace.append(actions.copy())
         st, _ = step(st, actions)
     return trace, row_decisions
