@@ -179,7 +179,7 @@ def leaderboard_markdown(results, rating: dict, players: int) -> str:
 
 def _markdown(summary: dict, by_players: dict, rating: dict, files: list[str]) -> str:
     cfg = summary["config"]
-    parts = [f"# Tournament report\n",
+    parts = ["# Tournament report\n",
              f"{summary['games']} games, {summary['rounds']} rounds. Agents: "
              f"{', '.join('`' + a + '`' for a in cfg.get('agents', []))}. Seed {cfg.get('seed')}, "
              f"row choice {cfg.get('row_choice')}, end score {cfg.get('end_score')}, "

@@ -525,7 +525,6 @@ def _place(st: State, cols, gi: NDArray, rows: NDArray[np.int32], codes: NDArray
     first_takes: (b,) bool, card 0 takes that row whatever its length (Rule 4); or None.
     """
     B, P = st.batch_size, st.players
-    v = st.config.variant_data
     b = len(gi)
     local = np.arange(b)
     rows_flat = rows.reshape(-1)

@@ -16,7 +16,7 @@ import numpy as np
 
 from . import rng as rng_mod
 from .engine import new_games, restart, step
-from .errors import ConfigError, IllegalActionError
+from .errors import ConfigError
 from .observation import ObsLayout, SeatView, action_size, describe_action, engine_actions
 from .opponents import OpponentTable, opponent_actions
 from .pettingzoo_env import REWARDS, step_rewards
@@ -46,6 +46,7 @@ class LearnerGames:
         self.num_slots = num_games * learners
         self.slot_games = np.repeat(np.arange(num_games), learners)
         self.slot_offset = np.tile(np.arange(learners), num_games)
+        self.first_seat = np.zeros(num_games, dtype=np.int64)  # the first learner's seat per game
         self.reset(seed)
 
     # ------------------------------------------------------------------ games
@@ -63,8 +64,6 @@ class LearnerGames:
 
     def _draw_seats(self, games: np.ndarray) -> None:
         """Where the learners sit in `games`: drawn from each game's seed."""
-        if not hasattr(self, "first_seat"):
-            self.first_seat = np.zeros(self.num_games, dtype=np.int64)
         draw = rng_mod.round_keys(self.state.seed[games], _TAG_SEATS, np.zeros(len(games)))
         self.first_seat[games] = (draw % np.uint64(self.config.players)).astype(np.int64)
 

@@ -68,10 +68,10 @@ from pettingzoo.utils.conversions import parallel_to_aec
 
 from .engine import from_deal, new_games, step
 from .errors import ConfigError, IllegalActionError
-from .observation import (ObsLayout, SeatView, action_size, describe_action, pass_action)
+from .observation import (ObsLayout, SeatView, action_size, describe_action)
 from .render import scores_line, step_lines, table_lines
 from .rng import game_seeds
-from .rules import N_ROWS, RuleConfig
+from .rules import RuleConfig
 from .state import PHASE_CARDS, PHASE_ROW
 
 REWARDS = ("penalty", "relative", "rank")
@@ -173,11 +173,12 @@ class SixNimmtParallelEnv(ParallelEnv):
 
     def _from_deal(self, deal: dict, game_seed: int):
         """A game starting from given hands and row starters (validated)."""
+        from .errors import InvalidRecordError
         from .records import _check_deal  # the record reader's checks, one place
 
         try:
             hands, rows = _check_deal(self.config, deal, "deal", self.config.variant_data.parse_card)
-        except Exception as e:  # InvalidRecordError -> a config problem for the caller
+        except InvalidRecordError as e:  # for the caller, a bad option
             raise ConfigError(f"invalid deal option: {e}") from None
         dealer = deal.get("dealer", 0)
         if not isinstance(dealer, int) or not 0 <= dealer < self.config.players:

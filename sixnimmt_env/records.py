@@ -80,7 +80,6 @@ class Recorder:
                 rnd["penalties"] = events.round_penalty[:, b].astype(int).tolist()
                 if after.phase[b] != PHASE_OVER:
                     self._games[b]["rounds"].append(self._round_start(after, b))
-        self._last = after
 
     def records(self, state: State) -> list[dict[str, Any]]:
         """The records of every game, with totals and winners as of `state`."""

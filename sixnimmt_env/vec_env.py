@@ -9,7 +9,6 @@ is in `infos[i]["terminal_observation"]`) and episode ends that `VecMonitor` cou
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import gymnasium

@@ -99,14 +99,8 @@ class TrainConfig:
         if unknown:
             raise ConfigError(f"unknown training option(s): {', '.join(sorted(unknown))}; "
                               f"valid: {', '.join(sorted(names))}")
-        fields = {f.name: f for f in dataclasses.fields(cls)}
-        converted = {}
-        for k, v in values.items():
-            if isinstance(v, list):
-                v = tuple(v)
-            converted[k] = v
-        del fields
-        return cls(**converted)
+        # JSON and TOML give lists where the dataclass holds tuples
+        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in values.items()})
 
     @classmethod
     def load(cls, path: str | Path | None, overrides: list[str] = ()) -> "TrainConfig":

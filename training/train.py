@@ -25,7 +25,6 @@ import shutil
 import time
 from pathlib import Path
 
-import numpy as np
 
 from .config import TrainConfig
 from .pool import OpponentPool
