@@ -212,10 +212,12 @@ def from_deal(
         penalty: (B, P) bullheads taken so far this round (default 0).
         round: (B,) or scalar, index of this round (later rounds are dealt from the seed).
         seeds: (B,) seeds for the rounds dealt after this one (default 0).
-        pending: optional ((B, P) card ids, (B, P) seats): a turn revealed but not yet
-            placed, lowest card first, whose first card is too low for every row. The
-            games start in PHASE_ROW with that card's owner to choose (the hands no
-            longer hold these cards: n = cards left after this turn).
+        pending: optional ((B, P) card ids, (B, P) seats): a turn's cards revealed but not
+            yet placed, lowest card first (0-padded at the end), whose first card asks
+            its owner for a row: it is too low for every row, or (with twins) belongs
+            behind two equally long rows ending in twins. The games start in PHASE_ROW
+            with that card's owner to choose (the hands no longer hold these cards:
+            n = cards left after this turn).
     """
     hands = np.asarray(hands, dtype=np.int16)
     rows = np.asarray(rows, dtype=np.int16)
@@ -244,12 +246,17 @@ def from_deal(
         cards, seats = (np.asarray(a, dtype=np.int16).T for a in pending)
         if cards.shape != (P, B) or seats.shape != (P, B):
             raise ConfigError(f"pending must hold (B, {P}) cards and seats")
-        low = _target(st.rows, config.variant_data.row_code[cards[0]]) == 0
-        if not low.all():
-            raise ConfigError("pending: the turn's lowest card must be lower than every row")
+        best = _target(st.rows, config.variant_data.row_code[cards[0]])
+        low = best == 0
+        same, _, equal, _ = _twin_tie(st.rows, best)
+        if not (low | equal).all():
+            raise ConfigError("pending: the first card must be lower than every row, or "
+                              "belong behind two equally long rows ending in twins")
         st.revealed[:], st.revealed_seat[:] = cards, seats
-        st.played[st.turn.astype(np.intp)[None, :], seats, np.arange(B)[None, :]] = cards
-        _park(st, np.arange(B))
+        games = np.broadcast_to(np.arange(B)[None, :], (P, B))
+        held = cards > 0  # a resumed turn lists only the cards still to be placed
+        st.played[st.turn.astype(np.intp)[None, :].repeat(P, 0)[held], seats[held], games[held]] = cards[held]
+        _park(st, np.arange(B), np.where(low[None, :], True, same), seats[0])
     return st
 
 
@@ -450,21 +457,26 @@ def _choose_rows(st: State, cols: NDArray, rows: NDArray, validate: bool, ev) ->
 def _resolve(st: State, cols, chosen: NDArray | None, ev, codes: NDArray | None = None) -> None:
     """Place this turn's revealed cards of games `cols` (None: all), then end the turn.
 
-    `chosen` (b,) gives the rows the owners of too-low first cards picked (a PHASE_ROW
-    step); otherwise a too-low first card takes the cheapest row, or, under
-    row_choice="player", parks its game in PHASE_ROW before anything is placed.
-    Only the turn's lowest card (k = 0) can be too low: once placed it ends a row below
-    every later card, so Rule 4 is looked at for k = 0 alone. `codes` (P, b): the row
-    codes of the revealed cards, when the caller has them.
+    `chosen` (b,) gives the rows picked in a PHASE_ROW step by the owner of the first
+    card still to be placed: a too-low card takes that row (Rule 4); with twins, a card
+    behind two equally long rows ending in twins is placed on the picked one. Otherwise
+    a too-low first card takes the cheapest row, or, under row_choice="player", parks its
+    game in PHASE_ROW before anything is placed. Only the turn's lowest card (k = 0) can
+    be too low: once placed it ends a row below every later card, so Rule 4 is looked at
+    for k = 0 alone. `codes` (P, b): the row codes of the revealed cards, when the caller
+    has them.
     """
     B = st.batch_size
+    v = st.config.variant_data
     if codes is None:
-        codes = st.config.variant_data.row_code[_columns(st.revealed, cols)]
+        codes = v.row_code[_columns(st.revealed, cols)]
     rows = _columns(st.rows, cols)  # (R, b), st.rows itself on the fast path
     local = np.arange(rows.shape[1])
-    if chosen is not None:  # Rule 4, the owner's choice: that row is taken
+    if chosen is not None:  # the owner's choice
         best = rows.reshape(-1)[chosen * rows.shape[1] + local]
-        takes = np.ones(len(local), dtype=bool)
+        # Without twins every choice is Rule 4's; with twins it may be the twin-row one,
+        # whose card is placed like any other (and takes the row only as a sixth card).
+        takes = _target(rows, codes[0]) == 0 if v.has_twins else np.ones(len(local), dtype=bool)
     else:
         best = _target(rows, codes[0])
         takes = best == 0  # Rule 4: too low for every row
@@ -483,9 +495,11 @@ def _resolve(st: State, cols, chosen: NDArray | None, ev, codes: NDArray | None 
         else:
             takes = None
     gi = np.arange(B) if cols is None else cols
-    _place(st, cols, gi, rows, codes, best, takes, ev)
+    parked = _place(st, cols, gi, rows, codes, best, takes, ev, first_chosen=chosen is not None)
     if cols is not None:
         st.rows[:, cols] = rows
+    if parked is not None and parked.any():  # they wait for a twin-row choice
+        cols = gi[~parked]
     _end_turn(st, cols, ev)
 
 
@@ -509,20 +523,46 @@ def _target(rows: NDArray[np.int32], code: NDArray[np.int32]) -> NDArray[np.int3
     return (rows * (rows <= (code | ROW_LOW_MASK))).max(axis=0)
 
 
-def _park(st: State, games: NDArray) -> None:
-    """Rule 4 under row_choice="player": stop `games` until the owner picks a row."""
+def _park(st: State, games: NDArray, options: NDArray | None = None, chooser: NDArray | None = None) -> None:
+    """Stop `games` until an owner picks a row: by default Rule 4 under
+    row_choice="player" (the first revealed card's owner, any row); with twins also the
+    choice between two equally long rows ending in twins (`options` (R, g), `chooser`)."""
     st.phase[games] = PHASE_ROW
-    st.chooser[games] = st.revealed_seat[0, games]
-    st.row_options[:, games] = True
+    st.chooser[games] = st.revealed_seat[0, games] if chooser is None else chooser
+    st.row_options[:, games] = True if options is None else options
+
+
+def _twin_tie(rows: NDArray[np.int32], best: NDArray[np.int32]):
+    """Die Sechste's two rows ending in twins, for cards whose target row is `best` (b,).
+
+    Returns (same, pair, equal, shorter): same (R, b) marks the rows ending with the
+    target's ladder value; pair (b,) says there are two of them; equal (b,) that they are
+    equally long (the owner chooses); shorter (b,) the packed row the card goes to when
+    nobody chooses: the shorter row, then (row_choice="cheapest" on equal length) fewer
+    bullheads, then the lower index.
+    """
+    same = ((rows >> LAST_SHIFT) == (best >> LAST_SHIFT)[None, :]) & (best > 0)[None, :]
+    pair = same.sum(axis=0) == 2
+    count = (rows >> COUNT_SHIFT) & COUNT_MASK
+    key = np.where(same, (count << LAST_SHIFT) | (rows & ROW_LOW_MASK), np.iinfo(np.int32).max)
+    pick = key.argmin(axis=0)
+    shorter = rows[pick, np.arange(rows.shape[1])]
+    equal = pair & (np.where(same, count, 0).max(axis=0) == np.where(same, count, 99).min(axis=0))
+    return same, pair, equal, shorter
 
 
 def _place(st: State, cols, gi: NDArray, rows: NDArray[np.int32], codes: NDArray[np.int32],
-           first_best, first_takes, ev) -> None:
+           first_best, first_takes, ev, first_chosen: bool = False) -> NDArray[np.bool_] | None:
     """Place revealed cards k = 0..P-1 of games gi on `rows` (R, b), updated in place.
 
     codes: (P, b) the packed row each revealed card would start (Variant.row_code).
-    first_best: (b,) the packed row card 0 goes to (from _target, or a Rule-4 row).
+    first_best: (b,) the packed row card 0 goes to (from _target, or a chosen row).
     first_takes: (b,) bool, card 0 takes that row whatever its length (Rule 4); or None.
+    first_chosen: card 0's row was picked by its owner (no twin-row question for it).
+
+    With twins, a card may stop its game for a twin-row choice: its game is parked in
+    PHASE_ROW with the cards not yet placed moved to the front of `revealed`; returns
+    (b,) bool marking the parked games (None without twins).
     """
     B, P = st.batch_size, st.players
     b = len(gi)
@@ -534,28 +574,74 @@ def _place(st: State, cols, gi: NDArray, rows: NDArray[np.int32], codes: NDArray
     row_cards = _columns(st.row_cards, cols)
     cards_flat = row_cards.reshape(-1)
     pens = np.empty((P, b), dtype=np.int32)
+    twins = st.config.variant_data.has_twins
+    if twins:
+        active = np.ones(b, dtype=bool)  # not parked for a twin-row choice
+        park_at = np.full(b, -1, dtype=np.intp)
+        player_rows = st.config.row_choice == "player"
     for k in range(P):
         code = codes[k]
         best = first_best if k == 0 else _target(rows, code)
+        if twins:
+            # A resumed turn has fewer cards than seats: the tail of `revealed` is 0.
+            live = active & (cards[k] > 0)
+            if not (k == 0 and first_chosen):
+                same, pair, equal, shorter = _twin_tie(rows, best)
+                if k == 0 and first_takes is not None:  # a too-low card takes its row
+                    pair &= ~first_takes
+                    equal &= ~first_takes
+                if player_rows:
+                    stop = live & equal
+                    if stop.any():
+                        park_at[stop] = k
+                        _park(st, gi[stop], same[:, stop], seats[k, stop])
+                        active &= ~stop
+                        live &= ~stop
+                best = np.where(pair, shorter, best)
         row = best & _INDEX_MASK
         count = (best >> COUNT_SHIFT) & COUNT_MASK
         take = count == ROW_CAPACITY  # Rule 3: the sixth card takes the row
         if k == 0 and first_takes is not None:
             take |= first_takes
+        if twins:
+            take &= live
         pen = ((best >> BULLS_SHIFT) & BULLS_MASK) * take
         if ev is not None:
-            _record(ev, k, gi, cards[k], seats[k], row, row_cards[:, row, local], count, take, pen)
+            card = cards[k] * live if twins else cards[k]
+            _record(ev, k, gi, card, seats[k], row, row_cards[:, row, local], count, take, pen)
         # The card's code holds count 1 and its bullheads: plus the row's low bits it
         # extends the row; a taken row restarts with the card alone.
         idx = row * b + local
         low_bits = best & ROW_LOW_MASK
-        rows_flat[idx] = code + low_bits - take * (low_bits & _ALL_BUT_INDEX)
+        new_row = code + low_bits - take * (low_bits & _ALL_BUT_INDEX)
         slot = count * ~take  # arithmetic: np.where with a scalar is slower here
-        cards_flat[slot * (N_ROWS * b) + idx] = cards[k]  # (C, R, b): slot-major
+        if twins:
+            slot *= live  # a full row that a parked card does not take: stay in bounds
+        pos = slot * (N_ROWS * b) + idx  # (C, R, b): slot-major
+        if twins:  # games parked or out of cards leave their rows alone
+            new_row = np.where(live, new_row, rows_flat[idx])
+            cards_flat[pos] = np.where(live, cards[k], cards_flat[pos])
+        else:
+            cards_flat[pos] = cards[k]
+        rows_flat[idx] = new_row
         pens[k] = pen
     if cols is not None:
         st.row_cards[:, :, cols] = row_cards
-    st.penalty.reshape(-1)[seats.astype(np.intp) * B + gi] += pens.astype(np.int16)
+    flat_seat = seats.astype(np.intp) * B + gi
+    if not twins:
+        st.penalty.reshape(-1)[flat_seat] += pens.astype(np.int16)
+        return None
+    # A resumed turn's 0-padded tail repeats seat 0: accumulate, not assign.
+    np.add.at(st.penalty.reshape(-1), flat_seat, pens.astype(np.int16))
+    parked = park_at >= 0
+    if parked.any():  # the cards still to be placed move to the front of `revealed`
+        g, k0 = gi[parked], park_at[parked]
+        src = k0[None, :] + np.arange(P)[:, None]  # (P, g)
+        inside = src < P
+        src = np.minimum(src, P - 1)
+        st.revealed[:, g] = st.revealed[src, g[None, :]] * inside
+        st.revealed_seat[:, g] = st.revealed_seat[src, g[None, :]] * inside
+    return parked
 
 
 def _record(ev: StepEvents, k, gi, card, seat, row, row_cards, count, take, pen) -> None:

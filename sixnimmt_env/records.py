@@ -174,18 +174,21 @@ def _check_deal(cfg: RuleConfig, rnd: Any, where: str, parse) -> tuple[list[list
         raise _fail(where, f"hands must list {P} hands, one per seat")
     if not isinstance(rows, list) or len(rows) != N_ROWS:
         raise _fail(where, f"rows must list {N_ROWS} rows")
-    deck = set(cfg.variant_data.deck(cfg.players, cfg.deck).tolist())
-    seen: dict[int, str] = {}
-    copies = cfg.variant_data.copies
+    v = cfg.variant_data
+    deck = set(v.deck(cfg.players, cfg.deck).tolist())
+    dealt: set[int] = set()
 
     def deal(value, place):
-        card = parse(value, place)
-        if card not in deck:
+        # A name stands for every copy of the card (twins with two decks): the first
+        # copy in the deck not dealt yet is the one dealt here.
+        copies = [c for c in v.same_face(parse(value, place)) if c in deck]
+        if not copies:
             raise _fail(place, f"card {value!r} is not in the deck of this game")
-        if seen.get(card, 0) >= copies:
-            raise _fail(place, f"card {value!r} is dealt twice")
-        seen[card] = seen.get(card, 0) + 1
-        return card
+        free = [c for c in copies if c not in dealt]
+        if not free:
+            raise _fail(place, f"card {value!r} is dealt {'twice' if len(copies) == 1 else 'too often'}")
+        dealt.add(free[0])
+        return free[0]
 
     hand_ids = []
     for s, hand in enumerate(hands):
@@ -259,33 +262,33 @@ def _replay_turn(st: State, turn: Any, where: str, parse) -> State:
     choices = turn.get("choices") or {}
     if not isinstance(choices, dict):
         raise _fail(where, "choices must be an object (seat -> row)")
+    same_face = st.config.variant_data.same_face
     ids = []
     for s, value in enumerate(cards):
-        card = parse(value, f"{where}, seat {s}")
-        if card not in st.hands[s, :, 0]:
+        held = [c for c in same_face(parse(value, f"{where}, seat {s}")) if c in st.hands[s, :, 0]]
+        if not held:
             raise _fail(f"{where}, seat {s}", f"card {value!r} is not in the seat's hand "
                                               "(never dealt to it, or played already)")
-        ids.append(card)
+        ids.append(held[0])  # twins in one hand are the same card to play
     st, _ = step(st, np.array(ids)[:, None], inplace=True)
-    if st.phase[0] == PHASE_ROW:
+    asked: set[str] = set()
+    # Die Sechste may ask twice in one turn (a too-low card, then a twin-row choice).
+    while st.phase[0] == PHASE_ROW:
         seat = int(st.chooser[0])
         if str(seat) not in choices:
             raise _fail(f"{where}, seat {seat}", "the rules ask this seat to choose a row, "
                                                  "but the turn has no choice for it")
+        asked.add(str(seat))
         row = choices[str(seat)]
         legal = np.flatnonzero(st.row_options[:, 0]).tolist()
         if not _int(row) or row not in legal:
             raise _fail(f"{where}, seat {seat}", f"illegal choice {row!r}; legal rows: {legal}")
-        extra = sorted(set(choices) - {str(seat)})
-        if extra:
-            raise _fail(f"{where}, seat {extra[0]}", "a choice is given but the rules ask "
-                                                     "this seat for none")
         actions = np.zeros((P, 1), dtype=np.int64)
         actions[seat, 0] = row
         st, _ = step(st, actions, inplace=True)
-    elif choices:
-        seat = sorted(choices)[0]
-        raise _fail(f"{where}, seat {seat}", "a choice is given but the rules ask this seat for none")
+    extra = sorted(set(choices) - asked)
+    if extra:
+        raise _fail(f"{where}, seat {extra[0]}", "a choice is given but the rules ask this seat for none")
     return st
 
 

@@ -91,10 +91,9 @@ class Variant:
             return np.arange(1, HAND_SIZE * players + N_ROWS + 1, dtype=np.int16)
         return np.arange(1, self.n_ids + 1, dtype=np.int16)
 
-    @property
-    def copies(self) -> int:
-        """How many physical cards can share one id in a deal (two decks: twins)."""
-        return 1
+    def same_face(self, card: int) -> tuple[int, ...]:
+        """Every id printed like `card` (its twins included), lowest first."""
+        return (int(card),)
 
     def card_name(self, card: int) -> str:
         """How a card is written on screen."""
@@ -113,13 +112,90 @@ class Variant:
         return value
 
 
+SECHSTE_CARDS = 52  # one French deck; ids 53..104 are the second deck's copies
+SECHSTE_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SECHSTE_SUITS = ("C", "D", "H", "S")  # clubs < diamonds < hearts < spades
+SECHSTE_ONE_DECK_MAX_PLAYERS = 4  # 2-4 players: one deck; 5-10: two decks
+
+
+def sechste_penalty(face: int) -> int:
+    """Penalty points of Die Sechste face 1..52 (A-clubs = 1 ... K-spades = 52).
+
+    Number cards 1, fives and face cards 2, tens 3, the queen of spades 5; the rules do
+    not name the Ace, and as the lowest number card it counts 1.
+    """
+    rank, suit = divmod(face - 1, 4)
+    name = SECHSTE_RANKS[rank]
+    if name == "Q" and SECHSTE_SUITS[suit] == "S":
+        return 5
+    if name == "10":
+        return 3
+    if name in ("5", "J", "Q", "K"):
+        return 2
+    return 1
+
+
+class SechsteVariant(Variant):
+    """Die Sechste: 52 playing cards on one ladder; with 5+ players two decks (twins).
+
+    Card ids 1..52 are the first deck's cards by ladder place (A-clubs = 1 ... K-spades =
+    52), ids 53..104 the second deck's copies: id c and c + 52 are twins, with the same
+    ladder value and penalty. Distinct ids keep every hand and deal a set, so the engine
+    and the records need no multisets; names print and parse faces ("10H", "QS").
+    """
+
+    def deck(self, players: int, deck: str) -> NDArray[np.int16]:
+        if deck == "exact":
+            if players > SECHSTE_ONE_DECK_MAX_PLAYERS:
+                raise ConfigError(f"invalid rule option: the exact card count of die-sechste is "
+                                  f"for 2..{SECHSTE_ONE_DECK_MAX_PLAYERS} players (one deck), "
+                                  f"got {players}")
+            # From the Ace upward: 2 players A-6, 3 players A-8 + 9C 9D, 4 players A-J.
+            return np.arange(1, HAND_SIZE * players + N_ROWS + 1, dtype=np.int16)
+        decks = 1 if players <= SECHSTE_ONE_DECK_MAX_PLAYERS else 2
+        return np.arange(1, SECHSTE_CARDS * decks + 1, dtype=np.int16)
+
+    def same_face(self, card: int) -> tuple[int, ...]:
+        face = (int(card) - 1) % SECHSTE_CARDS + 1
+        return (face, face + SECHSTE_CARDS)
+
+    def card_name(self, card: int) -> str:
+        rank, suit = divmod((int(card) - 1) % SECHSTE_CARDS, 4)
+        return SECHSTE_RANKS[rank] + SECHSTE_SUITS[suit]
+
+    def card_value(self, card: int):
+        return self.card_name(card)
+
+    def parse_card(self, value, where: str = "") -> int:
+        """The first deck's id of a card name such as "10H" or "qs" (any case)."""
+        face = _SECHSTE_FACES.get(value.strip().upper()) if isinstance(value, str) else None
+        if face is None:
+            prefix = f"{where}: " if where else ""
+            raise InvalidRecordError(
+                f"{prefix}{value!r} is not a die-sechste card (rank A 2..10 J Q K, then suit "
+                f"C D H S, e.g. \"10H\", \"QS\")")
+        return face
+
+
+_SECHSTE_FACES = {r + s: 4 * i + j + 1 for i, r in enumerate(SECHSTE_RANKS)
+                  for j, s in enumerate(SECHSTE_SUITS)}
+
+
+def _die_sechste() -> Variant:
+    faces = (np.arange(2 * SECHSTE_CARDS) % SECHSTE_CARDS) + 1
+    order = np.concatenate([[0], faces])
+    penalty = np.array([0] + [sechste_penalty(int(f)) for f in faces])
+    return SechsteVariant("die-sechste", 2 * SECHSTE_CARDS, order.astype(np.int16),
+                          penalty.astype(np.int16), has_twins=True)
+
+
 def _classic() -> Variant:
     ids = np.arange(CLASSIC_CARDS + 1)
     bulls = np.array([0] + [classic_bullheads(c) for c in range(1, CLASSIC_CARDS + 1)])
     return Variant("classic", CLASSIC_CARDS, ids.astype(np.int16), bulls.astype(np.int16))
 
 
-VARIANTS: dict[str, Variant] = {"classic": _classic()}
+VARIANTS: dict[str, Variant] = {"classic": _classic(), "die-sechste": _die_sechste()}
 
 
 @dataclass(frozen=True)
