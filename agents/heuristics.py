@@ -47,8 +47,11 @@ def outlook(view: SeatView) -> CardOutlook:
     last = view.row_last.astype(np.int64)  # (n, R)
     eligible = last[:, None, :] <= value[:, :, None]  # (n, H, R)
     best_last = np.where(eligible, last[:, None, :], -1).max(axis=2)
+    # Two rows may end in twins (Die Sechste): the card goes to the shorter one.
+    shorter_first = view.row_count[:, None, :] * N_ROWS + np.arange(N_ROWS)[None, None, :]
     target = np.where(eligible & (last[:, None, :] == best_last[:, :, None]),
-                      np.arange(N_ROWS)[None, None, :], -1).max(axis=2)
+                      shorter_first, _BIG).argmin(axis=2)
+    target = np.where(best_last < 0, -1, target)
     too_low = best_last < 0
     row = np.maximum(target, 0)
     count = np.take_along_axis(view.row_count, row, axis=1)

@@ -16,9 +16,11 @@ DEFAULT_AGENTS = ["random", "lowest", "highest", "min-gap", "safe-high", "greedy
 
 
 def baseline_rows(players: int, row_choice: str, deals: int, seed: int,
-                  agents: list[str] | None = None, progress: bool = True) -> list[dict]:
+                  agents: list[str] | None = None, progress: bool = True,
+                  variant: str = "classic") -> list[dict]:
     """One result per agent: that agent against players-1 random seats."""
-    rules = RuleConfig(players=players, row_choice=row_choice, end_score=None, max_rounds=1)
+    rules = RuleConfig(players=players, row_choice=row_choice, end_score=None, max_rounds=1,
+                       variant=variant)
     rows = []
     for spec in agents or DEFAULT_AGENTS:
         specs = [spec] + ["random"] * (players - 1)

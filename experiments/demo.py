@@ -33,7 +33,7 @@ def play_demo(config: RuleConfig, seed: int, echo: Callable[[str], None] = print
     st = new_games(config, game_seeds(seed, 1))
     rng = np.random.default_rng(seed)
     recorder = Recorder(st, seats=["demo-random"] * config.players, seeds=[seed])
-    echo(f"6 nimmt! demo: {config.players} players, row choice {config.row_choice}, seed {seed}")
+    echo(f"{'6 nimmt!' if config.variant == 'classic' else config.variant} demo: {config.players} players, row choice {config.row_choice}, seed {seed}")
     announced_round = -1
     while not st.game_over()[0]:
         if st.round[0] != announced_round:
@@ -46,7 +46,7 @@ def play_demo(config: RuleConfig, seed: int, echo: Callable[[str], None] = print
         actions = demo_actions(st, rng)
         after, events = step(st, actions, report=True)
         recorder.observe(st, actions, after, events)
-        for line in step_lines(st, events):
+        for line in step_lines(st, events, after=after):
             echo(line)
         if events.round_over[0]:
             echo(scores_line(after))

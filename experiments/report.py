@@ -181,7 +181,8 @@ def _markdown(summary: dict, by_players: dict, rating: dict, files: list[str]) -
     cfg = summary["config"]
     parts = ["# Tournament report\n",
              f"{summary['games']} games, {summary['rounds']} rounds. Agents: "
-             f"{', '.join('`' + a + '`' for a in cfg.get('agents', []))}. Seed {cfg.get('seed')}, "
+             f"{', '.join('`' + a + '`' for a in cfg.get('agents', []))}. Variant "
+             f"{cfg.get('variant', 'classic')}, seed {cfg.get('seed')}, "
              f"row choice {cfg.get('row_choice')}, end score {cfg.get('end_score')}, "
              f"max rounds {cfg.get('max_rounds')}; {cfg.get('games')} deals per line-up, each in every "
              "seat rotation. ± is a 95% confidence interval over deals. Ratings: PlackettLuce "

@@ -40,13 +40,14 @@ class TournamentConfig:
     row_choice: str = "player"
     end_score: int | None = 66
     max_rounds: int | None = None
+    variant: str = "classic"
     records: bool = False
     chunk_deals: int = CHUNK_DEALS
     extra: dict = field(default_factory=dict)
 
     def rules(self, players: int) -> RuleConfig:
         return RuleConfig(players=players, row_choice=self.row_choice, end_score=self.end_score,
-                          max_rounds=self.max_rounds)
+                          max_rounds=self.max_rounds, variant=self.variant)
 
     def validate(self) -> None:
         from agents.registry import make_agent

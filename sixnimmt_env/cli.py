@@ -26,10 +26,14 @@ EXIT_DIFFERENCES = 1
 EXIT_INVALID = 2
 
 
-def _rules(players: int, row_choice: str, end_score: Optional[int], max_rounds: Optional[int], deck: str):
+def _rules(players: int, row_choice: str, end_score: Optional[int], max_rounds: Optional[int], deck: str,
+           variant: str = "classic"):
     from .rules import RuleConfig
     return RuleConfig(players=players, row_choice=row_choice, end_score=end_score,
-                      max_rounds=max_rounds, deck=deck)
+                      max_rounds=max_rounds, deck=deck, variant=variant)
+
+
+VARIANT_HELP = "classic (104 cards) or die-sechste (52 playing cards; two decks for 5+ players)."
 
 
 @app.command()
@@ -40,13 +44,14 @@ def demo(
     end_score: Optional[int] = typer.Option(66, help="Game ends after the round someone reaches this."),
     max_rounds: Optional[int] = typer.Option(None, help="Game ends after this many rounds."),
     deck: str = typer.Option("full", help="full, or exact (known deck: cards 1..10*players+4)."),
+    variant: str = typer.Option("classic", help=VARIANT_HELP),
     record: Optional[Path] = typer.Option(None, help="Write the game record (JSON) here."),
 ) -> None:
     """Play a seeded game between built-in players and print it turn by turn."""
     from experiments.demo import play_demo
     from .records import write_record
 
-    rec = play_demo(_rules(players, row_choice, end_score, max_rounds, deck), seed, echo=typer.echo)
+    rec = play_demo(_rules(players, row_choice, end_score, max_rounds, deck, variant), seed, echo=typer.echo)
     if record is not None:
         write_record(rec, record)
         typer.echo(f"record written to {record}")
@@ -87,6 +92,7 @@ def match(
     end_score: Optional[int] = typer.Option(66, help="Game ends after the round someone reaches this (0: unused)."),
     max_rounds: Optional[int] = typer.Option(None, help="Game ends after this many rounds."),
     deck: str = typer.Option("full", help="full or exact."),
+    variant: str = typer.Option("classic", help=VARIANT_HELP),
     records: Optional[Path] = typer.Option(None, help="Write every game's record into this directory."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
     progress: bool = typer.Option(True, help="Show a progress bar."),
@@ -95,7 +101,7 @@ def match(
     from experiments.match import format_table, run_match
 
     specs = [s.strip() for s in agents.split(",") if s.strip()]
-    rules = _rules(len(specs), row_choice, end_score or None, max_rounds, deck)
+    rules = _rules(len(specs), row_choice, end_score or None, max_rounds, deck, variant)
     result = run_match(specs, rules, games, seed, records_dir=records, progress=progress)
     typer.echo(json.dumps(result.as_dict(), indent=1) if as_json else format_table(result))
     if records is not None and not as_json:
@@ -109,16 +115,18 @@ def baselines(
     deals: int = typer.Option(250, help="Deals per agent; each played in every seat rotation (one round each)."),
     seed: int = typer.Option(0),
     agents: Optional[str] = typer.Option(None, help="Comma-separated agent specs (default: all baselines)."),
+    variant: str = typer.Option("classic", help=VARIANT_HELP),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Each agent in one seat against random opponents: bullheads per round (markdown table)."""
     from experiments.baselines import baseline_rows, markdown
 
-    _rules(players, row_choice, None, 1, "full")
+    _rules(players, row_choice, None, 1, "full", variant)
     specs = [s.strip() for s in agents.split(",")] if agents else None
-    rows = baseline_rows(players, row_choice, deals, seed, specs)
+    rows = baseline_rows(players, row_choice, deals, seed, specs, variant=variant)
     typer.echo(json.dumps(rows, indent=1) if as_json else
-               f"{players} players, row choice {row_choice}, {deals * players} rounds per agent\n" + markdown(rows))
+               f"{variant}, {players} players, row choice {row_choice}, {deals * players} rounds per agent\n"
+               + markdown(rows))
 
 
 @app.command()
@@ -154,6 +162,7 @@ def tournament(
     row_choice: str = typer.Option("player", help="player or cheapest."),
     end_score: Optional[int] = typer.Option(66, help="Game ends after the round someone reaches this (0: unused)."),
     max_rounds: Optional[int] = typer.Option(None, help="Game ends after this many rounds."),
+    variant: str = typer.Option("classic", help=VARIANT_HELP),
     records: bool = typer.Option(False, help="Also write every game's record to DIR/records/."),
     resume: Optional[Path] = typer.Option(None, help="Finish the interrupted tournament in this directory."),
     progress: bool = typer.Option(True),
@@ -176,7 +185,7 @@ def tournament(
             counts = list(range(lo, hi + 1))
         cfg = TournamentConfig(agents=[a.strip() for a in agents.split(",") if a.strip()], players=counts,
                                games=games, seed=seed, row_choice=row_choice, end_score=end_score or None,
-                               max_rounds=max_rounds, records=records)
+                               max_rounds=max_rounds, variant=variant, records=records)
         target = run_tournament(cfg, out, workers=workers, progress=progress)
     summary = build_report(target)
     from experiments.match import AgentResult

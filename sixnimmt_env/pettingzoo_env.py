@@ -208,7 +208,7 @@ class SixNimmtParallelEnv(ParallelEnv):
         over = st.game_over()
         rewards = step_rewards(self.reward_kind, before, st.total(), over)[:, 0]
         if rendering:
-            self._last_lines = step_lines(before_step, events)
+            self._last_lines = step_lines(before_step, events, after=st)
         obs, infos = self._observations(), self._infos()
         done = bool(over[0])
         rew = {a: float(rewards[i]) for i, a in enumerate(self.possible_agents)}

@@ -24,7 +24,7 @@ def table_lines(state: State, game: int = 0) -> list[str]:
         bulls = int(state.row_bulls[r, game])
         full = "  FULL: the next card here takes it" if len(row) == ROW_CAPACITY else ""
         cards = " ".join(f"{_card(state, c):>4}" for c in row)
-        lines.append(f"row {r}: {cards:<25} ({bulls:>2} bullheads){full}")
+        lines.append(f"row {r}: {cards:<25} ({bulls:>2} {state.config.variant_data.penalty_unit}){full}")
     return lines
 
 
@@ -34,8 +34,9 @@ def scores_line(state: State, game: int = 0) -> str:
     return "scores: " + ", ".join(f"seat {p}: {int(t)}" for p, t in enumerate(totals))
 
 
-def step_lines(before: State, events: StepEvents, game: int = 0) -> list[str]:
-    """What a step did in one game: the reveal, each placement, each take, a round's end."""
+def step_lines(before: State, events: StepEvents, game: int = 0, after: State | None = None) -> list[str]:
+    """What a step did in one game: the reveal, each placement, each take, a round's end
+    (`after`, the state after the step, tells which question a chooser is asked)."""
     lines = []
     placed = np.flatnonzero(events.card[:, game])
     if len(placed) and before.phase[game] != PHASE_ROW:
@@ -49,11 +50,16 @@ def step_lines(before: State, events: StepEvents, game: int = 0) -> list[str]:
         text = f"  seat {seat}: {_card(before, card)} -> row {row}"
         if taken:
             names = " ".join(_card(before, c) for c in taken)
-            text += f", takes {names} ({int(events.taken_bulls[k, game])} bullheads)"
+            text += f", takes {names} ({int(events.taken_bulls[k, game])} {before.config.variant_data.penalty_unit})"
         lines.append(text)
     chooser = int(events.chooser[game])
     if chooser >= 0:
-        lines.append(f"  seat {chooser}'s card is lower than every row: seat {chooser} picks a row to take")
+        options = None if after is None else np.flatnonzero(after.row_options[:, game]).tolist()
+        if options is None or len(options) == len(after.row_options):
+            lines.append(f"  seat {chooser}'s card is lower than every row: seat {chooser} picks a row to take")
+        else:  # Die Sechste: two equally long rows ending in twins
+            lines.append(f"  seat {chooser}'s card belongs behind rows {options[0]} and {options[1]}, equally "
+                         f"long and ending in twins: seat {chooser} picks one")
     if events.round_over[game]:
         pens = events.round_penalty[:, game]
         lines.append("round over: " + ", ".join(f"seat {p} +{int(x)}" for p, x in enumerate(pens)))

@@ -74,6 +74,7 @@ class Variant:
     order: NDArray[np.int16] = field(repr=False)
     bullheads: NDArray[np.int16] = field(repr=False)
     has_twins: bool = False
+    penalty_unit = "bullheads"  # what the penalty points are called on screen
 
     def __post_init__(self) -> None:
         # Cached once: the engine looks it up every turn.
@@ -143,6 +144,8 @@ class SechsteVariant(Variant):
     ladder value and penalty. Distinct ids keep every hand and deal a set, so the engine
     and the records need no multisets; names print and parse faces ("10H", "QS").
     """
+
+    penalty_unit = "points"
 
     def deck(self, players: int, deck: str) -> NDArray[np.int16]:
         if deck == "exact":
