@@ -83,8 +83,11 @@ def build_agents(specs: list) -> tuple[list[str], dict]:
 
 
 def play_duplicate(names: list[str], agents: dict, rules: RuleConfig, deal_seeds, rng, *,
-                   records: bool = False, progress=None) -> tuple[list[dict], dict, dict, list]:
+                   records: bool = False, progress=None, observers=()) -> tuple[list[dict], dict, dict, list]:
     """Every deal seed in every seat rotation, one batch.
+
+    `observers`: objects with observe(before, actions, after, events), called after every
+    step (like records.Recorder), e.g. to count how often a rule fires.
 
     Returns (one row per game, seconds acting per agent, decisions per agent, records
     or []). Row: deal (index into deal_seeds), rotation, seats (agent name per seat),
@@ -103,6 +106,7 @@ def play_duplicate(names: list[str], agents: dict, rules: RuleConfig, deal_seeds
     distinct = list(dict.fromkeys(names))
     where = {n: np.nonzero(np.isin(position, [i for i, m in enumerate(names) if m == n])) for n in distinct}
     recorder = Recorder(st, seeds=[int(s) for s in seeds]) if records else None
+    observers = list(observers) + ([recorder] if recorder is not None else [])
     act_time = dict.fromkeys(distinct, 0.0)
     decisions = dict.fromkeys(distinct, 0)
     finished = 0
@@ -119,9 +123,9 @@ def play_duplicate(names: list[str], agents: dict, rules: RuleConfig, deal_seeds
             act_time[name] += time.perf_counter() - t0
             decisions[name] += int(view.must_act.sum())
             actions[seats, games] = engine_actions(rules, st.phase[games], chosen)
-        after, events = step(st, actions, report=recorder is not None)
-        if recorder is not None:
-            recorder.observe(st, actions, after, events)
+        after, events = step(st, actions, report=bool(observers))
+        for observer in observers:
+            observer.observe(st, actions, after, events)
         st = after
         if progress is not None:
             done = int(st.game_over().sum())

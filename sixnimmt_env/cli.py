@@ -19,6 +19,8 @@ app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_
                   help="sixnimmt lab: 6 nimmt! rules engine, environments, agents and experiments.")
 bench_app = typer.Typer(no_args_is_help=True, help="Speed benchmarks.")
 app.add_typer(bench_app, name="bench")
+study_app = typer.Typer(no_args_is_help=True, help="Studies of how a game plays.")
+app.add_typer(study_app, name="study")
 
 STANDARD_AGENTS = ("ppo:path=training/models/ppo-4p.zip,mcs,bayes,lowest,highest,min-gap,"
                    "safe-high,greedy,random")
@@ -213,6 +215,34 @@ def list_agents() -> None:
     from agents.registry import describe
 
     typer.echo(describe())
+
+
+@study_app.command("die-sechste")
+def study_die_sechste(
+    out: Path = typer.Option(Path("out/study-die-sechste"), help="Directory for results.json, report.md and plots."),
+    players: str = typer.Option("2,4,6,10", help="Seat counts, comma-separated."),
+    heuristic_games: int = typer.Option(400, help="Games per cell with the heuristic table."),
+    mcs_games: int = typer.Option(40, help="Games per cell with the mcs table."),
+    mcs: str = typer.Option("mcs:rollouts=30", help="The search player's spec."),
+    seed: int = typer.Option(0),
+    workers: int = typer.Option(2, help="Worker processes."),
+    progress: bool = typer.Option(True),
+) -> None:
+    """Die Sechste next to the classic game: points, game length, rule frequencies, seat position."""
+    from agents.registry import make_agent
+    from experiments.study import StudyConfig, run_study
+
+    try:
+        counts = [int(p) for p in players.split(",") if p.strip()]
+    except ValueError:
+        raise ConfigError(f"--players must list seat counts like 2,4,6,10, got {players!r}") from None
+    for p in counts:
+        _rules(p, "player", 66, None, "full", "die-sechste")
+    if heuristic_games < 1 or mcs_games < 1 or workers < 1:
+        raise ConfigError("--heuristic-games, --mcs-games and --workers must be at least 1")
+    make_agent(mcs)
+    run_study(StudyConfig(counts, heuristic_games, mcs_games, mcs, seed), out, workers=workers, progress=progress)
+    typer.echo(f"report: {out}/report.md  plots: {out}/points_and_length.png, twin_rules.png, seat_position.png")
 
 
 @bench_app.command("engine")
