@@ -274,14 +274,14 @@ class TerminalGame:
     def _show_round_start(self, st: State, rnd: int) -> None:
         if rnd == 0:
             c = self.config
-            ends = [f"someone reaches {c.end_score}" if c.end_score else "",
-                    f"{c.max_rounds} round{'s' * (c.max_rounds != 1)}" if c.max_rounds else ""]
+            ends = [f"{c.max_rounds} round{'s' * (c.max_rounds != 1)}" if c.max_rounds else "",
+                    f"the round in which someone reaches {c.end_score}" if c.end_score else ""]
             rows = ("you choose the row to take after a too-low card" if c.row_choice == "player"
                     else "after a too-low card the cheapest row is taken for you")
             self.console.print(f"[bold]6 nimmt! ({self.variant.name})[/bold] — you against "
                                + ", ".join(self.names[1:]))
             self.console.print(f"seed {self.seed}; the game ends after "
-                               + " or ".join(e for e in ends if e) + f"; {rows}.")
+                               + ", or after ".join(e for e in ends if e) + f"; {rows}.")
             self.console.print("Type a card as shown in your hand; Ctrl-C or 'quit' ends the game.")
         dealer = self.names[int(st.dealer[0])]
         self.console.rule(f"Round {rnd + 1} (dealer: {dealer})")
