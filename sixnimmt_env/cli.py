@@ -71,8 +71,8 @@ def play(
 ) -> None:
     """Play a game in the terminal against agents: you are seat 0.
 
-    Ctrl-C (or typing quit) stops the game; the completed turns are still written to
-    --record. Exit 0 when the game ends or you quit, 130 after Ctrl-C.
+    Ctrl-C (or typing quit) stops the game; the turns completed so far are still saved
+    when a record file is given. Exit 0 when the game ends or you quit, 130 after Ctrl-C.
     """
     import secrets
 
