@@ -129,7 +129,6 @@ def test_play_with_piped_input(tmp_path):
     (["--variant", "nonsense"], "variant must be one of"),
     (["--players", "3", "--opponents", "a,b,c"], "3 opponents for 2 other seats"),
     (["--players", "3", "--opponents", "wizard"], "unknown agent 'wizard'"),
-    (["--players", "3", "--opponents", "ppo"], "trained for 4 players, the table has 3"),
 ])
 def test_play_bad_options_are_one_line_errors(args, message):
     proc = sixnimmt("play", "--seed", "1", *args, check_code=2)

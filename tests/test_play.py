@@ -167,7 +167,10 @@ def test_opponents_are_cycled_and_too_many_refused():
         opponent_specs(" , ", 3)
 
 
-def test_ppo_at_a_table_it_was_not_trained_for_fails_before_the_first_prompt():
+def test_plain_ppo_is_the_shipped_model_and_refuses_other_tables_before_the_first_prompt():
+    person = Person(script=["quit"])
+    result = play(person, config=RuleConfig(players=4, max_rounds=1), opponents=("ppo", "random", "ppo"))
+    assert person.prompts == ["Your card: "] and result.record["seats"][1] == "ppo"
     person = Person()
     with pytest.raises(ConfigError, match="trained for 4 players, the table has 3"):
         play(person, opponents=("ppo", "random"))
