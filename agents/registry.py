@@ -48,7 +48,7 @@ def _entries() -> dict[str, AgentEntry]:
     try:
         from training.ppo_agent import PPOAgent
         entries["ppo"] = AgentEntry(PPOAgent, {"path": "", "deterministic": True},
-                                    "a trained MaskablePPO model")
+                                    "a trained MaskablePPO model (no path: the shipped 4-player model)")
     except ImportError:
         pass
     return entries

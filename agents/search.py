@@ -96,10 +96,28 @@ class MonteCarloAgent:
 
     def _card(self, view: SeatView, e: int, rng) -> int:
         """The card of entry e with the best mean rollout result."""
+        hand = view.hand[e][view.hand[e] > 0]
+        if len(hand) == 1:
+            return int(hand[0])
+        cards, means = self.card_estimates(view, e, rng)
+        return int(cards[int(np.argmin(means))])
+
+    def _row(self, view: SeatView, e: int, rng) -> int:
+        """The row entry e should take, by rollouts after each allowed choice."""
+        options = np.flatnonzero(view.row_options[e])
+        if len(options) == 1:
+            return int(options[0])
+        rows, means = self.row_estimates(view, e, rng)
+        return int(rows[int(np.argmin(means))])
+
+    def card_estimates(self, view: SeatView, e: int, rng) -> tuple[NDArray, NDArray[np.float64]]:
+        """Each card of entry e's hand (ascending id) and its mean rollout result.
+
+        The result is what `score` names: own bullheads from now to the round's end, or
+        those minus the others' mean. `act` plays the argmin; hints show the whole list.
+        """
         hand = np.sort(view.hand[e][view.hand[e] > 0])
         n, P, R = len(hand), view.players, self.rollouts
-        if n == 1:
-            return int(hand[0])
         unseen = np.flatnonzero(view.unseen[e])
         G = n * R
         others = sample_hands(unseen, (P - 1) * n, G, rng).reshape(G, P - 1, n)
@@ -111,14 +129,11 @@ class MonteCarloAgent:
         rows = np.broadcast_to(_rows(view, e), (G,) + view.rows.shape[1:])
         st = from_deal(sim_config(view.config), hands, rows, dealer=int(view.dealer[e]))
         _random_round(st, rng, first_slots=np.zeros(G, dtype=np.intp))
-        means = _score(st, self.relative).reshape(n, R).mean(axis=1)
-        return int(hand[int(np.argmin(means))])
+        return hand, _score(st, self.relative).reshape(n, R).mean(axis=1)
 
-    def _row(self, view: SeatView, e: int, rng) -> int:
-        """The row entry e should take, by rollouts after each allowed choice."""
+    def row_estimates(self, view: SeatView, e: int, rng) -> tuple[NDArray, NDArray[np.float64]]:
+        """Each row entry e may take now and its mean rollout result (as card_estimates)."""
         options = np.flatnonzero(view.row_options[e])
-        if len(options) == 1:
-            return int(options[0])
         P, R = view.players, self.rollouts
         hand = view.hand[e][view.hand[e] > 0]
         m = len(hand)
@@ -133,8 +148,7 @@ class MonteCarloAgent:
         actions[0] = np.repeat(options, R)
         step(st, actions, inplace=True, validate=False)
         _random_round(st, rng)
-        means = _score(st, self.relative).reshape(len(options), R).mean(axis=1)
-        return int(options[int(np.argmin(means))])
+        return options, _score(st, self.relative).reshape(len(options), R).mean(axis=1)
 
 
 class BayesAgent:

@@ -26,6 +26,7 @@ STANDARD_AGENTS = ("ppo:path=training/models/ppo-4p.zip,mcs,bayes,lowest,highest
                    "safe-high,greedy,random")
 EXIT_DIFFERENCES = 1
 EXIT_INVALID = 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, the shell's convention for a program stopped by Ctrl-C
 
 
 def _rules(players: int, row_choice: str, end_score: Optional[int], max_rounds: Optional[int], deck: str,
@@ -57,6 +58,54 @@ def demo(
     if record is not None:
         write_record(rec, record)
         typer.echo(f"record written to {record}")
+
+
+@app.command()
+def play(
+    opponents: str = typer.Option("mcs", help="Agent specs for the other seats, comma-separated "
+                                              "(cycled if fewer than players-1), e.g. mcs,ppo,bayes."),
+    players: int = typer.Option(4, help="Seats at the table, you included, 2..10."),
+    variant: str = typer.Option("classic", help=VARIANT_HELP),
+    seed: Optional[int] = typer.Option(None, help="Seed of the deals (default: a fresh one, printed)."),
+    row_choice: str = typer.Option("player", help="player (you choose the row after a too-low card) or cheapest."),
+    end_score: Optional[int] = typer.Option(66, help="Game ends after the round someone reaches this (0: unused)."),
+    max_rounds: Optional[int] = typer.Option(None, help="Game ends after this many rounds."),
+    deck: str = typer.Option("full", help="full, or exact (known deck)."),
+    hints: bool = typer.Option(False, help="Before each decision, show what mcs would play and its "
+                                           "expected penalty per choice."),
+    record: Optional[Path] = typer.Option(None, help="Write the game record (JSON) here, also when stopped early."),
+) -> None:
+    """Play a game in the terminal against agents: you are seat 0.
+
+    Ctrl-C (or typing quit) stops the game; the turns completed so far are still saved
+    when a record file is given. Exit 0 when the game ends or you quit, 130 after Ctrl-C.
+    """
+    import secrets
+
+    from rich.console import Console
+
+    from experiments.play import TerminalGame, opponent_specs
+    from .records import write_record
+
+    rules = _rules(players, row_choice, end_score or None, max_rounds, deck, variant)
+    specs = opponent_specs(opponents, players)
+    console = Console(highlight=False)
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    try:
+        game = TerminalGame(rules, specs, seed, console, console.input, hints=hints)
+        result = game.play()
+    except KeyboardInterrupt:  # while the agents load, before any turn
+        typer.echo("\nstopped before the first turn; nothing to record", err=True)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    if record is not None:
+        write_record(result.record, record)
+        what = "game" if result.finished else f"{result.turns} completed turns"
+        typer.echo(f"record of the {what} written to {record} (sixnimmt replay {record})")
+    elif not result.finished:
+        typer.echo("(not saved: add --record FILE to keep a game)")
+    if result.interrupted:
+        raise typer.Exit(EXIT_INTERRUPTED)
 
 
 @app.command()

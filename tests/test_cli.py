@@ -9,8 +9,8 @@ import sys
 import pytest
 
 
-def sixnimmt(*args: str, check_code: int | None = 0) -> subprocess.CompletedProcess:
-    proc = subprocess.run([sys.executable, "-m", "sixnimmt_env", *args],
+def sixnimmt(*args: str, check_code: int | None = 0, stdin: str = "") -> subprocess.CompletedProcess:
+    proc = subprocess.run([sys.executable, "-m", "sixnimmt_env", *args], input=stdin,
                           capture_output=True, text=True, timeout=300)
     if check_code is not None:
         assert proc.returncode == check_code, proc.stdout + proc.stderr
@@ -113,3 +113,23 @@ def test_agents_and_baselines_commands():
     assert "mcs" in sixnimmt("agents").stdout
     out = sixnimmt("baselines", "--players", "3", "--deals", "2", "--agents", "random,lowest").stdout
     assert "| `lowest` |" in out
+
+
+def test_play_with_piped_input(tmp_path):
+    # The game at a terminal is tested through a pty (test_play_terminal.py); piped lines
+    # work too, and input that runs out stops the game like Ctrl-C, record kept.
+    record = tmp_path / "piped.json"
+    proc = sixnimmt("play", "--opponents", "lowest", "--players", "2", "--row-choice", "cheapest",
+                    "--seed", "3", "--record", str(record), check_code=130, stdin="quit-not\n")
+    assert "'quit-not' is not a card" in proc.stdout and "No input" in proc.stdout
+    assert sixnimmt("replay", str(record)).returncode == 0
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--variant", "nonsense"], "variant must be one of"),
+    (["--players", "3", "--opponents", "a,b,c"], "3 opponents for 2 other seats"),
+    (["--players", "3", "--opponents", "wizard"], "unknown agent 'wizard'"),
+])
+def test_play_bad_options_are_one_line_errors(args, message):
+    proc = sixnimmt("play", "--seed", "1", *args, check_code=2)
+    assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1

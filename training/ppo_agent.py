@@ -16,6 +16,11 @@ from sixnimmt_env.errors import ConfigError
 from sixnimmt_env.observation import ObsLayout, SeatView
 
 
+# The model shipped with the repository: what plain `ppo` plays. Resolved from this
+# file, not the working directory, so `sixnimmt play --opponents ppo` works anywhere.
+SHIPPED_MODEL = Path(__file__).parent / "models" / "ppo-4p.zip"
+
+
 def model_meta_path(model_path: str | Path) -> Path:
     return Path(model_path).with_suffix(".json")
 
@@ -31,8 +36,7 @@ class PPOAgent:
 
     def __init__(self, path: str = "", deterministic: bool = True, model=None, meta: dict | None = None):
         if model is None:
-            if not path:
-                raise ConfigError("agent ppo needs path=<model.zip>")
+            path = path or str(SHIPPED_MODEL)
             if not Path(path).exists():
                 raise ConfigError(f"agent ppo: no model at {path}")
             from sb3_contrib import MaskablePPO

@@ -1,0 +1,98 @@
+"""`sixnimmt play` end to end: the real program driven through a pseudo-terminal (pexpect)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+# Plain text on the pty: no colours or cursor codes to match around.
+ENV = {**os.environ, "NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "120"}
+PROMPTS = [r"Your card: ", r"Row \(([\d, ]+)\): ", r"Game over", pexpect.EOF]
+
+
+def spawn(*args: str):
+    child = pexpect.spawn(sys.executable, ["-m", "sixnimmt_env", "play", *args], env=ENV,
+                          encoding="utf-8", timeout=60, dimensions=(50, 120))
+    return child
+
+
+def hand_of(text: str) -> list[str]:
+    return re.findall(r"^your hand(.*)$", text, re.M)[-1].split()
+
+
+def replay(path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "sixnimmt_env", "replay", str(path)],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_a_whole_game_with_bad_inputs_then_replay(tmp_path):
+    record = tmp_path / "game.json"
+    child = spawn("--opponents", "random,lowest", "--players", "3", "--max-rounds", "1",
+                  "--seed", "5", "--record", str(record))
+    card_prompts = row_prompts = 0
+    while True:
+        which = child.expect(PROMPTS)
+        if which == 0:
+            hand = hand_of(child.before)
+            if card_prompts == 0:  # every kind of bad input once, each answered with a new prompt
+                for bad, answer in [("", "Type one of your cards"), ("xyz", "'xyz' is not a card"),
+                                    (str(next(c for c in range(1, 105) if str(c) not in hand)),
+                                     "You do not hold")]:
+                    child.sendline(bad)
+                    child.expect_exact(answer)
+                    child.expect_exact("Your card: ")
+                child.sendcontrol("d")
+                child.expect_exact("Ctrl-D")
+                child.expect_exact("Your card: ")
+            child.sendline(hand[0])  # lowest card: seed 5 makes it too low in turn 1
+            card_prompts += 1
+        elif which == 1:
+            allowed = child.match.group(1).split(", ")
+            if row_prompts == 0:
+                for bad in ("9", "row"):
+                    child.sendline(bad)
+                    child.expect_exact(f"There is no row '{bad}'")
+                    child.expect(PROMPTS[1])
+            child.sendline(allowed[0])
+            row_prompts += 1
+        elif which == 2:
+            break
+        else:
+            pytest.fail("the program ended before the game was over:\n" + child.before)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0, child.before
+    assert card_prompts == 10 and row_prompts >= 1
+    assert "Traceback" not in child.before and "written to" in child.before
+    rec = json.loads(record.read_text())
+    assert rec["seats"][0] == "human" and len(rec["rounds"][0]["turns"]) == 10
+    proc = replay(record)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert f"totals: {rec['totals']}" in proc.stdout
+
+
+def test_ctrl_c_saves_the_completed_turns_and_exits_130(tmp_path):
+    record = tmp_path / "stopped.json"
+    child = spawn("--opponents", "lowest", "--players", "4", "--seed", "2", "--row-choice", "cheapest",
+                  "--record", str(record))
+    for _ in range(3):
+        child.expect_exact("Your card: ")
+        child.sendline(hand_of(child.before)[-1])
+    child.expect_exact("Your card: ")
+    child.sendintr()
+    child.expect_exact("Game stopped (Ctrl-C)")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130, child.before
+    assert "Traceback" not in child.before
+    rec = json.loads(record.read_text())
+    assert len(rec["rounds"][0]["turns"]) == 3 and rec["winners"] == []
+    proc = replay(record)
+    assert proc.returncode == 0 and "game not over" in proc.stdout, proc.stdout + proc.stderr
