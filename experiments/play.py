@@ -46,8 +46,9 @@ QUIT_WORDS = ("q", "quit", "exit")
 BULL_STYLES = {2: "yellow", 3: "dark_orange", 5: "red", 7: "bold magenta"}
 
 
-def _bullheads(n: int) -> str:
-    return f"{n} bullhead" + "s" * (n != 1)
+def _bullheads(n: int, unit: str = "bullheads") -> str:
+    """A penalty in the variant's words: "1 bullhead", "3 points"."""
+    return f"{n} {unit[:-1] if n == 1 else unit}"
 
 
 class _Quit(Exception):
@@ -290,7 +291,7 @@ class TerminalGame:
         table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
         table.add_column("row", justify="right")
         table.add_column("cards")
-        table.add_column("bullheads", justify="right")
+        table.add_column(self.variant.penalty_unit, justify="right")
         table.add_column("")
         for r in range(N_ROWS):
             cards = Text(" ").join(self._card_text(c) for c in view.rows[0, r] if c)
@@ -310,7 +311,7 @@ class TerminalGame:
         for _ in hand:
             table.add_column(justify="right")
         table.add_row("your hand", *(self._card_text(c) for c in hand))
-        table.add_row("bullheads", *(str(int(self.variant.bullheads[c])) for c in hand))
+        table.add_row(self.variant.penalty_unit, *(str(int(self.variant.bullheads[c])) for c in hand))
         self.console.print(table)
         self._show_scores_of(view.scores[0].tolist(), "Scores", view.round_penalty[0].tolist())
 
@@ -346,7 +347,7 @@ class TerminalGame:
             if taken:
                 line.append(", takes ", style="bold").append_text(
                     Text(" ").join(self._card_text(c) for c in taken))
-                line.append(f" ({_bullheads(int(events.taken_bulls[k, 0]))})", style="bold")
+                line.append(f" ({_bullheads(int(events.taken_bulls[k, 0]), self.variant.penalty_unit)})", style="bold")
             self.console.print(line)
         chooser = int(events.chooser[0])
         if chooser >= 0 and chooser != HUMAN:
@@ -362,7 +363,7 @@ class TerminalGame:
         self.console.rule("Game over")
         table = Table(show_header=True, header_style="bold")
         table.add_column("seat")
-        table.add_column("bullheads", justify="right")
+        table.add_column(self.variant.penalty_unit, justify="right")
         for seat in np.argsort(totals, kind="stable"):
             table.add_row(self.names[seat] + ("  (winner)" if seat in winners else ""), str(int(totals[seat])))
         self.console.print(table)

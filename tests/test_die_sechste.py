@@ -423,3 +423,50 @@ def test_one_deck_record_rejects_a_repeated_name():
     record["rounds"][0]["hands"][1][0] = record["rounds"][0]["hands"][0][0]
     with pytest.raises(InvalidRecordError, match="dealt twice"):
         replay(record)
+
+
+# =========================================================================== environments and CLI
+
+
+def test_parallel_env_plays_die_sechste_with_twin_questions():
+    from pettingzoo.test import parallel_api_test
+
+    import sixnimmt_env
+
+    parallel_api_test(sixnimmt_env.parallel_env(players=6, variant="die-sechste", episode="round"),
+                      num_cycles=40)
+    env = sixnimmt_env.parallel_env(players=8, variant="die-sechste", episode="round")
+    rng = np.random.default_rng(0)
+    twin_masks = 0
+    for seed in range(30):
+        obs, _ = env.reset(seed=seed)
+        while env.agents:
+            actions = {}
+            for a in env.agents:
+                mask = obs[a]["action_mask"]
+                twin_masks += int(mask[104:108].sum() == 2)
+                actions[a] = int(rng.choice(np.flatnonzero(mask)))
+            obs, *_ = env.step(actions)
+    assert twin_masks > 0, "the twin-row question reaches the agents through the mask"
+
+
+def test_cli_match_and_study_with_die_sechste(tmp_path):
+    from tests.test_cli import sixnimmt
+
+    out = sixnimmt("match", "--agents", "mcs:rollouts=4,min-gap,random,random,random", "--variant",
+                   "die-sechste", "--games", "2", "--max-rounds", "1", "--no-progress").stdout
+    assert "mcs:rollouts=4" in out
+    study = tmp_path / "study"
+    sixnimmt("study", "die-sechste", "--out", str(study), "--players", "2,6", "--heuristic-games", "6",
+             "--mcs-games", "2", "--mcs", "mcs:rollouts=2", "--workers", "1", "--no-progress")
+    results = json.loads((study / "results.json").read_text())
+    cells = {(c["variant"], c["deck"], c["players"], c["table"]) for c in results["cells"]}
+    assert ("die-sechste", "exact", 2, "mcs") in cells and ("classic", "full", 6, "heuristics") in cells
+    assert ("die-sechste", "exact", 6, "heuristics") not in cells
+    six = next(c for c in results["cells"] if c["variant"] == "die-sechste" and c["players"] == 6)
+    assert six["per_100_rounds"]["on_twin"][0] > 0  # twins fire with two decks
+    assert all(c["per_100_rounds"]["on_twin"][0] == 0 for c in results["cells"] if c["variant"] == "classic")
+    for f in ("report.md", "points_and_length.png", "twin_rules.png", "seat_position.png"):
+        assert (study / f).stat().st_size > 0
+    err = sixnimmt("study", "die-sechste", "--players", "1", check_code=2).stderr
+    assert "players" in err

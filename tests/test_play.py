@@ -215,3 +215,14 @@ def test_mcs_estimates_are_what_act_decides_on(phase):
 def _lowest_is_too_low(config, seed) -> bool:
     st = new_games(config, game_seeds(seed, 1))
     return st.hands[0, :10, 0].min() < st.starters[:, 0].min()
+
+
+def test_die_sechste_game_with_twins_is_played_by_card_names_and_replays():
+    config = RuleConfig(players=6, end_score=None, max_rounds=1, variant="die-sechste")
+    person = Person(script=["11H", "zz"])  # not cards of this game
+    result = play(person, config, opponents=("random", "min-gap") * 2 + ("lowest",), seed=3)
+    assert result.finished and result.turns == 10
+    assert "'11H' is not a card" in person.screen or "not a card" in person.screen
+    played = [t["cards"][0] for t in result.record["rounds"][0]["turns"]]
+    assert played == person.played and all(isinstance(c, str) for c in played)
+    assert not replay(result.record).differences
