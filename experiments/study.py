@@ -269,7 +269,8 @@ def plot_study(summary: dict, out: Path) -> list[str]:
                    yerr=[np.nan_to_num(r["per_100_rounds"][name][1]) for r in rs], capsize=2,
                    label=EVENTS[name])
         ax.set_xticks(x + 0.4 - width / 2, [f"{r['players']} players" for r in rs])
-        ax.set_ylabel("per 100 rounds")
+        ax.set_yscale("symlog", linthresh=1)  # the owner's choice is 100x rarer than twins
+        ax.set_ylabel("per 100 rounds (log scale)")
         ax.set_title(f"Die Sechste twin rules ({table} table)")
         ax.grid(alpha=0.3, axis="y")
     axes[0][0].legend(fontsize=8)
@@ -288,6 +289,7 @@ def plot_study(summary: dict, out: Path) -> list[str]:
                 ci = [np.nan_to_num(a[1]) for a in r["position_advantage"]]
                 ax.errorbar(np.arange(p), m, yerr=ci, marker="o", capsize=3, label=label, color=colors[label])
         ax.axhline(0, color="grey", lw=0.8)
+        ax.set_xticks(range(p))
         ax.set_title(f"{p} players (heuristics)")
         ax.set_xlabel("position from dealer's left (last = dealer)")
         ax.grid(alpha=0.3)
