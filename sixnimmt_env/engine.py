@@ -167,18 +167,40 @@ def _deal(st: State, cols) -> None:
     st.phase[cols] = PHASE_CARDS
 
 
-def _deal_chunk(st: State, games: NDArray, keys: NDArray[np.uint64]) -> None:
-    """Deal hands, starters and rows to `games`, whose round keys are `keys`."""
-    cfg, v = st.config, st.config.variant_data
-    deck_size = len(v.deck(cfg.players, cfg.deck))  # decks are always ids 1..deck_size
-    P, in_hands = cfg.players, HAND_SIZE * cfg.players
-    if games[-1] - games[0] == len(games) - 1:
-        games = slice(games[0], games[-1] + 1)  # contiguous: plain slicing is cheaper
+def _shuffled_ids(config: RuleConfig, keys: NDArray[np.uint64]) -> NDArray[np.int16]:
+    """(P*H + R, b) the cards dealt from round keys `keys` (b,): seat p's hand in rows
+    p*H .. p*H+H-1, then the R row starters."""
+    deck_size = len(config.variant_data.deck(config.players, config.deck))  # ids 1..deck_size
+    dealt = HAND_SIZE * config.players + N_ROWS
     sort_keys = rng.draws(keys, (deck_size + 1) // 2).view(np.uint32)[:, :deck_size]
     sort_keys &= np.uint32(~_DECK_MASK & 0xFFFFFFFF)
     sort_keys |= np.arange(deck_size, dtype=np.uint32)[None, :]
     sort_keys.sort(axis=1)
-    ids = (sort_keys[:, : in_hands + N_ROWS] & np.uint32(_DECK_MASK)).astype(np.int16).T + 1
+    return (sort_keys[:, :dealt] & np.uint32(_DECK_MASK)).astype(np.int16).T + 1
+
+
+def deal_ids(config: RuleConfig, seed: int, round: int) -> list[int]:
+    """The cards of round `round` of the game seeded `seed`, as `new_games` deals them:
+    P*H hand cards (seat-major, in hand-slot order), then the R row starters.
+
+    For one game at a time (the ParallelEnv's single-game path); batches use `_deal`.
+    """
+    keys = np.array([rng.round_key_int(seed, rng.TAG_DEAL, round)], dtype=np.uint64)
+    return _shuffled_ids(config, keys)[:, 0].tolist()
+
+
+def first_dealer(config: RuleConfig, seed: int) -> int:
+    """The seat that deals the first round of the game seeded `seed` (as `new_games` draws it)."""
+    return rng.round_key_int(seed, rng.TAG_DEALER, 0) % config.players
+
+
+def _deal_chunk(st: State, games: NDArray, keys: NDArray[np.uint64]) -> None:
+    """Deal hands, starters and rows to `games`, whose round keys are `keys`."""
+    cfg, v = st.config, st.config.variant_data
+    P, in_hands = cfg.players, HAND_SIZE * cfg.players
+    if games[-1] - games[0] == len(games) - 1:
+        games = slice(games[0], games[-1] + 1)  # contiguous: plain slicing is cheaper
+    ids = _shuffled_ids(cfg, keys)
     st.hands.reshape(P * HAND_SIZE, -1)[:, games] = ids[:in_hands]
     starters = ids[in_hands:]
     st.starters[:, games] = starters
