@@ -34,7 +34,6 @@ from .state import NO_SEAT, PHASE_CARDS, PHASE_OVER, PHASE_ROW, State
 _ROW_CHOICES = ("player", "cheapest")  # the row-choice modes this file implements
 # The per-seat fields: the observation's tail from "choice_rows" on (asserted contiguous).
 _TAIL = ("choice_rows", "scores", "round_penalty", "phase", "players", "turn", "dealer")
-_SEAT_BITS = 4  # turn sort key = ladder value << _SEAT_BITS | seat, as in the engine
 
 
 def _zeros(typecode: str, n: int) -> array:
@@ -66,6 +65,7 @@ class SingleGame:
         self.pass_action = pass_action(config)
         self.cheapest = config.row_choice == "cheapest"
         self.order, self.bulls = v.order.tolist(), v.bullheads.tolist()
+        self._order_is_id = v.order_is_id
         # Encoder values, computed by the batched encoder's own expressions and dtypes so
         # that every float32 is bit-identical (see SeatView.encode).
         self._card_value = (v.order * np.float32(1.0 / N)).tolist()  # row_cards, by id
@@ -79,20 +79,20 @@ class SingleGame:
         self._o_table, self._o_seen, self._o_revealed = off["table"], off["seen"], off["revealed"]
         self._o_cards, self._o_count = off["row_cards"], off["row_count"]
         self._o_bulls, self._o_last = off["row_bulls"], off["row_last"]
-        tail_start = off[_TAIL[0]]
-        assert [f.name for f in layout.fields][-len(_TAIL):] == list(_TAIL), "tail fields moved"
-        self._t = {name: off[name] - tail_start for name in _TAIL}
-        self.T = T = layout.size - tail_start
-        self._hand_slice, self._tail_slice = layout.slice("hand"), slice(tail_start, layout.size)
+        # Per-seat fields are the hand (first) and the tail (last); between them lies what
+        # every seat sees alike. Asserted, since the buffers below rely on it.
+        names = [f.name for f in layout.fields]
+        assert names[0] == "hand" and names[-len(_TAIL):] == list(_TAIL), "per-seat fields moved"
+        self.D = D = layout.size
+        self._t = {name: off[name] for name in _TAIL}
+        self._common = slice(off["hand"] + N + 1, off[_TAIL[0]])
         # Buffers written element by element (array.array: cheaper per write than NumPy),
         # read through NumPy views when the observations are copied out.
-        self._shared = _zeros("f", layout.size)  # what every seat sees alike
-        self._hand = _zeros("f", P * (N + 1))  # (P, N+1) each seat's hand field
-        self._tail = _zeros("f", P * T)  # (P, T) each seat's tail fields
+        self._seats = _zeros("f", P * D)  # (P, D) the observations, common part refreshed on copy
+        self._shared = _zeros("f", D)  # (D,) the common part, written once per change
         self._cards_mask = _zeros("b", P * A)  # (P, A) masks in the cards phase
+        self._seats_np = np.frombuffer(self._seats, dtype=np.float32).reshape(P, D)
         self._shared_np = np.frombuffer(self._shared, dtype=np.float32)
-        self._hand_np = np.frombuffer(self._hand, dtype=np.float32).reshape(P, N + 1)
-        self._tail_np = np.frombuffer(self._tail, dtype=np.float32).reshape(P, T)
         self._cards_mask_np = np.frombuffer(self._cards_mask, dtype=np.int8).reshape(P, A)
         # The other phases' masks are fixed: pass only, except the chooser's rows.
         self._over_mask = np.zeros((P, A), dtype=np.int8)
@@ -103,7 +103,7 @@ class SingleGame:
             self._row_masks[c, c, N:N + N_ROWS] = 1
         self._rel = [[(p + i) % P for i in range(P)] for p in range(P)]  # relative seats
         # _seat_at[s]: where seat s sits in each observer's tail, as relative seat (s - p) % P
-        self._seat_at = [[p * T + (s - p) % P for p in range(P)] for s in range(P)]
+        self._seat_at = [[p * D + (s - p) % P for p in range(P)] for s in range(P)]
         self.seed: int | None = None  # no game yet
         self.phase = PHASE_OVER
 
@@ -194,10 +194,9 @@ class SingleGame:
 
     def observations(self) -> tuple[NDArray[np.float32], NDArray[np.int8]]:
         """(P, D) every seat's observation and (P, A) action mask, fresh arrays."""
-        obs = np.empty((self.players, self.layout.size), dtype=np.float32)
-        obs[:] = self._shared_np
-        obs[:, self._hand_slice] = self._hand_np
-        obs[:, self._tail_slice] = self._tail_np
+        common = self._common
+        self._seats_np[:, common] = self._shared_np[common]
+        obs = self._seats_np.copy()
         if self.phase == PHASE_CARDS:
             mask = self._cards_mask_np.copy()
         elif self.phase == PHASE_ROW:
@@ -225,21 +224,21 @@ class SingleGame:
 
     def _play(self, cards: list[int]) -> None:
         """The cards phase: every seat plays cards[p]; reveal, sort, place."""
-        N1, A = self.n_ids + 1, self.n_actions
-        hand_obs, mask, shared, seen = self._hand, self._cards_mask, self._shared, self._o_seen
+        D, A = self.D, self.n_actions
+        hand_obs, mask, shared, seen = self._seats, self._cards_mask, self._shared, self._o_seen
+        for hand, c in zip(self.hands, cards):
+            last = hand.pop()  # swap-remove: the hand's last card takes the played slot,
+            if last != c:      # the engine's hand-slot order
+                hand[hand.index(c)] = last
         for p, c in enumerate(cards):
-            hand = self.hands[p]
-            i = hand.index(c)
-            hand[i] = hand[-1]  # swap-remove: the engine's hand-slot order
-            hand.pop()
-            hand_obs[p * N1 + c] = 0.0
+            hand_obs[p * D + c] = 0.0
             mask[p * A + c - 1] = 0
             shared[seen + c] = 1.0
         self.played[self.turn] = cards
+        # Lowest first; ladder values are distinct without twins, so no tie-break is needed.
         order = self.order
-        # Lowest first; ladder values are distinct without twins, the seat only fills bits.
-        keys = sorted(order[c] << _SEAT_BITS | p for p, c in enumerate(cards))
-        seats = [k & ((1 << _SEAT_BITS) - 1) for k in keys]
+        seats = sorted(range(self.players), key=cards.__getitem__ if self._order_is_id
+                       else lambda p: order[cards[p]])
         self.revealed_seat = seats
         self.revealed = [cards[s] for s in seats]
         self._resolve(None)
@@ -315,7 +314,7 @@ class SingleGame:
         self.penalty[seat] += bullheads
         scale = 1.0 / SCORE_SCALE  # as SeatView.encode computes it: times the reciprocal
         total, penalty = (self.score[seat] + self.penalty[seat]) * scale, self.penalty[seat] * scale
-        tail, so, po = self._tail, self._t["scores"], self._t["round_penalty"]
+        tail, so, po = self._seats, self._t["scores"], self._t["round_penalty"]
         for at in self._seat_at[seat]:
             tail[at + so] = total
             tail[at + po] = penalty
@@ -366,33 +365,32 @@ class SingleGame:
         shared, rev = self._shared, self._o_revealed
         for c in self.revealed:
             shared[rev + c] = on
-        tail, T, t = self._tail, self.T, self._t
+        seats, D, t = self._seats, self.D, self._t
         for p in range(self.players):
-            tail[p * T + t["phase"]] = 1.0 - on
-        tail[chooser * T + t["phase"] + 1] = on
+            seats[p * D + t["phase"]] = 1.0 - on
+        seats[chooser * D + t["phase"] + 1] = on
         for r in range(N_ROWS):
-            tail[chooser * T + t["choice_rows"] + r] = on
+            seats[chooser * D + t["choice_rows"] + r] = on
 
     def _encode_scores(self) -> None:
-        tail, T, so, po = self._tail, self.T, self._t["scores"], self._t["round_penalty"]
+        seats, D, so, po = self._seats, self.D, self._t["scores"], self._t["round_penalty"]
         totals, penalty, scale = self.totals(), self.penalty, 1.0 / SCORE_SCALE
         for p, rel in enumerate(self._rel):
-            base = p * T
+            base = p * D
             for i, j in enumerate(rel):
-                tail[base + so + i] = totals[j] * scale
-                tail[base + po + i] = penalty[j] * scale
+                seats[base + so + i] = totals[j] * scale
+                seats[base + po + i] = penalty[j] * scale
 
     def _encode_turn(self) -> None:
-        tail, T, at, value = self._tail, self.T, self._t["turn"], self.turn * (1.0 / HAND_SIZE)
+        seats, D, at, value = self._seats, self.D, self._t["turn"], self.turn * (1.0 / HAND_SIZE)
         for p in range(self.players):
-            tail[p * T + at] = value
+            seats[p * D + at] = value
 
     def _encode_all(self) -> None:
         """Every field from scratch (a new deal, a loaded state, the game's end)."""
-        P, N1, A, T, t = self.players, self.n_ids + 1, self.n_actions, self.T, self._t
+        P, A, D, t = self.players, self.n_actions, self.D, self._t
         self._shared_np[:] = 0.0
-        self._hand_np[:] = 0.0
-        self._tail_np[:] = 0.0
+        self._seats_np[:] = 0.0
         self._cards_mask_np[:] = 0
         shared, seen = self._shared, self._o_seen
         for r in range(N_ROWS):
@@ -409,12 +407,12 @@ class SingleGame:
         shared[seen] = 0.0
         for p, hand in enumerate(self.hands):
             for c in hand:
-                self._hand[p * N1 + c] = 1.0
+                self._seats[p * D + c] = 1.0
                 if self.phase == PHASE_CARDS:
                     self._cards_mask[p * A + c - 1] = 1
-        tail = self._tail
+        tail = self._seats
         for p in range(P):
-            base = p * T
+            base = p * D
             tail[base + t["phase"]] = float(self.phase == PHASE_CARDS)
             tail[base + t["players"] + P - MIN_PLAYERS] = 1.0
             tail[base + t["dealer"] + (self.dealer - p) % P] = 1.0
