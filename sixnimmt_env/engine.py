@@ -553,8 +553,11 @@ def _place(st: State, cols, gi: NDArray, rows: NDArray[np.int32], codes: NDArray
     assert np.may_share_memory(rows_flat, rows), "rows must be C-contiguous"
     cards = st.revealed if cols is None else st.revealed[:, cols]
     seats = st.revealed_seat if cols is None else st.revealed_seat[:, cols]
-    row_cards = _columns(st.row_cards, cols)
-    cards_flat = row_cards.reshape(-1)
+    # Cards are written straight into the state's (C, R, B) row cards, also for a subset
+    # of games: gathering the subset's row cards and scattering them back cost more
+    # than the placements themselves.
+    cards_flat = st.row_cards.reshape(-1)
+    assert np.may_share_memory(cards_flat, st.row_cards), "row_cards must be C-contiguous"
     pens = np.empty((P, b), dtype=np.int32)
     for k in range(P):
         code = codes[k]
@@ -565,18 +568,18 @@ def _place(st: State, cols, gi: NDArray, rows: NDArray[np.int32], codes: NDArray
         if k == 0 and first_takes is not None:
             take |= first_takes
         pen = ((best >> BULLS_SHIFT) & BULLS_MASK) * take
+        idx = row * b + local
+        at = idx if cols is None else row * B + gi  # the row's column in (R, B)
         if ev is not None:
-            _record(ev, k, gi, cards[k], seats[k], row, row_cards[:, row, local], count, take, pen)
+            before = cards_flat[(np.arange(ROW_CAPACITY) * (N_ROWS * B))[:, None] + at]  # (C, b)
+            _record(ev, k, gi, cards[k], seats[k], row, before, count, take, pen)
         # The card's code holds count 1 and its bullheads: plus the row's low bits it
         # extends the row; a taken row restarts with the card alone.
-        idx = row * b + local
         low_bits = best & ROW_LOW_MASK
         rows_flat[idx] = code + low_bits - take * (low_bits & _ALL_BUT_INDEX)
         slot = count * ~take  # arithmetic: np.where with a scalar is slower here
-        cards_flat[slot * (N_ROWS * b) + idx] = cards[k]  # (C, R, b): slot-major
+        cards_flat[slot * (N_ROWS * B) + at] = cards[k]  # (C, R, B): slot-major
         pens[k] = pen
-    if cols is not None:
-        st.row_cards[:, :, cols] = row_cards
     st.penalty.reshape(-1)[seats.astype(np.intp) * B + gi] += pens.astype(np.int16)
 
 
