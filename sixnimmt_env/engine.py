@@ -392,9 +392,9 @@ def _reveal(st: State, cols, slots: NDArray) -> NDArray[np.int32]:
     gi = np.arange(B) if cols is None else cols
     # Swap-remove: the hand's last card moves into the played slot.
     flat = st.hands.reshape(-1)
-    seat_base = _seat_base(P, B, HAND_SIZE * B)
-    if cols is not None:
-        seat_base = seat_base[:, cols]
+    # (P, b) flat offsets of each seat's hand in game b (slot 0); computed, not gathered
+    seat_base = _seat_base(P, B, HAND_SIZE * B) if cols is None else \
+        (np.arange(P) * (HAND_SIZE * B))[:, None] + cols
     turn = st.turn if cols is None else st.turn[cols]
     in_step = cols is None and turn[0] == turn[-1] and (turn == turn[0]).all()
     last = seat_base + (HAND_SIZE - 1 - int(turn[0])) * B if in_step else \
@@ -406,7 +406,7 @@ def _reveal(st: State, cols, slots: NDArray) -> NDArray[np.int32]:
     if in_step:  # all games at the same turn: the common case, one plain write
         st.played[int(turn[0])] = cards
     else:
-        st.played.reshape(-1)[_seat_base(P, B, B)[:, gi] + turn.astype(np.intp) * (P * B)] = cards
+        st.played.reshape(-1)[(np.arange(P) * B)[:, None] + (gi + turn.astype(np.intp) * (P * B))] = cards
     # Sort the cards' packed row codes (ladder value in the high bits) with the seat in
     # the low bits, by a sorting network: a few element-wise min/max. Sorting the codes
     # rather than the ids hands the placement loop its codes without another lookup.

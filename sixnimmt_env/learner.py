@@ -47,6 +47,7 @@ class LearnerGames:
         self.slot_games = np.repeat(np.arange(num_games), learners)
         self.slot_offset = np.tile(np.arange(learners), num_games)
         self.first_seat = np.zeros(num_games, dtype=np.int64)  # the first learner's seat per game
+        self.slot_seats = np.zeros(self.num_slots, dtype=np.int64)  # (num_slots,) the seat of each slot
         self.reset(seed)
 
     # ------------------------------------------------------------------ games
@@ -66,6 +67,9 @@ class LearnerGames:
         """Where the learners sit in `games`: drawn from each game's seed."""
         draw = rng_mod.round_keys(self.state.seed[games], _TAG_SEATS, np.zeros(len(games)))
         self.first_seat[games] = (draw % np.uint64(self.config.players)).astype(np.int64)
+        # Kept, not derived on each use: every view, step and reward reads it.
+        self.slot_seats = (self.first_seat[self.slot_games] + self.slot_offset) % self.config.players
+        self._slot_at = self.slot_seats * self.num_games + self.slot_games  # flat index into (P, B)
 
     def restart(self, games: np.ndarray) -> None:
         """Replace finished `games` by the next games of the run's seed sequence."""
@@ -78,11 +82,6 @@ class LearnerGames:
         if self.opponents is not None:
             self.opponent_index[games] = self.opponents.assign(len(games), self.rng)
         self._advance()
-
-    @property
-    def slot_seats(self) -> np.ndarray:
-        """(num_slots,) the seat of each slot."""
-        return (self.first_seat[self.slot_games] + self.slot_offset) % self.config.players
 
     def view(self, slots: np.ndarray | None = None) -> SeatView:
         """What each slot's seat (or only `slots`') may know."""
@@ -143,13 +142,12 @@ class LearnerGames:
             seats, games = np.nonzero(others)
             if len(seats):
                 engine[seats, games] = self._opponents_act(seats, games)
-        slot_seats = self.slot_seats
-        engine[slot_seats, self.slot_games] = self._engine_actions(actions, self.slot_games)
+        engine.reshape(-1)[self._slot_at] = self._engine_actions(actions, self.slot_games)
         step(st, engine, inplace=True, games=live)
         self._advance()
         over = st.game_over()
         rewards = step_rewards(self.reward, before, st.total(), over)
-        return rewards[slot_seats, self.slot_games].astype(np.float32), over[self.slot_games]
+        return rewards.reshape(-1).take(self._slot_at).astype(np.float32), over[self.slot_games]
 
     def _advance(self) -> None:
         """Let opponents pick their rows until every live game waits for a learner."""

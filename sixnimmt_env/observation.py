@@ -178,7 +178,12 @@ class SeatView:
     @cached_property
     def hand(self) -> NDArray[np.int16]:
         """(n, H) own card ids, 0-padded, in no particular order."""
-        return self._st.hands.reshape(-1).take(self._hand_at.T)
+        return self._hand_by_slot.T
+
+    @cached_property
+    def _hand_by_slot(self) -> NDArray[np.int16]:
+        """(H, n) own card ids, slot-major: reductions over slots run on whole rows."""
+        return self._st.hands.reshape(-1).take(self._hand_at)
 
     @cached_property
     def _hand_at(self) -> NDArray[np.intp]:
@@ -189,7 +194,7 @@ class SeatView:
     @cached_property
     def hand_size(self) -> NDArray[np.int64]:
         """(n,) cards in hand."""
-        return (self.hand > 0).sum(axis=1)
+        return (self._hand_by_slot > 0).sum(axis=0)
 
     @cached_property
     def rows(self) -> NDArray[np.int16]:
@@ -299,7 +304,7 @@ class SeatView:
             flat[ids + (entry_base + layout.offsets[name])] = 1.0
             out[:, layout.offsets[name]] = 0.0  # id 0 is "no card"
 
-        multi_hot("hand", st.hands.reshape(-1).take(self._hand_at))
+        multi_hot("hand", self._hand_by_slot)
         table = self._table_ids()
         multi_hot("table", table)
         # Seen this round: starters, every revealed card, and the table (which adds
@@ -340,10 +345,9 @@ def uniform_legal_actions(view: SeatView, rng: np.random.Generator) -> NDArray[n
     actions = np.full(view.n, pass_action(cfg), dtype=np.int64)
     cards_phase = view.phase == PHASE_CARDS
     if cards_phase.any():
-        hand = view.hand
         slot = (rng.random(view.n) * np.maximum(view.hand_size, 1)).astype(np.intp)
         # hands are filled from slot 0 (swap-remove keeps the held cards in front)
-        card = hand[np.arange(view.n), slot].astype(np.int64)
+        card = view._hand_by_slot.reshape(-1).take(slot * view.n + np.arange(view.n)).astype(np.int64)
         actions = np.where(cards_phase, card - 1, actions)
     choosing = view.is_chooser
     if choosing.any():
