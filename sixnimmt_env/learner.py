@@ -67,9 +67,20 @@ class LearnerGames:
         """Where the learners sit in `games`: drawn from each game's seed."""
         draw = rng_mod.round_keys(self.state.seed[games], _TAG_SEATS, np.zeros(len(games)))
         self.first_seat[games] = (draw % np.uint64(self.config.players)).astype(np.int64)
-        # Kept, not derived on each use: every view, step and reward reads it.
+        self._seat_slots()
+
+    def _seat_slots(self) -> None:
+        """The slots' seats from `first_seat`: kept, not derived on each use, since every
+        view, step and reward reads them."""
         self.slot_seats = (self.first_seat[self.slot_games] + self.slot_offset) % self.config.players
         self._slot_at = self.slot_seats * self.num_games + self.slot_games  # flat index into (P, B)
+
+    def seat_learners(self, first_seat) -> None:
+        """Put the first learner of every game at seat `first_seat` (scalar or (B,)),
+        then let opponents choose rows until a learner is asked."""
+        self.first_seat[:] = first_seat
+        self._seat_slots()
+        self._advance()
 
     def restart(self, games: np.ndarray) -> None:
         """Replace finished `games` by the next games of the run's seed sequence."""
