@@ -154,8 +154,20 @@ class LearnerGames:
             if len(seats):
                 engine[seats, games] = self._opponents_act(seats, games)
         engine.reshape(-1)[self._slot_at] = self._engine_actions(actions, self.slot_games)
-        step(st, engine, inplace=True, games=live)
-        self._advance()
+        # Two engine calls, not three: first the cards phase; then, in one call, the rows
+        # the learners chose and the rows the opponents choose in the games the cards
+        # phase stopped (the opponents draw in the same order as one step after another).
+        choosing = (st.phase == PHASE_ROW) & live  # a learner's row: opponents' were played out
+        step(st, engine, inplace=True, games=cards)
+        stopped = np.flatnonzero((st.phase == PHASE_ROW) & cards)
+        choosers = st.chooser[stopped].astype(np.int64)
+        theirs = ~self._is_learner(choosers, stopped)
+        if theirs.any():
+            games, choosers = stopped[theirs], choosers[theirs]
+            engine[choosers, games] = self._opponents_act(choosers, games)
+            choosing[games] = True
+        if choosing.any():
+            step(st, engine, inplace=True, games=choosing)
         over = st.game_over()
         rewards = step_rewards(self.reward, before, st.total(), over)
         return rewards.reshape(-1).take(self._slot_at).astype(np.float32), over[self.slot_games]
