@@ -74,6 +74,8 @@ class LearnerGames:
         view, step and reward reads them."""
         self.slot_seats = (self.first_seat[self.slot_games] + self.slot_offset) % self.config.players
         self._slot_at = self.slot_seats * self.num_games + self.slot_games  # flat index into (P, B)
+        P = self.config.players
+        self._opponent_seat = (np.arange(P)[:, None] - self.first_seat[None, :]) % P >= self.learners  # (P, B)
 
     def seat_learners(self, first_seat) -> None:
         """Put the first learner of every game at seat `first_seat` (scalar or (B,)),
@@ -112,9 +114,12 @@ class LearnerGames:
 
     def _opponents_act(self, seats: np.ndarray, games: np.ndarray) -> np.ndarray:
         """Engine actions (card ids or rows) of the opponents at (seats, games)."""
-        position = (seats - self.first_seat[games]) % self.config.players - self.learners
-        which = self.opponent_index[games, position]
-        actions = opponent_actions(self.opponents.agents, self.state, seats, games, which, self.rng)
+        agents = self.opponents.agents
+        which = None
+        if len(agents) > 1:  # which agent plays each (seat, game)
+            position = (seats - self.first_seat[games]) % self.config.players - self.learners
+            which = self.opponent_index[games, position]
+        actions = opponent_actions(agents, self.state, seats, games, which, self.rng)
         return self._engine_actions(actions, games)
 
     def _engine_actions(self, actions: np.ndarray, games: np.ndarray) -> np.ndarray:
@@ -149,8 +154,7 @@ class LearnerGames:
         live = ~st.game_over()
         cards = (st.phase == PHASE_CARDS) & live
         if cards.any():
-            others = ~self._is_learner(np.arange(P)[:, None], np.arange(B)[None, :]) & cards[None, :]
-            seats, games = np.nonzero(others)
+            seats, games = np.nonzero(self._opponent_seat & cards[None, :])
             if len(seats):
                 engine[seats, games] = self._opponents_act(seats, games)
         engine.reshape(-1)[self._slot_at] = self._engine_actions(actions, self.slot_games)
