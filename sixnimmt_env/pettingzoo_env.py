@@ -51,6 +51,11 @@ sequence). `reset(options={"deal": {"hands": [[...], ...], "rows": [c0, c1, c2, 
 starts from a given deal — e.g. a round of a game record — so agents can be compared on
 the same cards.
 
+## Speed
+Games whose cards are one copy each (no twins) run, unless rendered, on a pure-Python
+single-game path (`single_game.SingleGame`) tested to give exactly what the batched engine
+gives; other games run on the batched engine. `env.fast_path` says which.
+
 ## Version history
 - v0: first release.
 """

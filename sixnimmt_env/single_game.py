@@ -4,7 +4,7 @@ Stepping one game through the batched engine pays about a microsecond of NumPy c
 overhead on each of ~150 array operations per step, whatever the batch size. `SingleGame`
 plays one game with Python ints and lists instead, and updates the flat observations and
 action masks of every seat as cards move (a placed card is a handful of element writes),
-so handing out a step's observations is four NumPy copies.
+so handing out a step's observations is three NumPy copies.
 
 It is a second implementation of the rules (`engine.py`) and of the encoder
 (`observation.SeatView.encode` / `action_mask`), so it takes only the games it has been

@@ -60,13 +60,15 @@ def random_deal(rng, players, deck_size=104):
 @pytest.mark.parametrize("row_choice", ["player", "cheapest"])
 def test_fast_path_equals_the_engine_path(players, row_choice):
     """Random games through both paths, compared after every reset and step: whole games
-    and one-round episodes, every reward kind, both decks, seeded and given deals."""
+    and one-round episodes, games ended by rounds or by a score, every reward kind, both
+    decks, seeded and given deals, resets mid-episode."""
     rng = np.random.default_rng(players * 2 + (row_choice == "player"))
     steps = 0
-    for case, (episode, reward, deck) in enumerate([("game", "penalty", "full"), ("round", "relative", "exact"),
-                                                    ("round", "rank", "full"), ("game", "rank", "exact")]):
-        fast, engine = pair(players, row_choice=row_choice, episode=episode, reward=reward, deck=deck,
-                            max_rounds=3 if episode == "game" else None)
+    for case, (episode, reward, deck, end) in enumerate([
+            ("game", "penalty", "full", {"max_rounds": 3}), ("round", "relative", "exact", {}),
+            ("round", "rank", "full", {}), ("game", "rank", "exact", {"max_rounds": 3}),
+            ("game", "relative", "full", {"end_score": 12})]):  # ended by a score
+        fast, engine = pair(players, row_choice=row_choice, episode=episode, reward=reward, deck=deck, **end)
         deck_size = 104 if deck == "full" else 10 * players + 4
         for episode_no in range(3):
             if episode_no == 1:  # a given deal
