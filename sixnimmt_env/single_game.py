@@ -8,10 +8,11 @@ so handing out a step's observations is three NumPy copies.
 
 It is a second implementation of the rules (`engine.py`) and of the encoder
 (`observation.SeatView.encode` / `action_mask`), so it takes only the games it has been
-shown equal on: `SingleGame.supports(config)` — no twins (every id one physical card) and
-the row-choice modes listed in `_ROW_CHOICES`. `tests/test_single_game.py` plays random
-games through both and compares the state, observations, masks, rewards and infos after
-every step. Any other game goes through the batched engine.
+shown equal on: `SingleGame.supports(config)` — no twins (every id one physical card), the
+row-choice modes listed in `_ROW_CHOICES` and no rule option beyond `_RULE_OPTIONS`.
+`tests/test_single_game.py` plays random games through both and compares the state,
+observations, masks, rewards and infos after every step. Any other game goes through the
+batched engine.
 
 The state mirrors `engine.State` for one game, down to the hand-slot order (swap-remove)
 and the stale row slots past a row's count, so `to_state()` is exactly the engine's State
@@ -20,6 +21,7 @@ and the stale row slots past a row's count, so `to_state()` is exactly the engin
 
 from __future__ import annotations
 
+import dataclasses
 from array import array
 
 import numpy as np
@@ -32,6 +34,9 @@ from .rules import (BULLS_MASK, BULLS_SHIFT, COUNT_MASK, COUNT_SHIFT, HAND_SIZE,
 from .state import NO_SEAT, PHASE_CARDS, PHASE_OVER, PHASE_ROW, State
 
 _ROW_CHOICES = ("player", "cheapest")  # the row-choice modes this file implements
+# The rule options this file implements. A rule option added later (to RuleConfig) turns
+# the fast path off until this file implements it and its tests cover it.
+_RULE_OPTIONS = {"players", "row_choice", "end_score", "max_rounds", "deck", "variant"}
 # The per-seat fields: the observation's tail from "choice_rows" on (asserted contiguous).
 _TAIL = ("choice_rows", "scores", "round_penalty", "phase", "players", "turn", "dealer")
 
@@ -52,7 +57,8 @@ class SingleGame:
     def supports(config: RuleConfig) -> bool:
         """Whether this path is proven equal to the engine for `config`."""
         v = config.variant_data
-        return v.copies == 1 and not v.has_twins and config.row_choice in _ROW_CHOICES
+        known = {f.name for f in dataclasses.fields(config)} <= _RULE_OPTIONS
+        return known and v.copies == 1 and not v.has_twins and config.row_choice in _ROW_CHOICES
 
     def __init__(self, config: RuleConfig, layout: ObsLayout):
         if not self.supports(config):

@@ -142,6 +142,12 @@ def test_which_games_take_the_fast_path(monkeypatch):
         SingleGame(env.config, env.layout)
     obs, _ = env.reset(seed=1)
     rng = np.random.default_rng(1)
+
+    @dataclasses.dataclass(frozen=True)
+    class NewRule(RuleConfig):  # a rule option added after SingleGame was written
+        twin_rows: str = "owner"
+
+    assert not SingleGame.supports(NewRule(players=4))
     while env.agents:
         obs, *_ = env.step({a: int(rng.choice(np.flatnonzero(o["action_mask"]))) for a, o in obs.items()})
     assert env.state_.game_over()[0]
