@@ -256,7 +256,7 @@ class SixNimmtParallelEnv(ParallelEnv):
         game = self._single
         bad = game.illegal_seat(acts)
         if bad >= 0:
-            return self._illegal(bad, acts[bad], self._mask[bad])
+            return self._illegal(bad, acts[bad], game.observations()[1][bad])
         before = game.totals()
         game.step(acts)
         self._state = None  # the engine view is rebuilt when asked for
@@ -293,7 +293,10 @@ class SixNimmtParallelEnv(ParallelEnv):
 
     @property
     def state_(self):
-        """The game as an engine State of one game (None before the first reset)."""
+        """The game as an engine State of one game (None before the first reset).
+
+        On the fast path a copy rebuilt from the SingleGame: for reading (renderers,
+        records, tests); changing it does not change the game."""
         if self._state is None and self._single is not None and self._single.seed is not None:
             self._state = self._single.to_state()
         return self._state
@@ -309,9 +312,8 @@ class SixNimmtParallelEnv(ParallelEnv):
         return SeatView(self.state_, np.arange(P), np.zeros(P, dtype=np.intp))
 
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
-        if self._single is not None:
+        if self._single is not None:  # SingleGame checks actions itself
             vectors, masks = self._single.observations()
-            self._mask = masks  # checked by SingleGame.illegal_seat; here for error messages
         else:
             view = self._view()
             self._mask = view.action_mask()
