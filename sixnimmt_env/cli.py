@@ -351,7 +351,8 @@ def bench_env_cmd(
     if kind == "parallel":
         result = bench_parallel_env(players, seconds, seed, row_choice)
         text = (f"ParallelEnv P={players}: {result['rounds_per_s']:,.0f} rounds/s, "
-                f"{result['env_steps_per_s']:,.0f} env steps/s")
+                f"{result['env_steps_per_s']:,.0f} env steps/s (time inside reset/step); "
+                f"{result['with_sampler_rounds_per_s']:,.0f} rounds/s with the random sampler")
     else:
         result = bench_vec_env(players, batch, seconds, seed, row_choice)
         text = (f"VecEnv P={players} B={batch}: {result['learner_steps_per_s']:,.0f} learner steps/s "

@@ -167,18 +167,40 @@ def _deal(st: State, cols) -> None:
     st.phase[cols] = PHASE_CARDS
 
 
-def _deal_chunk(st: State, games: NDArray, keys: NDArray[np.uint64]) -> None:
-    """Deal hands, starters and rows to `games`, whose round keys are `keys`."""
-    cfg, v = st.config, st.config.variant_data
-    deck_size = len(v.deck(cfg.players, cfg.deck))  # decks are always ids 1..deck_size
-    P, in_hands = cfg.players, HAND_SIZE * cfg.players
-    if games[-1] - games[0] == len(games) - 1:
-        games = slice(games[0], games[-1] + 1)  # contiguous: plain slicing is cheaper
+def _shuffled_ids(config: RuleConfig, keys: NDArray[np.uint64]) -> NDArray[np.int16]:
+    """(P*H + R, b) the cards dealt from round keys `keys` (b,): seat p's hand in rows
+    p*H .. p*H+H-1, then the R row starters."""
+    deck_size = len(config.variant_data.deck(config.players, config.deck))  # ids 1..deck_size
+    dealt = HAND_SIZE * config.players + N_ROWS
     sort_keys = rng.draws(keys, (deck_size + 1) // 2).view(np.uint32)[:, :deck_size]
     sort_keys &= np.uint32(~_DECK_MASK & 0xFFFFFFFF)
     sort_keys |= np.arange(deck_size, dtype=np.uint32)[None, :]
     sort_keys.sort(axis=1)
-    ids = (sort_keys[:, : in_hands + N_ROWS] & np.uint32(_DECK_MASK)).astype(np.int16).T + 1
+    return (sort_keys[:, :dealt] & np.uint32(_DECK_MASK)).astype(np.int16).T + 1
+
+
+def deal_ids(config: RuleConfig, seed: int, round: int) -> list[int]:
+    """The cards of round `round` of the game seeded `seed`, as `new_games` deals them:
+    P*H hand cards (seat-major, in hand-slot order), then the R row starters.
+
+    For one game at a time (the ParallelEnv's single-game path); batches use `_deal`.
+    """
+    keys = np.array([rng.round_key_int(seed, rng.TAG_DEAL, round)], dtype=np.uint64)
+    return _shuffled_ids(config, keys)[:, 0].tolist()
+
+
+def first_dealer(config: RuleConfig, seed: int) -> int:
+    """The seat that deals the first round of the game seeded `seed` (as `new_games` draws it)."""
+    return rng.round_key_int(seed, rng.TAG_DEALER, 0) % config.players
+
+
+def _deal_chunk(st: State, games: NDArray, keys: NDArray[np.uint64]) -> None:
+    """Deal hands, starters and rows to `games`, whose round keys are `keys`."""
+    cfg, v = st.config, st.config.variant_data
+    P, in_hands = cfg.players, HAND_SIZE * cfg.players
+    if games[-1] - games[0] == len(games) - 1:
+        games = slice(games[0], games[-1] + 1)  # contiguous: plain slicing is cheaper
+    ids = _shuffled_ids(cfg, keys)
     st.hands.reshape(P * HAND_SIZE, -1)[:, games] = ids[:in_hands]
     starters = ids[in_hands:]
     st.starters[:, games] = starters
@@ -377,9 +399,9 @@ def _reveal(st: State, cols, slots: NDArray) -> NDArray[np.int32]:
     gi = np.arange(B) if cols is None else cols
     # Swap-remove: the hand's last card moves into the played slot.
     flat = st.hands.reshape(-1)
-    seat_base = _seat_base(P, B, HAND_SIZE * B)
-    if cols is not None:
-        seat_base = seat_base[:, cols]
+    # (P, b) flat offsets of each seat's hand in game b (slot 0); computed, not gathered
+    seat_base = _seat_base(P, B, HAND_SIZE * B) if cols is None else \
+        (np.arange(P) * (HAND_SIZE * B))[:, None] + cols
     turn = st.turn if cols is None else st.turn[cols]
     in_step = cols is None and turn[0] == turn[-1] and (turn == turn[0]).all()
     last = seat_base + (HAND_SIZE - 1 - int(turn[0])) * B if in_step else \
@@ -391,7 +413,7 @@ def _reveal(st: State, cols, slots: NDArray) -> NDArray[np.int32]:
     if in_step:  # all games at the same turn: the common case, one plain write
         st.played[int(turn[0])] = cards
     else:
-        st.played.reshape(-1)[_seat_base(P, B, B)[:, gi] + turn.astype(np.intp) * (P * B)] = cards
+        st.played.reshape(-1)[(np.arange(P) * B)[:, None] + (gi + turn.astype(np.intp) * (P * B))] = cards
     # Sort the cards' packed row codes (ladder value in the high bits) with the seat in
     # the low bits, by a sorting network: a few element-wise min/max. Sorting the codes
     # rather than the ids hands the placement loop its codes without another lookup.
@@ -571,8 +593,11 @@ def _place(st: State, cols, gi: NDArray, rows: NDArray[np.int32], codes: NDArray
     assert np.may_share_memory(rows_flat, rows), "rows must be C-contiguous"
     cards = st.revealed if cols is None else st.revealed[:, cols]
     seats = st.revealed_seat if cols is None else st.revealed_seat[:, cols]
-    row_cards = _columns(st.row_cards, cols)
-    cards_flat = row_cards.reshape(-1)
+    # Cards are written straight into the state's (C, R, B) row cards, also for a subset
+    # of games: gathering the subset's row cards and scattering them back cost more
+    # than the placements themselves.
+    cards_flat = st.row_cards.reshape(-1)
+    assert np.may_share_memory(cards_flat, st.row_cards), "row_cards must be C-contiguous"
     pens = np.empty((P, b), dtype=np.int32)
     twins = st.config.variant_data.has_twins
     if twins:
@@ -606,18 +631,20 @@ def _place(st: State, cols, gi: NDArray, rows: NDArray[np.int32], codes: NDArray
         if twins:
             take &= live
         pen = ((best >> BULLS_SHIFT) & BULLS_MASK) * take
+        idx = row * b + local
+        at = idx if cols is None else row * B + gi  # the row's column in (R, B)
         if ev is not None:
+            before = cards_flat[(np.arange(ROW_CAPACITY) * (N_ROWS * B))[:, None] + at]  # (C, b)
             card = cards[k] * live if twins else cards[k]
-            _record(ev, k, gi, card, seats[k], row, row_cards[:, row, local], count, take, pen)
+            _record(ev, k, gi, card, seats[k], row, before, count, take, pen)
         # The card's code holds count 1 and its bullheads: plus the row's low bits it
         # extends the row; a taken row restarts with the card alone.
-        idx = row * b + local
         low_bits = best & ROW_LOW_MASK
         new_row = code + low_bits - take * (low_bits & _ALL_BUT_INDEX)
         slot = count * ~take  # arithmetic: np.where with a scalar is slower here
         if twins:
             slot *= live  # a full row that a parked card does not take: stay in bounds
-        pos = slot * (N_ROWS * b) + idx  # (C, R, b): slot-major
+        pos = slot * (N_ROWS * B) + at  # (C, R, B): slot-major
         if twins:  # games parked or out of cards leave their rows alone
             new_row = np.where(live, new_row, rows_flat[idx])
             cards_flat[pos] = np.where(live, cards[k], cards_flat[pos])
@@ -625,8 +652,6 @@ def _place(st: State, cols, gi: NDArray, rows: NDArray[np.int32], codes: NDArray
             cards_flat[pos] = cards[k]
         rows_flat[idx] = new_row
         pens[k] = pen
-    if cols is not None:
-        st.row_cards[:, :, cols] = row_cards
     flat_seat = seats.astype(np.intp) * B + gi
     if not twins:
         st.penalty.reshape(-1)[flat_seat] += pens.astype(np.int16)

@@ -56,8 +56,7 @@ class SixNimmtEnv(gymnasium.Env):
         super().reset(seed=seed)
         self.games.reset(int(self.np_random.integers(2**63)))
         if self.learner_seat is not None:
-            self.games.first_seat[:] = self.learner_seat
-            self.games._advance()
+            self.games.seat_learners(self.learner_seat)
         self._done = False
         obs, info = self._observe()
         if self.render_mode == "human":

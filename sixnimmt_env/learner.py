@@ -47,6 +47,7 @@ class LearnerGames:
         self.slot_games = np.repeat(np.arange(num_games), learners)
         self.slot_offset = np.tile(np.arange(learners), num_games)
         self.first_seat = np.zeros(num_games, dtype=np.int64)  # the first learner's seat per game
+        self.slot_seats = np.zeros(self.num_slots, dtype=np.int64)  # (num_slots,) the seat of each slot
         self.reset(seed)
 
     # ------------------------------------------------------------------ games
@@ -66,6 +67,22 @@ class LearnerGames:
         """Where the learners sit in `games`: drawn from each game's seed."""
         draw = rng_mod.round_keys(self.state.seed[games], _TAG_SEATS, np.zeros(len(games)))
         self.first_seat[games] = (draw % np.uint64(self.config.players)).astype(np.int64)
+        self._seat_slots()
+
+    def _seat_slots(self) -> None:
+        """The slots' seats from `first_seat`: kept, not derived on each use, since every
+        view, step and reward reads them."""
+        self.slot_seats = (self.first_seat[self.slot_games] + self.slot_offset) % self.config.players
+        self._slot_at = self.slot_seats * self.num_games + self.slot_games  # flat index into (P, B)
+        P = self.config.players
+        self._opponent_seat = (np.arange(P)[:, None] - self.first_seat[None, :]) % P >= self.learners  # (P, B)
+
+    def seat_learners(self, first_seat) -> None:
+        """Put the first learner of every game at seat `first_seat` (scalar or (B,)),
+        then let opponents choose rows until a learner is asked."""
+        self.first_seat[:] = first_seat
+        self._seat_slots()
+        self._advance()
 
     def restart(self, games: np.ndarray) -> None:
         """Replace finished `games` by the next games of the run's seed sequence."""
@@ -78,11 +95,6 @@ class LearnerGames:
         if self.opponents is not None:
             self.opponent_index[games] = self.opponents.assign(len(games), self.rng)
         self._advance()
-
-    @property
-    def slot_seats(self) -> np.ndarray:
-        """(num_slots,) the seat of each slot."""
-        return (self.first_seat[self.slot_games] + self.slot_offset) % self.config.players
 
     def view(self, slots: np.ndarray | None = None) -> SeatView:
         """What each slot's seat (or only `slots`') may know."""
@@ -102,9 +114,12 @@ class LearnerGames:
 
     def _opponents_act(self, seats: np.ndarray, games: np.ndarray) -> np.ndarray:
         """Engine actions (card ids or rows) of the opponents at (seats, games)."""
-        position = (seats - self.first_seat[games]) % self.config.players - self.learners
-        which = self.opponent_index[games, position]
-        actions = opponent_actions(self.opponents.agents, self.state, seats, games, which, self.rng)
+        agents = self.opponents.agents
+        which = None
+        if len(agents) > 1:  # which agent plays each (seat, game)
+            position = (seats - self.first_seat[games]) % self.config.players - self.learners
+            which = self.opponent_index[games, position]
+        actions = opponent_actions(agents, self.state, seats, games, which, self.rng)
         return self._engine_actions(actions, games)
 
     def _engine_actions(self, actions: np.ndarray, games: np.ndarray) -> np.ndarray:
@@ -139,17 +154,27 @@ class LearnerGames:
         live = ~st.game_over()
         cards = (st.phase == PHASE_CARDS) & live
         if cards.any():
-            others = ~self._is_learner(np.arange(P)[:, None], np.arange(B)[None, :]) & cards[None, :]
-            seats, games = np.nonzero(others)
+            seats, games = np.nonzero(self._opponent_seat & cards[None, :])
             if len(seats):
                 engine[seats, games] = self._opponents_act(seats, games)
-        slot_seats = self.slot_seats
-        engine[slot_seats, self.slot_games] = self._engine_actions(actions, self.slot_games)
-        step(st, engine, inplace=True, games=live)
-        self._advance()
+        engine.reshape(-1)[self._slot_at] = self._engine_actions(actions, self.slot_games)
+        # Two engine calls, not three: first the cards phase; then, in one call, the rows
+        # the learners chose and the rows the opponents choose in the games the cards
+        # phase stopped (the opponents draw in the same order as one step after another).
+        choosing = (st.phase == PHASE_ROW) & live  # a learner's row: opponents' were played out
+        step(st, engine, inplace=True, games=cards)
+        stopped = np.flatnonzero((st.phase == PHASE_ROW) & cards)
+        choosers = st.chooser[stopped].astype(np.int64)
+        theirs = ~self._is_learner(choosers, stopped)
+        if theirs.any():
+            games, choosers = stopped[theirs], choosers[theirs]
+            engine[choosers, games] = self._opponents_act(choosers, games)
+            choosing[games] = True
+        if choosing.any():
+            step(st, engine, inplace=True, games=choosing)
         over = st.game_over()
         rewards = step_rewards(self.reward, before, st.total(), over)
-        return rewards[slot_seats, self.slot_games].astype(np.float32), over[self.slot_games]
+        return rewards.reshape(-1).take(self._slot_at).astype(np.float32), over[self.slot_games]
 
     def _advance(self) -> None:
         """Let opponents pick their rows until every live game waits for a learner."""

@@ -150,10 +150,15 @@ class SeatView:
         identity = self.n == state.batch_size and (self.games == np.arange(self.n)).all()
         self._g = slice(None) if identity else self.games
 
+    @cached_property
+    def _rel_at(self) -> NDArray[np.intp]:
+        """(n, P) flat indices into a (P, B) array, in relative seat order."""
+        order = (self.seats[:, None] + np.arange(self.players)[None, :]) % self.players
+        return order * self._st.batch_size + self.games[:, None]
+
     def _rel(self, a: NDArray) -> NDArray:
         """(P, B) per-seat array -> (n, P) in relative seat order (own seat first)."""
-        order = (self.seats[:, None] + np.arange(self.players)[None, :]) % self.players
-        return a[order, self.games[:, None]]
+        return a.reshape(-1).take(self._rel_at)  # flat take: far cheaper than 2-D fancy indexing
 
     @cached_property
     def phase(self) -> NDArray[np.int8]:
@@ -173,12 +178,23 @@ class SeatView:
     @cached_property
     def hand(self) -> NDArray[np.int16]:
         """(n, H) own card ids, 0-padded, in no particular order."""
-        return self._st.hands[self.seats, :, self.games]
+        return self._hand_by_slot.T
+
+    @cached_property
+    def _hand_by_slot(self) -> NDArray[np.int16]:
+        """(H, n) own card ids, slot-major: reductions over slots run on whole rows."""
+        return self._st.hands.reshape(-1).take(self._hand_at)
+
+    @cached_property
+    def _hand_at(self) -> NDArray[np.intp]:
+        """(H, n) flat indices of each entry's hand slots in `hands` (P, H, B)."""
+        H, B = self._st.hands.shape[1:]
+        return (self.seats * (H * B) + self.games)[None, :] + (np.arange(H) * B)[:, None]
 
     @cached_property
     def hand_size(self) -> NDArray[np.int64]:
         """(n,) cards in hand."""
-        return (self.hand > 0).sum(axis=1)
+        return (self._hand_by_slot > 0).sum(axis=0)
 
     @cached_property
     def rows(self) -> NDArray[np.int16]:
@@ -258,10 +274,12 @@ class SeatView:
         """(n, A) legal actions: cards in hand, rows for the chooser, else pass only."""
         cfg = self.config
         n_ids = cfg.variant_data.n_ids
-        mask = np.zeros((self.n, action_size(cfg)), dtype=bool)
-        cards = np.zeros((self.n, n_ids + 1), dtype=bool)
-        cards[np.arange(self.n)[:, None], self.hand] = True
-        mask[:, :n_ids] = cards[:, 1:] & (self.phase == PHASE_CARDS)[:, None]
+        A = action_size(cfg)
+        mask = np.zeros((self.n, A), dtype=bool)
+        # Card id c is action c-1: one flat scatter (the padding id 0 lands on action -1,
+        # the previous entry's pass, which is set last), only where a card is wanted.
+        cards_at = np.flatnonzero(self.phase == PHASE_CARDS)
+        mask.reshape(-1)[self.hand[cards_at] + (cards_at * A - 1)[:, None]] = True
         mask[:, n_ids:n_ids + N_ROWS] = self.row_options
         mask[:, n_ids + N_ROWS] = ~self.must_act
         return mask
@@ -286,20 +304,20 @@ class SeatView:
             flat[ids + (entry_base + layout.offsets[name])] = 1.0
             out[:, layout.offsets[name]] = 0.0  # id 0 is "no card"
 
-        H, B = st.hands.shape[1], st.batch_size
-        hand_at = (self.seats * (H * B) + self.games)[None, :] + (np.arange(H) * B)[:, None]
-        multi_hot("hand", st.hands.reshape(-1)[hand_at])
+        multi_hot("hand", self._hand_by_slot)
         table = self._table_ids()
         multi_hot("table", table)
         # Seen this round: starters, every revealed card, and the table (which adds
-        # something only for positions built with from_deal).
-        multi_hot("seen", st.played[:, :, g])
+        # something only for positions built with from_deal). Turns after every entry's
+        # current one hold no cards yet: skipped.
+        turns = min(int(self.turn.max(initial=0)) + 1, st.played.shape[0])
+        multi_hot("seen", st.played[:turns, :, g])
         flat[st.starters[:, g] + (entry_base + layout.offsets["seen"])] = 1.0
         multi_hot("seen", table)
         multi_hot("revealed", st.revealed[:, g] * (self.phase == PHASE_ROW))
         cards_at = layout.offsets["row_cards"]
         out[:, cards_at:cards_at + N_ROWS * ROW_CAPACITY].reshape(n, N_ROWS, ROW_CAPACITY)[:] = \
-            (v.order[table] * np.float32(1.0 / N)).transpose(2, 1, 0)
+            ((table if v.order_is_id else v.order[table]) * np.float32(1.0 / N)).transpose(2, 1, 0)
         out[:, layout.slice("row_count")] = self.row_count * (1.0 / ROW_CAPACITY)
         out[:, layout.slice("row_bulls")] = self.row_bulls * (1.0 / ROW_BULLS_SCALE)
         out[:, layout.slice("row_last")] = self.row_last * (1.0 / N)
@@ -327,10 +345,9 @@ def uniform_legal_actions(view: SeatView, rng: np.random.Generator) -> NDArray[n
     actions = np.full(view.n, pass_action(cfg), dtype=np.int64)
     cards_phase = view.phase == PHASE_CARDS
     if cards_phase.any():
-        hand = view.hand
         slot = (rng.random(view.n) * np.maximum(view.hand_size, 1)).astype(np.intp)
         # hands are filled from slot 0 (swap-remove keeps the held cards in front)
-        card = hand[np.arange(view.n), slot].astype(np.int64)
+        card = view._hand_by_slot.reshape(-1).take(slot * view.n + np.arange(view.n)).astype(np.int64)
         actions = np.where(cards_phase, card - 1, actions)
     choosing = view.is_chooser
     if choosing.any():

@@ -75,7 +75,8 @@ class OpponentTable:
 def opponent_actions(agents: list, state, seats: np.ndarray, games: np.ndarray,
                      which: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """(n,) actions of the opponents at (seats[i], games[i]), entry i played by
-    agents[which[i]]; each agent gets its entries in one batched call."""
+    agents[which[i]] (`which` may be None when there is one agent); each agent gets its
+    entries in one batched call."""
     if len(agents) == 1:
         return agents[0].act(SeatView(state, seats, games), rng)
     actions = np.empty(len(seats), dtype=np.int64)

@@ -51,6 +51,11 @@ sequence). `reset(options={"deal": {"hands": [[...], ...], "rows": [c0, c1, c2, 
 starts from a given deal — e.g. a round of a game record — so agents can be compared on
 the same cards.
 
+## Speed
+Games whose cards are one copy each (no twins) run, unless rendered, on a pure-Python
+single-game path (`single_game.SingleGame`) tested to give exactly what the batched engine
+gives; other games run on the batched engine. `env.fast_path` says which.
+
 ## Version history
 - v0: first release.
 """
@@ -70,9 +75,10 @@ from .engine import from_deal, new_games, step
 from .errors import ConfigError, IllegalActionError
 from .observation import (ObsLayout, SeatView, action_size, describe_action)
 from .render import scores_line, step_lines, table_lines
-from .rng import game_seeds
+from .rng import game_seed_int, game_seeds
 from .rules import RuleConfig
-from .state import PHASE_CARDS, PHASE_ROW
+from .single_game import SingleGame
+from .state import PHASE_CARDS, PHASE_OVER, PHASE_ROW
 
 REWARDS = ("penalty", "relative", "rank")
 EPISODES = ("game", "round")
@@ -110,6 +116,19 @@ def step_rewards(kind: str, before: np.ndarray, after: np.ndarray, over: np.ndar
     return rank_rewards(after) * over[None, :]
 
 
+def step_rewards_one(kind: str, before: list[int], after: list[int], over: bool) -> list[float]:
+    """`step_rewards` of one game on Python numbers, with the same float64 arithmetic."""
+    taken = [float(a - b) for a, b in zip(after, before)]
+    if kind == "penalty":
+        return [-t for t in taken]
+    P = len(taken)
+    if kind == "relative":
+        total = sum(taken)
+        return [-(t - (total - t) / (P - 1)) for t in taken]
+    won = 1.0 if over else 0.0
+    return [(sum(o > a for o in after) - sum(o < a for o in after)) / (P - 1) * won for a in after]
+
+
 class SixNimmtParallelEnv(ParallelEnv):
     """6 nimmt! as a PettingZoo ParallelEnv, one game (see the module docstring)."""
 
@@ -137,7 +156,12 @@ class SixNimmtParallelEnv(ParallelEnv):
         self.n_actions = action_size(self.config)
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agents: list[str] = []
-        self.state_ = None
+        # Two ways to run the one game: the pure-Python SingleGame (fast; only for rules
+        # it is proven equal on, and without rendering, which needs the engine's events),
+        # or the batched engine with a batch of one.
+        self._single = SingleGame(self.config, self.layout) \
+            if render_mode is None and SingleGame.supports(self.config) else None
+        self._state = None
         self._seed_rng = np.random.default_rng()
         self._last_lines: list[str] = []
 
@@ -162,9 +186,14 @@ class SixNimmtParallelEnv(ParallelEnv):
         game_seed = int(self._seed_rng.integers(2**63))
         deal = (options or {}).get("deal")
         if deal is not None:
-            self.state_ = self._from_deal(deal, game_seed)
+            self._state = self._from_deal(deal, game_seed)
+            if self._single is not None:
+                self._single.load(self._state)
+        elif self._single is not None:
+            self._single.new_game(game_seed_int(game_seed))
+            self._state = None
         else:
-            self.state_ = new_games(self.config, game_seeds(game_seed, 1))
+            self._state = new_games(self.config, game_seeds(game_seed, 1))
         self.agents = self.possible_agents[:]
         self._last_lines = []
         if self.render_mode == "human":
@@ -188,10 +217,12 @@ class SixNimmtParallelEnv(ParallelEnv):
     def step(self, actions: dict[str, int]):
         if not self.agents:
             raise IllegalActionError("the episode is over: call reset()")
-        st = self.state_
         missing = [a for a in self.agents if a not in actions]
         if missing:
             raise IllegalActionError(f"no action for {', '.join(missing)}; every live agent acts each step")
+        if self._single is not None:
+            return self._step_single([int(actions[a]) for a in self.possible_agents])
+        st = self._state
         acts = np.array([int(actions[a]) for a in self.possible_agents])
         mask = self._mask  # the masks handed out with the last observations
         bad = [s for s in range(st.players) if not (0 <= acts[s] < self.n_actions and mask[s, acts[s]])]
@@ -220,6 +251,25 @@ class SixNimmtParallelEnv(ParallelEnv):
             self.render()
         return obs, rew, term, trunc, infos
 
+    def _step_single(self, acts: list[int]):
+        """`step` on the SingleGame path: the same checks, results and dicts."""
+        game = self._single
+        bad = game.illegal_seat(acts)
+        if bad >= 0:
+            return self._illegal(bad, acts[bad], game.observations()[1][bad])
+        before = game.totals()
+        game.step(acts)
+        self._state = None  # the engine view is rebuilt when asked for
+        done = game.phase == PHASE_OVER
+        rewards = step_rewards_one(self.reward_kind, before, game.totals(), done)
+        obs, infos = self._observations(), self._infos()
+        rew = dict(zip(self.possible_agents, rewards))
+        term = dict.fromkeys(self.possible_agents, done)
+        trunc = dict.fromkeys(self.possible_agents, False)
+        if done:
+            self.agents = []
+        return obs, rew, term, trunc, infos
+
     def _illegal(self, seat: int, action: int, legal_mask: np.ndarray):
         """An illegal action: raise, or penalise the seat and end the episode."""
         legal = np.flatnonzero(legal_mask).tolist()
@@ -241,23 +291,45 @@ class SixNimmtParallelEnv(ParallelEnv):
 
     # ------------------------------------------------------------------ views
 
+    @property
+    def state_(self):
+        """The game as an engine State of one game (None before the first reset).
+
+        On the fast path a copy rebuilt from the SingleGame: for reading (renderers,
+        records, tests); changing it does not change the game."""
+        if self._state is None and self._single is not None and self._single.seed is not None:
+            self._state = self._single.to_state()
+        return self._state
+
+    @property
+    def fast_path(self) -> bool:
+        """Whether steps run on the pure-Python SingleGame rather than the batched engine."""
+        return self._single is not None
+
     def _view(self) -> SeatView:
         """All seats of the one game, as P entries."""
         P = self.config.players
         return SeatView(self.state_, np.arange(P), np.zeros(P, dtype=np.intp))
 
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
-        view = self._view()
-        self._mask = view.action_mask()
-        vectors, masks = view.encode(self.layout), self._mask.astype(np.int8)
-        return {a: {"observation": vectors[i], "action_mask": masks[i]}
-                for i, a in enumerate(self.possible_agents)}
+        if self._single is not None:  # SingleGame checks actions itself
+            vectors, masks = self._single.observations()
+        else:
+            view = self._view()
+            self._mask = view.action_mask()
+            vectors, masks = view.encode(self.layout), self._mask.astype(np.int8)
+        return {a: {"observation": v, "action_mask": m}
+                for a, v, m in zip(self.possible_agents, vectors, masks)}
 
     def _infos(self) -> dict[str, dict[str, Any]]:
-        st = self.state_
-        phase = "row" if st.phase[0] == PHASE_ROW else "cards"
-        return {a: {"phase": phase, "round": int(st.round[0]), "turn": int(st.turn[0])}
-                for a in self.possible_agents}
+        game = self._single
+        if game is not None:
+            phase, round_, turn = game.phase, game.round, game.turn
+        else:
+            st = self._state
+            phase, round_, turn = st.phase[0], int(st.round[0]), int(st.turn[0])
+        phase = "row" if phase == PHASE_ROW else "cards"
+        return {a: {"phase": phase, "round": round_, "turn": turn} for a in self.possible_agents}
 
     # ------------------------------------------------------------------ rendering
 

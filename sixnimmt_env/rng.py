@@ -54,6 +54,32 @@ def round_keys(seeds: NDArray[np.uint64], tag: np.uint64, counter: NDArray) -> N
     return mix64(seeds ^ tag) + mix64(counter.astype(np.uint64) ^ tag)
 
 
+# The same functions on one game's Python ints (the ParallelEnv's single-game path): a
+# NumPy call on a 1-element array costs about a microsecond, these a fraction of it.
+_U64 = (1 << 64) - 1
+
+
+def mix64_int(x: int) -> int:
+    """`mix64` of one uint64 given as a Python int."""
+    z = (x + int(_GOLDEN)) & _U64
+    z = ((z ^ (z >> 30)) * int(_MIX1)) & _U64
+    z = ((z ^ (z >> 27)) * int(_MIX2)) & _U64
+    return z ^ (z >> 31)
+
+
+def game_seed_int(seed: int, index: int = 0) -> int:
+    """`game_seeds(seed, 1, start=index)[0]` as a Python int."""
+    if not 0 <= seed < 2**64:
+        raise ValueError(f"seed must be in 0..2**64-1, got {seed}")
+    base = mix64_int(seed ^ int(TAG_GAMES))
+    return mix64_int((base + index * int(_GOLDEN)) & _U64)
+
+
+def round_key_int(seed: int, tag: np.uint64, counter: int) -> int:
+    """`round_keys` of one game as a Python int."""
+    return (mix64_int(seed ^ int(tag)) + mix64_int(counter ^ int(tag))) & _U64
+
+
 def draws(keys: NDArray[np.uint64], n: int) -> NDArray[np.uint64]:
     """(B, n) random uint64: n independent draws from each game's key."""
     z = keys[:, None] + np.arange(1, n + 1, dtype=np.uint64)[None, :] * _GOLDEN
