@@ -470,3 +470,21 @@ def test_cli_match_and_study_with_die_sechste(tmp_path):
         assert (study / f).stat().st_size > 0
     err = sixnimmt("study", "die-sechste", "--players", "1", check_code=2).stderr
     assert "players" in err
+
+
+def test_vec_env_learner_is_asked_only_for_its_own_decisions():
+    """Two questions in one turn (too low, then twin rows): opponents' are played out inside
+    the step, so the single learner never gets a pass-only step."""
+    from sixnimmt_env.vec_env import SixNimmtVecEnv
+
+    env = SixNimmtVecEnv(num_games=256, players=8, variant="die-sechste", seed=3)
+    env.reset()
+    rng = np.random.default_rng(3)
+    pass_action = 104 + 4
+    twin_rows = 0
+    for _ in range(60):
+        masks = env.action_masks()
+        assert not (masks[:, pass_action] & (masks.sum(axis=1) == 1)).any()
+        twin_rows += int((masks[:, 104:108].sum(axis=1) == 2).sum())
+        env.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+    assert twin_rows > 0
