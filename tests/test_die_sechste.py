@@ -488,3 +488,16 @@ def test_vec_env_learner_is_asked_only_for_its_own_decisions():
         twin_rows += int((masks[:, 104:108].sum(axis=1) == 2).sum())
         env.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
     assert twin_rows > 0
+
+
+@pytest.mark.parametrize("spec", ["mcs:rollouts=8", "bayes:samples=8", "min-gap", "random", "greedy"])
+def test_agents_answer_the_twin_row_question_with_one_of_the_two_rows(spec):
+    from agents.registry import make_agent
+    from sixnimmt_env.observation import SeatView
+
+    rows = [["7D"], ["7D*"], ["KS"], ["AH"]]
+    st = play(position(cfg(3), rows, ["AS", "8C", "2C"]), ["AS", "8C", "2C"])
+    assert st.phase[0] == PHASE_ROW and st.chooser[0] == 1
+    action = make_agent(spec).act(SeatView(st, np.array([1])), np.random.default_rng(0))
+    assert int(action[0]) in (104, 105)
+    choose(st, int(action[0]) - 104)  # legal for the engine
