@@ -3,8 +3,10 @@
 A turn goes: every seat picks a card (PHASE_CARDS); the cards are revealed and sorted
 lowest first; each is placed by Rules 1–3. A card lower than every row end (Rule 4) can
 only be the lowest card of the turn; under row_choice="player" its game waits in PHASE_ROW
-until its owner picks the row to take, then the turn's other cards are placed. After ten
-turns the round is scored; the game ends, or the next seat to the left deals a new round.
+until its owner picks the row to take, then the turn's other cards are placed. With twins
+(Die Sechste, two decks) a card behind two equally long rows ending in twins also waits
+for its owner, mid-turn: the cards not yet placed stay in `revealed`. After ten turns the
+round is scored; the game ends, or the next seat to the left deals a new round.
 
 Loops run only over the few seats and rows, never over games. The private functions
 mutate the State they are given; `step` copies first unless told `inplace=True`.

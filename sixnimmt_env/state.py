@@ -18,7 +18,8 @@ from .rules import (BULLS_MASK, BULLS_SHIFT, COUNT_MASK, COUNT_SHIFT, LAST_SHIFT
 
 # Phases of a game, per game in `State.phase`.
 PHASE_CARDS = 0  # every seat picks a card
-PHASE_ROW = 1  # the owner of a too-low card (State.chooser) picks the row to take
+PHASE_ROW = 1  # an owner (State.chooser) picks a row: a too-low card's row to take, or
+#               in Die Sechste one of two equally long rows ending in twins
 PHASE_OVER = 2  # the game has ended; actions are ignored
 PHASE_NAMES = ("cards", "row", "over")
 NO_SEAT = -1
@@ -51,7 +52,8 @@ class State:
             order (lowest first), still to be placed; 0 otherwise.
         revealed_seat: (P, B) int16, the seat that played revealed[k].
         chooser: (B,) int16, the seat that must pick a row in PHASE_ROW, else NO_SEAT.
-        row_options: (R, B) bool, rows the chooser may pick (all rows for a too-low card).
+        row_options: (R, B) bool, rows the chooser may pick (all rows for a too-low card,
+            the two twin-ended rows for Die Sechste's twin-row choice).
     """
 
     config: RuleConfig
