@@ -10,7 +10,7 @@ Actions (one Discrete space for every phase, N = the variant's number of card id
 | action | meaning |
 | --- | --- |
 | 0 .. N-1 | play card id `action + 1` (cards phase) |
-| N .. N+3 | take row `action - N` (the chooser, in the row phase) |
+| N .. N+3 | pick row `action - N` (the chooser, in the row phase: the row a too-low card takes, or in Die Sechste the twin-ended row a card goes behind) |
 | N+4 | pass: this seat has nothing to decide in this step |
 
 The flat observation is a float32 vector laid out by one table (`ObsLayout`) of named
