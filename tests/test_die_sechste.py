@@ -277,6 +277,9 @@ def test_dealer_rotates_left_and_game_ends_at_66():
         rounds_seen += int(ev.round_over.sum())
     assert (st.score.max(axis=0) >= 66).all()
     assert rounds_seen > 40
+    # fewest points wins; all tied players win
+    lowest = st.score.min(axis=0)
+    assert (st.winners() == (st.score == lowest[None, :])).all()
 
 
 def test_short_game_variants():
