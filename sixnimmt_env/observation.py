@@ -385,15 +385,16 @@ class SeatView:
         bulls = np.where(too_low, self.row_bulls.min(axis=1, keepdims=True),
                          np.take_along_axis(self.row_bulls, target, axis=1) * joins)
         gap = np.where(too_low, value, value - target_last) * held
-        # unseen cards by ladder value: below(x) = how many unseen cards are lower than x
+        # unseen cards by ladder value: unseen_below(x) = how many unseen cards are lower than x
         unseen = self.unseen
-        by_value = np.argsort(v.order, kind="stable")
-        sorted_values = v.order[by_value]
-        below_count = np.concatenate([np.zeros((n, 1), np.int64),
-                                      np.cumsum(unseen[:, by_value], axis=1)], axis=1)
+        by_value, rank_of_value = _value_ranks(v.order)
+        # value-major (ids, n): the running sum adds whole contiguous rows
+        below_count = np.zeros((len(by_value) + 1, n), np.int16)
+        np.cumsum(unseen.T[by_value], axis=0, dtype=np.int16, out=below_count[1:])
+        entry = np.arange(n)[:, None]
 
         def unseen_below(x):
-            return np.take_along_axis(below_count, np.searchsorted(sorted_values, x, side="left"), axis=1)
+            return below_count[rank_of_value[x], entry]
 
         in_gap = (unseen_below(value) - np.where(too_low, 0, unseen_below(target_last + 1))) * held
         total_unseen = np.maximum(unseen.sum(axis=1, keepdims=True), 1)
@@ -417,6 +418,23 @@ class SeatView:
         rows[:, :, 1] = np.take_along_axis(self.row_count, order, axis=1) / ROW_CAPACITY
         rows[:, :, 2] = np.take_along_axis(self.row_bulls, order, axis=1) / ROW_BULLS_SCALE
         rows[:, :, 3] = (unseen_below(next_last) - unseen_below(s_last + 1)) / N
+
+
+_VALUE_RANKS: dict[bytes, tuple[NDArray, NDArray]] = {}
+
+
+def _value_ranks(order: NDArray) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """Ids sorted by ladder value, and for each value 0..max+1 how many ids lie below it.
+
+    Cached per variant: the card-features encoder counts unseen cards in value ranges
+    with one cumulative sum in value order and these lookups.
+    """
+    key = order.tobytes()
+    if key not in _VALUE_RANKS:
+        by_value = np.argsort(order, kind="stable")
+        values = np.arange(int(order.max()) + 2)
+        _VALUE_RANKS[key] = by_value, np.searchsorted(order[by_value], values, side="left")
+    return _VALUE_RANKS[key]
 
 
 def uniform_legal_actions(view: SeatView, rng: np.random.Generator) -> NDArray[np.int64]:
