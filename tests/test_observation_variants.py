@@ -112,3 +112,32 @@ def test_card_scorer_puts_each_slot_score_on_its_card():
         others = np.setdiff1d(np.arange(104), hand - 1)
         assert not logits[i, others].any()
     model.learn(64)  # trains and acts legally
+
+
+def test_tiny_card_scorer_run_loads_as_an_agent_that_builds_its_observation(tmp_path):
+    """The model's meta records the observation; the agent builds it at any row rule."""
+    import json
+
+    from experiments.match import run_match
+    from training.config import TrainConfig
+    from training.ppo_agent import PPOAgent
+    from training.train import train
+
+    cfg = TrainConfig.load(None, ["name=tiny", "total_timesteps=1500", "num_games=32", "n_steps=16",
+                                  "batch_size=256", "n_epochs=1", "eval_deals=2", "eval_every=1000",
+                                  "checkpoint_every=1000", "snapshot_every=1000", "torch_threads=1",
+                                  "observation=card-features", "policy=card-scorer",
+                                  "net_arch=[16]", "scorer_context=[16]", "scorer_hidden=[8]"])
+    run = train(cfg, runs_dir=tmp_path, progress=False)
+    assert json.loads((run / "best.json").read_text())["observation"] == "card-features"
+    agent = PPOAgent(str(run / "best.zip"))
+    for rule in ("cheapest", "player"):  # player: the scorer's row actions are played too
+        result = run_match([agent, "random", "random", "random"],
+                           RuleConfig(players=4, row_choice=rule, max_rounds=1), 3, 0, progress=False)
+        assert result.games == 12
+    (run / "best.json").write_text(json.dumps({"players": 4}))  # a meta without observation
+    with pytest.raises(ConfigError, match="expects observations of size"):
+        run_match([PPOAgent(str(run / "best.zip")), "random", "random", "random"],
+                  RuleConfig(players=4, max_rounds=1), 1, 0, progress=False)
+    with pytest.raises(ConfigError, match="policy card-scorer needs observation card-features"):
+        TrainConfig(policy="card-scorer")
