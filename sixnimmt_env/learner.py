@@ -31,7 +31,7 @@ class LearnerGames:
     """B games, each with `learners` learning seats and opponents for the rest."""
 
     def __init__(self, config: RuleConfig, num_games: int, *, learners: int = 1, opponents=None,
-                 reward: str = "penalty", seed: int = 0):
+                 reward: str = "penalty", seed: int = 0, observation: str = "basic"):
         P = config.players
         if not 1 <= learners <= P:
             raise ConfigError(f"learners per game must be 1..{P}, got {learners}")
@@ -41,7 +41,7 @@ class LearnerGames:
             raise ConfigError(f"num_games must be >= 1, got {num_games}")
         self.config, self.num_games, self.learners, self.reward = config, num_games, learners, reward
         self.opponents = OpponentTable(opponents, P) if learners < P else None
-        self.layout = ObsLayout(config)
+        self.layout = ObsLayout(config, observation)  # observation: a variant of observation.py
         self.n_actions = action_size(config)
         self.num_slots = num_games * learners
         self.slot_games = np.repeat(np.arange(num_games), learners)

@@ -18,6 +18,17 @@ slices, which also drives its decoder and the documentation (`ObsLayout.markdown
 Seats in the vector are relative: index 0 is the observing seat, 1 the seat to its
 left, and so on. Card fields are indexed by card id (index 0 stands for "no card" and
 is always 0).
+
+Observation variants (`ObsLayout(config, observation=...)`, chosen by the envs'
+`observation` option):
+
+- `basic` (the default): the fields above, as the PettingZoo spec sheet lists them.
+- `card-features`: `basic` plus what a player works out before playing a card — for each
+  card in hand (sorted, one slot per hand position): the row it would join or that it is
+  too low, the gap to that row's end, the row's cards and bullheads, whether it would be
+  the sixth card, how many unseen cards fall in the gap; and the rows sorted by their
+  last card. The hand slots carry their card id, so a policy can score each card with
+  one shared function and put the score on that card's action (training/policy.py).
 """
 
 from __future__ import annotations
@@ -28,11 +39,36 @@ from functools import cached_property
 import numpy as np
 from numpy.typing import NDArray
 
+from .errors import ConfigError
 from .rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, N_ROWS, ROW_CAPACITY, RuleConfig
 from .state import PHASE_CARDS, PHASE_ROW, State
 
 SCORE_SCALE = 66.0  # scores and penalties are divided by this
 ROW_BULLS_SCALE = 10.0
+CARD_BULLS_SCALE = 7.0  # the most bullheads on one classic card
+OTHERS_IN_GAP_SCALE = 5.0  # expected opponent cards in a gap: 5 fill a row
+OBSERVATIONS = ("basic", "card-features")
+
+# Per hand slot of the card-features observation, in this order (HAND_SLOT_FEATURES wide).
+HAND_SLOT_FIELDS = (
+    ("held", "1 if the slot holds a card (slots are the hand sorted by id, empty ones last)"),
+    ("id", "the card id / N (a policy maps the slot back to its action with it)"),
+    ("value", "the card's ladder value / N"),
+    ("bulls", f"the card's bullheads / {CARD_BULLS_SCALE:g}"),
+    ("too_low", "1 if it is lower than every row's end (it takes a row)"),
+    ("gap", "ladder distance to the end of the row it joins / N (too low: its value / N)"),
+    ("row_count", "cards in the row it joins / 5 (too low: 0)"),
+    ("sixth", "1 if it would be that row's sixth card and take it"),
+    ("row_bulls", f"bullheads in the row it joins, or the cheapest row if too low / {ROW_BULLS_SCALE:g}"),
+    ("unseen_gap", "unseen cards in the gap (too low: below it) / N"),
+    ("others_gap", "expected opponent cards in the gap: unseen in gap x opponent cards / unseen, "
+                   f"/ {OTHERS_IN_GAP_SCALE:g}, at most 2"),
+    ("unseen_below", "share of the unseen cards below it"),
+)
+HAND_SLOT_FEATURES = len(HAND_SLOT_FIELDS)
+# Per sorted row (lowest end first).
+SORTED_ROW_FIELDS = ("last / N", "count / 5", f"bullheads / {ROW_BULLS_SCALE:g}",
+                     "unseen cards between its end and the next row's end / N")
 
 
 def action_size(config: RuleConfig) -> int:
@@ -79,9 +115,12 @@ class Field:
 
 
 class ObsLayout:
-    """The flat observation's layout for one rule configuration."""
+    """The flat observation's layout for one rule configuration and observation variant."""
 
-    def __init__(self, config: RuleConfig):
+    def __init__(self, config: RuleConfig, observation: str = "basic"):
+        if observation not in OBSERVATIONS:
+            raise ConfigError(f"observation must be one of {', '.join(OBSERVATIONS)}, got {observation!r}")
+        self.observation = observation
         n = config.variant_data.n_ids + 1  # card fields are indexed by id, 0 unused
         self.fields = [
             Field("hand", n, "1 where the seat holds card id i"),
@@ -100,6 +139,15 @@ class ObsLayout:
             Field("turn", 1, "turns completed this round / 10"),
             Field("dealer", MAX_PLAYERS, "one-hot relative seat of the dealer"),
         ]
+        if observation == "card-features":
+            self.fields += [
+                Field("hand_slots", HAND_SIZE * HAND_SLOT_FEATURES,
+                      f"slot j's features at {HAND_SLOT_FEATURES}j+k: "
+                      + "; ".join(f"{k} {name}" for k, (name, _) in enumerate(HAND_SLOT_FIELDS))),
+                Field("sorted_rows", N_ROWS * len(SORTED_ROW_FIELDS),
+                      f"rows by last card, lowest first, {len(SORTED_ROW_FIELDS)} each: "
+                      + "; ".join(SORTED_ROW_FIELDS)),
+            ]
         self.offsets: dict[str, int] = {}
         offset = 0
         for f in self.fields:
@@ -332,7 +380,79 @@ class SeatView:
         out[:, layout.offsets["players"] + P - MIN_PLAYERS] = 1.0
         out[:, layout.offsets["turn"]] = self.turn * (1.0 / HAND_SIZE)
         flat[entry_base + layout.offsets["dealer"] + self.dealer] = 1.0
+        if layout.observation == "card-features":
+            self._encode_card_features(out, layout)
         return out
+
+    def _encode_card_features(self, out: NDArray[np.float32], layout: ObsLayout) -> None:
+        """Fill the card-features fields of `out` (n, D): hand slots and sorted rows."""
+        v = self.config.variant_data
+        N, n = v.n_ids, self.n
+        hand = np.sort(self.hand, axis=1)
+        # sorting puts the 0 padding first: move the held cards to the front slots
+        hand = np.take_along_axis(hand, np.argsort(hand == 0, axis=1, kind="stable"), axis=1)
+        held = hand > 0
+        value = v.order[hand].astype(np.int64)  # (n, H)
+        last = self.row_last.astype(np.int64)  # (n, R)
+        below = last[:, None, :] < value[:, :, None]  # (n, H, R)
+        target_last = np.where(below, last[:, None, :], -1).max(axis=2)
+        target = np.where(below, last[:, None, :], -1).argmax(axis=2)
+        too_low = held & (target_last < 0)
+        joins = held & ~too_low
+        count = np.take_along_axis(self.row_count, target, axis=1) * joins
+        bulls = np.where(too_low, self.row_bulls.min(axis=1, keepdims=True),
+                         np.take_along_axis(self.row_bulls, target, axis=1) * joins)
+        gap = np.where(too_low, value, value - target_last) * held
+        # unseen cards by ladder value: unseen_below(x) = how many unseen cards are lower than x
+        unseen = self.unseen
+        by_value, rank_of_value = _value_ranks(v.order)
+        # value-major (ids, n): the running sum adds whole contiguous rows
+        below_count = np.zeros((len(by_value) + 1, n), np.int16)
+        np.cumsum(unseen.T[by_value], axis=0, dtype=np.int16, out=below_count[1:])
+        entry = np.arange(n)[:, None]
+
+        def unseen_below(x):
+            return below_count[rank_of_value[x], entry]
+
+        in_gap = (unseen_below(value) - np.where(too_low, 0, unseen_below(target_last + 1))) * held
+        total_unseen = np.maximum(unseen.sum(axis=1, keepdims=True), 1)
+        # every seat holds as many cards as this one (public), the rest of the unseen
+        # cards were left out of the deal
+        others_cards = (self.players - 1) * self.hand_size[:, None]
+        slots = out[:, layout.slice("hand_slots")].reshape(n, HAND_SIZE, HAND_SLOT_FEATURES)
+        H = hand.shape[1]
+        for k, column in enumerate((
+                held, hand / N, value / N, v.bullheads[hand] / CARD_BULLS_SCALE, too_low,
+                gap / N, count / ROW_CAPACITY, joins & (count >= ROW_CAPACITY),
+                bulls / ROW_BULLS_SCALE, in_gap / N,
+                np.minimum(in_gap * others_cards / total_unseen / OTHERS_IN_GAP_SCALE, 2.0),
+                unseen_below(value) * held / total_unseen)):
+            slots[:, :H, k] = column
+        order = np.argsort(last, axis=1)
+        s_last = np.take_along_axis(last, order, axis=1)
+        next_last = np.concatenate([s_last[:, 1:], np.full((n, 1), v.order.max() + 1)], axis=1)
+        rows = out[:, layout.slice("sorted_rows")].reshape(n, N_ROWS, len(SORTED_ROW_FIELDS))
+        rows[:, :, 0] = s_last / N
+        rows[:, :, 1] = np.take_along_axis(self.row_count, order, axis=1) / ROW_CAPACITY
+        rows[:, :, 2] = np.take_along_axis(self.row_bulls, order, axis=1) / ROW_BULLS_SCALE
+        rows[:, :, 3] = (unseen_below(next_last) - unseen_below(s_last + 1)) / N
+
+
+_VALUE_RANKS: dict[bytes, tuple[NDArray, NDArray]] = {}
+
+
+def _value_ranks(order: NDArray) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """Ids sorted by ladder value, and for each value 0..max+1 how many ids lie below it.
+
+    Cached per variant: the card-features encoder counts unseen cards in value ranges
+    with one cumulative sum in value order and these lookups.
+    """
+    key = order.tobytes()
+    if key not in _VALUE_RANKS:
+        by_value = np.argsort(order, kind="stable")
+        values = np.arange(int(order.max()) + 2)
+        _VALUE_RANKS[key] = by_value, np.searchsorted(order[by_value], values, side="left")
+    return _VALUE_RANKS[key]
 
 
 def uniform_legal_actions(view: SeatView, rng: np.random.Generator) -> NDArray[np.int64]:

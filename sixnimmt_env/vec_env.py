@@ -5,6 +5,7 @@
 vector and action encoding as the PettingZoo env (one encoder, `SeatView.encode`),
 `action_masks()` for sb3-contrib's MaskablePPO, automatic reset (the final observation
 is in `infos[i]["terminal_observation"]`) and episode ends that `VecMonitor` counts.
+`observation` picks the observation variant (sixnimmt_env.observation.OBSERVATIONS).
 """
 
 from __future__ import annotations
@@ -30,13 +31,14 @@ class SixNimmtVecEnv(VecEnv):
     def __init__(self, num_games: int = 4096, players: int = 4, *, learners: int = 1,
                  opponents=None, reward: str = "penalty", episode: str = "round", seed: int = 0,
                  row_choice: str = "player", end_score: int | None = 66, max_rounds: int | None = None,
-                 deck: str = "full", variant: str = "classic"):
+                 deck: str = "full", variant: str = "classic", observation: str = "basic"):
         tune_allocator()  # large batches: see sixnimmt_env.perf
         rules = RuleConfig(players=players, row_choice=row_choice, end_score=end_score,
                            max_rounds=max_rounds, deck=deck, variant=variant)
         self.rules = rules
         self.games = LearnerGames(episode_config(rules, episode), num_games, learners=learners,
-                                  opponents=opponents, reward=reward, seed=seed)
+                                  opponents=opponents, reward=reward, seed=seed,
+                                  observation=observation)
         obs_space = gymnasium.spaces.Box(0.0, 2.0, (self.games.layout.size,), np.float32)
         act_space = gymnasium.spaces.Discrete(self.games.n_actions)
         super().__init__(self.games.num_slots, obs_space, act_space)

@@ -46,7 +46,15 @@ class TrainConfig:
     ent_coef: float = 0.01
     """Entropy bonus."""
     net_arch: tuple[int, ...] = (256, 256)
-    """Hidden layers of the policy and value networks."""
+    """Hidden layers of the policy and value networks (card-scorer: of the value network)."""
+    observation: str = "basic"
+    """Observation variant: basic or card-features (sixnimmt_env.observation)."""
+    policy: str = "mlp"
+    """mlp (SB3's MlpPolicy) or card-scorer (training/policy.py; needs card-features)."""
+    scorer_context: tuple[int, ...] = (256, 128)
+    """card-scorer: layers of the context MLP over the whole observation."""
+    scorer_hidden: tuple[int, ...] = (128, 64)
+    """card-scorer: layers of the scorer shared by all hand cards (and by the rows)."""
     total_timesteps: int = 50_000_000
     """Stop after this many learner steps."""
     minutes: float = 60.0
@@ -85,6 +93,11 @@ class TrainConfig:
                 raise ConfigError(f"{name} must be at least 1")
         if self.minutes <= 0:
             raise ConfigError("minutes must be positive")
+        from sixnimmt_env.observation import OBSERVATIONS
+        if self.observation not in OBSERVATIONS or self.policy not in ("mlp", "card-scorer"):
+            raise ConfigError(f"observation must be one of {', '.join(OBSERVATIONS)}; policy mlp or card-scorer")
+        if self.policy == "card-scorer" and self.observation != "card-features":
+            raise ConfigError("policy card-scorer needs observation card-features")
         unknown = set(self.pool_weights) - {"random", "heuristics", "search", "self"}
         if unknown:
             raise ConfigError(f"unknown pool group(s): {', '.join(sorted(unknown))}")

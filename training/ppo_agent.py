@@ -1,8 +1,9 @@
 """`ppo:path=...`: a trained MaskablePPO model as a batched agent.
 
-A model is saved as `<name>.zip` with `<name>.json` beside it (the rules it was trained
-for). It plays any table whose seat count it was trained for; other counts are refused
-with a clear error, as the policy never saw them.
+A model is saved as `<name>.zip` with `<name>.json` beside it: the rules it was trained
+for, and the observation variant it reads (`observation`; `basic` when absent, as in
+models from before the variants). It plays any table whose seat count it was trained
+for; other counts are refused with a clear error, as the policy never saw them.
 """
 
 from __future__ import annotations
@@ -52,7 +53,9 @@ class PPOAgent:
         if self.players is not None and view.players not in np.atleast_1d(self.players):
             raise ConfigError(f"agent {self.name}: trained for {self.players} players, "
                               f"the table has {view.players}")
-        layout = self._layouts.setdefault(view.config, ObsLayout(view.config))
+        layout = self._layouts.get(view.config)
+        if layout is None:
+            layout = self._layouts[view.config] = ObsLayout(view.config, self.meta.get("observation", "basic"))
         expected = self.model.observation_space.shape[0]
         if layout.size != expected:
             raise ConfigError(f"agent {self.name}: the model expects observations of size "

@@ -50,7 +50,8 @@ def _write_json(path: Path, data) -> None:
 
 
 def _model_meta(cfg: TrainConfig, steps: int, penalty: float | None = None) -> dict:
-    return {"players": cfg.players, "row_choice": cfg.row_choice, "episode": cfg.episode,
+    return {"players": cfg.players, "row_choice": cfg.row_choice, "observation": cfg.observation,
+            "episode": cfg.episode,
             "reward": cfg.reward, "timesteps": steps, "eval_penalty_per_round": penalty,
             "eval_field": f"{cfg.players - 1} x {cfg.eval_opponent}"}
 
@@ -144,7 +145,7 @@ def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None,
     # a resumed run plays new games: the seed moves on with the steps done
     venv = SixNimmtVecEnv(cfg.num_games, cfg.players, opponents=pool, reward=cfg.reward,
                           episode=cfg.episode, row_choice=cfg.row_choice,
-                          seed=cfg.seed + int(state["timesteps"]))
+                          seed=cfg.seed + int(state["timesteps"]), observation=cfg.observation)
     timed = TimedVecEnv(VecMonitor(venv))
     env = timed.env
 
@@ -153,11 +154,17 @@ def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None,
         model = MaskablePPO.load(ckpt / "model.zip", env=env, device="cpu")
         model.tensorboard_log = str(run / "tb")
     else:
+        policy, policy_kwargs = "MlpPolicy", {"net_arch": list(cfg.net_arch)}
+        if cfg.policy == "card-scorer":
+            from .policy import CardScorerPolicy, scorer_kwargs
+            policy = CardScorerPolicy
+            policy_kwargs = {"net_arch": {"pi": [], "vf": list(cfg.net_arch)},
+                             **scorer_kwargs(venv.games.layout, cfg.scorer_context, cfg.scorer_hidden)}
         model = MaskablePPO(
-            "MlpPolicy", env, n_steps=cfg.n_steps, batch_size=cfg.batch_size, n_epochs=cfg.n_epochs,
+            policy, env, n_steps=cfg.n_steps, batch_size=cfg.batch_size, n_epochs=cfg.n_epochs,
             learning_rate=cfg.learning_rate, gamma=cfg.gamma, gae_lambda=cfg.gae_lambda,
             clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
-            policy_kwargs={"net_arch": list(cfg.net_arch)}, tensorboard_log=str(run / "tb"),
+            policy_kwargs=policy_kwargs, tensorboard_log=str(run / "tb"),
             seed=cfg.seed, device="cpu", verbose=0)
 
     eval_csv = run / "eval.csv"

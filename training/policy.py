@@ -1,0 +1,101 @@
+"""The card-scorer policy: one shared function scores every card in hand.
+
+A flat MLP policy has to learn, for each of the 104 card actions separately, what makes
+that card a good play; the facts that matter (which row the card joins, the gap, whether
+it is the sixth card, how many unseen cards could land in front of it) are the same for
+every card. With the `card-features` observation each hand slot carries those facts and
+its card id, so this policy scores all slots with one small network, conditioned on a
+context vector computed from the whole observation, and places each score on its card's
+action (a permutation-equivariant head: it generalises across cards from the start).
+Row actions (row phase, `row_choice="player"`) are scored the same way from each row's
+fields; pass gets a constant logit (it is only ever legal alone).
+
+The value function is a plain MLP over the observation (`net_arch`'s `vf` part).
+"""
+
+from __future__ import annotations
+
+import torch as th
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from torch import nn
+
+from sixnimmt_env.observation import HAND_SLOT_FEATURES, ObsLayout
+from sixnimmt_env.rules import HAND_SIZE, N_ROWS
+
+ROW_INPUTS = ("row_count", "row_bulls", "row_last", "choice_rows")  # per row, by row index
+ID_FEATURE = 1  # index of the "id" feature in a hand slot (see HAND_SLOT_FIELDS)
+
+
+def _mlp(sizes: list[int]) -> nn.Sequential:
+    layers: list[nn.Module] = []
+    for a, b in zip(sizes[:-1], sizes[1:]):
+        layers += [nn.Linear(a, b), nn.ReLU()]
+    return nn.Sequential(*layers)
+
+
+class CardScorer(nn.Module):
+    """Observation (B, D) -> action logits (B, A): a score per hand card and per row."""
+
+    def __init__(self, obs_dim: int, n_ids: int, offsets: dict[str, int],
+                 context: tuple[int, ...], hidden: tuple[int, ...]):
+        super().__init__()
+        self.n_ids, self.offsets = n_ids, dict(offsets)
+        self.context = _mlp([obs_dim, *context])
+        self.card_in = nn.Linear(HAND_SLOT_FEATURES, hidden[0])
+        self.card_ctx = nn.Linear(context[-1], hidden[0], bias=False)
+        self.card_out = nn.Sequential(nn.ReLU(), _mlp(list(hidden)), nn.Linear(hidden[-1], 1))
+        self.row_in = nn.Linear(len(ROW_INPUTS), hidden[0])
+        self.row_ctx = nn.Linear(context[-1], hidden[0], bias=False)
+        self.row_out = nn.Sequential(nn.ReLU(), _mlp(list(hidden)), nn.Linear(hidden[-1], 1))
+        for out in (self.card_out[-1], self.row_out[-1]):  # near-uniform policy at the start
+            nn.init.orthogonal_(out.weight, gain=0.01)
+            nn.init.zeros_(out.bias)
+
+    def forward(self, obs: th.Tensor) -> th.Tensor:
+        B = obs.shape[0]
+        ctx = self.context(obs)
+        at = self.offsets["hand_slots"]
+        slots = obs[:, at:at + HAND_SIZE * HAND_SLOT_FEATURES].reshape(B, HAND_SIZE, HAND_SLOT_FEATURES)
+        card_score = self.card_out(self.card_in(slots) + self.card_ctx(ctx)[:, None, :]).squeeze(-1)
+        ids = th.round(slots[:, :, ID_FEATURE] * self.n_ids).long()
+        # empty slots (id 0) go to a spare last column that is dropped
+        target = th.where(ids > 0, ids - 1, th.full_like(ids, self.n_ids))
+        cards = obs.new_zeros(B, self.n_ids + 1).scatter(1, target, card_score)[:, :self.n_ids]
+        rows = th.stack([obs[:, self.offsets[name]:self.offsets[name] + N_ROWS] for name in ROW_INPUTS], dim=-1)
+        row_score = self.row_out(self.row_in(rows) + self.row_ctx(ctx)[:, None, :]).squeeze(-1)
+        return th.cat([cards, row_score, obs.new_zeros(B, 1)], dim=1)
+
+
+class CardScorerPolicy(MaskableActorCriticPolicy):
+    """MaskablePPO policy whose actor is a `CardScorer` (needs the card-features observation).
+
+    Extra keyword arguments: `n_ids` and `offsets` (where the layout's fields start, see
+    `scorer_kwargs`), `context` and `hidden` (layer sizes of the context MLP and of the
+    shared card/row scorer). Pass `net_arch=dict(pi=[], vf=[...])`: the actor's latent
+    is then the observation itself.
+    """
+
+    def __init__(self, *args, n_ids: int, offsets: dict[str, int], context=(256, 128), hidden=(128, 64),
+                 **kwargs):
+        self.scorer_args = (n_ids, dict(offsets), tuple(context), tuple(hidden))
+        super().__init__(*args, **kwargs)
+
+    def _build(self, lr_schedule) -> None:
+        super()._build(lr_schedule)
+        self.action_net = CardScorer(self.features_dim, *self.scorer_args)
+        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
+
+    def _get_constructor_parameters(self) -> dict:
+        n_ids, offsets, context, hidden = self.scorer_args
+        return {**super()._get_constructor_parameters(), "n_ids": n_ids, "offsets": offsets,
+                "context": context, "hidden": hidden}
+
+
+def scorer_kwargs(layout: ObsLayout, context, hidden) -> dict:
+    """The policy_kwargs a CardScorerPolicy needs for observations laid out by `layout`."""
+    if layout.observation != "card-features":
+        raise ValueError("the card-scorer policy needs the card-features observation")
+    names = ("hand_slots", *ROW_INPUTS)
+    n_ids = layout.fields[0].size - 1  # the hand field is indexed by id, 0 unused
+    return {"n_ids": n_ids, "offsets": {k: layout.offsets[k] for k in names},
+            "context": tuple(context), "hidden": tuple(hidden)}
