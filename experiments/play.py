@@ -279,6 +279,10 @@ class TerminalGame:
                     f"the round in which someone reaches {c.end_score}" if c.end_score else ""]
             rows = ("you choose the row to take after a too-low card" if c.row_choice == "player"
                     else "after a too-low card the cheapest row is taken for you")
+            deck = self.variant.deck(c.players, c.deck)
+            if len(np.unique(self.variant.order[deck])) < len(deck):  # twins in this game
+                rows += (" (and, behind two equally long rows ending in twins, where your card goes)"
+                         if c.row_choice == "player" else " (and the cheaper of two twin rows)")
             self.console.print(f"[bold]6 nimmt! ({self.variant.name})[/bold] — you against "
                                + ", ".join(self.names[1:]))
             self.console.print(f"seed {self.seed}; the game ends after "
