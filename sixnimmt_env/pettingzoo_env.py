@@ -73,12 +73,12 @@ from pettingzoo.utils.conversions import parallel_to_aec
 
 from .engine import from_deal, new_games, step
 from .errors import ConfigError, IllegalActionError
-from .observation import (ObsLayout, SeatView, action_size, describe_action)
+from .observation import ObsLayout, SeatView, action_size, describe_action, engine_actions
 from .render import scores_line, step_lines, table_lines
 from .rng import game_seed_int, game_seeds
 from .rules import RuleConfig
 from .single_game import SingleGame
-from .state import PHASE_CARDS, PHASE_OVER, PHASE_ROW
+from .state import PHASE_OVER, PHASE_ROW
 
 REWARDS = ("penalty", "relative", "rank")
 EPISODES = ("game", "round")
@@ -229,13 +229,11 @@ class SixNimmtParallelEnv(ParallelEnv):
         if bad:
             return self._illegal(bad[0], int(acts[bad[0]]), mask[bad[0]])
         before = st.total()
-        # The engine takes card ids in the cards phase and row indices in the row phase.
-        n_ids = self.config.variant_data.n_ids
-        engine_actions = acts + 1 if st.phase[0] == PHASE_CARDS else acts - n_ids
+        to_engine = engine_actions(self.config, st.phase[0], acts)  # card ids or rows
         rendering = self.render_mode is not None
         before_step = st.copy() if rendering else None
         # The env owns its state: stepping in place saves a copy per step.
-        _, events = step(st, engine_actions[:, None], report=rendering, inplace=True)
+        _, events = step(st, to_engine[:, None], report=rendering, inplace=True)
         over = st.game_over()
         rewards = step_rewards(self.reward_kind, before, st.total(), over)[:, 0]
         if rendering:
