@@ -172,8 +172,7 @@ class LearnerGames:
             choosing[games] = True
         if choosing.any():
             step(st, engine, inplace=True, games=choosing)
-        if self.config.variant_data.has_twins:  # a turn may ask again (a twin-row choice)
-            self._advance()
+        self._advance()  # a turn may ask again (Die Sechste: a twin-row choice after a too-low one)
         over = st.game_over()
         rewards = step_rewards(self.reward, before, st.total(), over)
         return rewards.reshape(-1).take(self._slot_at).astype(np.float32), over[self.slot_games]
