@@ -84,8 +84,8 @@ class RuleCounter:
         cards_step = live & (before.phase == PHASE_CARDS)
         values = np.sort(self.order[np.where(cards_step[None, :], actions, 0)], axis=0)
         self.counts["twins_same_turn"] += ((values[1:] == values[:-1]) & (values[1:] > 0)).sum(axis=0)
-        ends = (before.row_last.astype(np.int64)).copy()  # (R, B)
-        counts = before.row_count.astype(np.int64).copy()
+        ends = before.row_last.astype(np.int64)  # (R, B), copies followed through the turn
+        counts = before.row_count.astype(np.int64)
         for k in range(P):
             card = ev.card[k].astype(np.int64)
             placed = (card > 0) & live
