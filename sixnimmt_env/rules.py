@@ -153,8 +153,9 @@ class SechsteVariant(Variant):
                 raise ConfigError(f"invalid rule option: the exact card count of die-sechste is "
                                   f"for 2..{SECHSTE_ONE_DECK_MAX_PLAYERS} players (one deck), "
                                   f"got {players}")
-            # From the Ace upward: 2 players A-6, 3 players A-8 + 9C 9D, 4 players A-J.
-            return np.arange(1, HAND_SIZE * players + N_ROWS + 1, dtype=np.int16)
+            # From the Ace upward, as in the classic known deck: 2 players A-6,
+            # 3 players A-8 + 9C 9D, 4 players A-J.
+            return super().deck(players, deck)
         decks = 1 if players <= SECHSTE_ONE_DECK_MAX_PLAYERS else 2
         return np.arange(1, SECHSTE_CARDS * decks + 1, dtype=np.int16)
 
