@@ -10,20 +10,25 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from sixnimmt_env.errors import ConfigError
+from sixnimmt_env.core.errors import ConfigError
+
+from . import Agent
+
+ANY_GAME = ("*",)
 
 
 @dataclasses.dataclass(frozen=True)
 class AgentEntry:
     """How to build one kind of agent, and what it is."""
 
-    build: Callable[..., Any]
+    build: Callable[..., Agent]
     params: dict[str, Any]  # name -> default (its type is the parameter's type)
     summary: str
+    games: tuple[str, ...] = ("cards",)  # the game kinds it plays; ANY_GAME: every one
 
 
 def _heuristic(rule: str) -> AgentEntry:
-    from .heuristics import HeuristicAgent
+    from .cards.heuristics import HeuristicAgent
     summaries = {
         "lowest": "its lowest card that lands safely",
         "highest": "plays its highest card",
@@ -36,21 +41,18 @@ def _heuristic(rule: str) -> AgentEntry:
 
 def _entries() -> dict[str, AgentEntry]:
     from .random_agent import RandomAgent
-    from .search import BayesAgent, MonteCarloAgent
+    from .cards.search import BayesAgent, MonteCarloAgent
+    from .ppo import PPOAgent  # torch and SB3 load only when a model does
 
-    entries = {"random": AgentEntry(RandomAgent, {}, "uniformly random legal action")}
+    entries = {"random": AgentEntry(RandomAgent, {}, "uniformly random legal action", ANY_GAME)}
     for rule in ("lowest", "highest", "min-gap", "safe-high", "greedy"):
         entries[rule] = _heuristic(rule)
     entries["bayes"] = AgentEntry(BayesAgent, {"samples": 200},
                                   "one-step expected penalty over sampled plays of the others")
     entries["mcs"] = AgentEntry(MonteCarloAgent, {"rollouts": 100, "score": "own", "rollout": "random"},
                                 "flat Monte-Carlo search: rollouts of the rest of the round per card")
-    try:
-        from training.ppo_agent import PPOAgent
-        entries["ppo"] = AgentEntry(PPOAgent, {"path": "", "deterministic": True},
-                                    "a trained MaskablePPO model (no path: the shipped 4-player model)")
-    except ImportError:
-        pass
+    entries["ppo"] = AgentEntry(PPOAgent, {"path": "", "deterministic": True},
+                                "a trained MaskablePPO model (no path: the shipped 4-player model)", ANY_GAME)
     return entries
 
 
@@ -83,13 +85,18 @@ def _convert(spec: str, key: str, value: str, default: Any) -> Any:
         raise ConfigError(f"agent {spec!r}: {key}={value!r} is not a valid {kind.__name__}") from None
 
 
-def make_agent(spec: str):
-    """Build the agent a spec string names."""
+def make_agent(spec: str, game: str | None = None) -> Agent:
+    """Build the agent a spec string names (for game kind `game`, when given: an agent
+    that cannot play it is refused)."""
     entries = available()
     name, given = parse_spec(spec)
     if name not in entries:
         raise ConfigError(f"unknown agent {name!r}; valid agents: {', '.join(entries)}")
     entry = entries[name]
+    if game is not None and entry.games != ANY_GAME and game not in entry.games:
+        playable = ", ".join(n for n, e in entries.items() if e.games == ANY_GAME or game in e.games)
+        raise ConfigError(f"agent {name!r} plays {', '.join(entry.games)}, not {game!r}; "
+                          f"agents for {game!r}: {playable}")
     unknown = set(given) - set(entry.params)
     if unknown:
         valid = ", ".join(f"{k} (default {v!r})" for k, v in entry.params.items()) or "none"
@@ -106,5 +113,6 @@ def describe() -> str:
     lines = []
     for name, e in available().items():
         params = ":".join(f"{k}={v}" for k, v in e.params.items())
-        lines.append(f"{name + (':' + params if params else ''):40} {e.summary}")
+        games = "any game" if e.games == ANY_GAME else ", ".join(e.games)
+        lines.append(f"{name + (':' + params if params else ''):40} {e.summary} ({games})")
     return "\n".join(lines)

@@ -8,9 +8,8 @@ plays deals x P rounds, one round per game), and prints X's bullheads per round 
 
 from __future__ import annotations
 
+from agents.arena import run_match
 from sixnimmt_env import RuleConfig
-
-from .match import run_match
 
 DEFAULT_AGENTS = ["random", "lowest", "highest", "min-gap", "safe-high", "greedy", "bayes", "mcs:rollouts=100"]
 

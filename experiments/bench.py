@@ -1,9 +1,11 @@
 """Speed benchmarks: the engine's random-play work unit, against the C speed limit.
 
-The work unit is the one `shared/bench/limit.sh` times in C: classic rules, P players,
-uniformly random cards from the hand, a too-low card takes the cheapest row, whole rounds
-(a fresh deal every ten turns). Speed is reported as rounds/s and decisions/s; the ratio
-to the C program is measured in the same run because absolute timings here are noisy.
+The work unit (docs/bench.md) is the one the C speed limit times: classic rules, P
+players, uniformly random cards from the hand, a too-low card takes the cheapest row,
+whole rounds (a fresh deal every ten turns). Speed is reported as rounds/s and
+decisions/s; the ratio to the C program is measured in the same run because absolute
+timings here are noisy. The C program is not part of this repository: it is looked for
+beside the checkout (DEFAULT_LIMIT_SCRIPT), or wherever `--limit-script` says.
 """
 
 from __future__ import annotations
@@ -16,9 +18,11 @@ from pathlib import Path
 import numpy as np
 
 from sixnimmt_env import RuleConfig, game_seeds, new_games, play_slots
-from sixnimmt_env.perf import tune_allocator
-from sixnimmt_env.rules import HAND_SIZE
+from sixnimmt_env.cards.rules import HAND_SIZE
+from sixnimmt_env.core.errors import ConfigError
+from sixnimmt_env.core.perf import tune_allocator
 
+# The team's shared material sits beside the checkout; the script is optional.
 DEFAULT_LIMIT_SCRIPT = Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "limit.sh"
 
 
@@ -58,9 +62,14 @@ def bench_engine(players: int = 4, batch: int = 4096, seconds: float = 5.0, seed
 def run_limit(players: int, script: Path = DEFAULT_LIMIT_SCRIPT, seconds: float = 5.0) -> dict:
     """Run the C speed limit for `players` and return its JSON result."""
     env = {"PERF_MIN_TIME": str(max(seconds / 3, 0.5)), "PERF_REPEATS": "3", "PATH": "/usr/bin:/bin"}
-    out = subprocess.run(["bash", str(script), str(players)], capture_output=True, text=True,
-                         env=env, check=True, timeout=600)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    try:
+        out = subprocess.run(["bash", str(script), str(players)], capture_output=True, text=True,
+                             env=env, check=True, timeout=600)
+        return json.loads(out.stdout.strip().splitlines()[-1])
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired, json.JSONDecodeError, IndexError) as e:
+        detail = (getattr(e, "stderr", "") or "").strip().splitlines()[-1:] or [type(e).__name__]
+        raise ConfigError(f"the C speed limit {script} did not run: {detail[0]} "
+                          "(it needs bash and gcc; --no-limit skips it)") from None
 
 
 def bench_parallel_env(players: int = 4, seconds: float = 5.0, seed: int = 0,
@@ -112,8 +121,7 @@ def bench_vec_env(players: int = 4, batch: int = 4096, seconds: float = 5.0, see
     The learner's actions are drawn from its observation's legal set with the same cheap
     sampler the random opponents use, so the figure is the env's cost, not the sampler's.
     """
-    from sixnimmt_env.observation import uniform_legal_actions
-    from sixnimmt_env.vec_env import SixNimmtVecEnv
+    from sixnimmt_env.adapters.vec_env import SixNimmtVecEnv
 
     env = SixNimmtVecEnv(batch, players, row_choice=row_choice, seed=seed)
     env.reset()
@@ -122,7 +130,7 @@ def bench_vec_env(players: int = 4, batch: int = 4096, seconds: float = 5.0, see
     returns = 0.0
     t0 = time.perf_counter()
     while (elapsed := time.perf_counter() - t0) < seconds:
-        actions = uniform_legal_actions(env.games.view(), rng)
+        actions = env.games.view().random_legal_actions(rng)
         _, rewards, dones, _ = env.step(actions)
         steps += env.num_envs
         returns += float(rewards.sum())

@@ -1,8 +1,8 @@
-"""A seeded demo game between built-in players, printed turn by turn.
+"""A seeded demo game between built-in players, printed turn by turn (the card games).
 
-The players are simple and built in on purpose (a uniformly random card; on a too-low
-card, the row with the fewest bullheads): the demo shows the engine, records and
-renderer working together, not playing strength.
+The players are simple and built in on purpose (a uniformly random card; when the rules
+ask for a row, the allowed row with the fewest bullheads): the demo shows the engine,
+records and renderer working together through the game interface, not playing strength.
 """
 
 from __future__ import annotations
@@ -11,31 +11,38 @@ from collections.abc import Callable
 
 import numpy as np
 
-from sixnimmt_env import PHASE_ROW, RuleConfig, game_seeds, new_games, step
-from sixnimmt_env.records import Recorder
-from sixnimmt_env.render import scores_line, step_lines, table_lines
+from sixnimmt_env.cards.actions import row_action
+from sixnimmt_env.cards.placement import cheapest_row
+from sixnimmt_env.cards.render import scores_line, table_lines
+from sixnimmt_env.cards.rules import HAND_SIZE
+from sixnimmt_env.cards.state import PHASE_ROW
+from sixnimmt_env.core.game import as_game
+from sixnimmt_env.core.rng import game_seeds
 
 
 def demo_actions(st, rng: np.random.Generator) -> np.ndarray:
-    """(P, B) actions: a random card from each hand; the chooser takes the cheapest row."""
+    """(P, B) encoded actions: a random card from each hand; a chooser takes the
+    cheapest of the rows it may take."""
     P, B = st.players, st.batch_size
-    n = np.maximum(10 - st.turn.astype(np.int64), 1)
+    n = np.maximum(HAND_SIZE - st.turn.astype(np.int64), 1)
     slots = (rng.random((P, B)) * n).astype(np.int64)
-    actions = np.take_along_axis(st.hands, slots[:, None, :], axis=1)[:, 0, :].astype(np.int64)
+    actions = np.take_along_axis(st.hands, slots[:, None, :], axis=1)[:, 0, :].astype(np.int64) - 1
     for b in np.flatnonzero(st.phase == PHASE_ROW):
-        bulls = st.row_bulls[:, b] * 8 + st.row_count[:, b]
-        actions[st.chooser[b], b] = int(np.argmin(bulls))
+        row = cheapest_row(st.row_bulls[:, b], st.row_count[:, b], st.row_options[:, b])
+        actions[st.chooser[b], b] = row_action(st.config, row)
     return actions
 
 
-def play_demo(config: RuleConfig, seed: int, echo: Callable[[str], None] = print) -> dict:
-    """Play one game, echoing every turn; returns its game record."""
-    st = new_games(config, game_seeds(seed, 1))
+def play_demo(game, seed: int, echo: Callable[[str], None] = print) -> dict:
+    """Play one game (a card Game or its RuleConfig), echoing every turn; returns its record."""
+    game = as_game(game)
+    config = game.rules
+    st = game.new_games(game_seeds(seed, 1))
     rng = np.random.default_rng(seed)
-    recorder = Recorder(st, seats=["demo-random"] * config.players, seeds=[seed])
+    recorder = game.recorder(st, seats=["demo-random"] * config.players, seeds=[seed])
     echo(f"{'6 nimmt!' if config.variant == 'classic' else config.variant} demo: {config.players} players, row choice {config.row_choice}, seed {seed}")
     announced_round = -1
-    while not st.game_over()[0]:
+    while not game.game_over(st)[0]:
         if st.round[0] != announced_round:
             announced_round = int(st.round[0])
             echo(f"\n=== round {announced_round + 1} (dealer: seat {int(st.dealer[0])}) ===")
@@ -44,14 +51,14 @@ def play_demo(config: RuleConfig, seed: int, echo: Callable[[str], None] = print
             for line in table_lines(st):
                 echo("   " + line)
         actions = demo_actions(st, rng)
-        after, events = step(st, actions, report=True)
+        after, events = game.step(st, actions, report=True)
         recorder.observe(st, actions, after, events)
-        for line in step_lines(st, events, after=after):
+        for line in game.render_step(st, events, after):
             echo(line)
         if events.round_over[0]:
             echo(scores_line(after))
         st = after
-    winners = np.flatnonzero(st.winners()[:, 0]).tolist()
-    echo("\nfinal scores: " + ", ".join(f"seat {p}: {int(t)}" for p, t in enumerate(st.total()[:, 0])))
+    winners = np.flatnonzero(game.winners(st)[:, 0]).tolist()
+    echo("\nfinal scores: " + ", ".join(f"seat {p}: {int(t)}" for p, t in enumerate(game.totals(st)[:, 0])))
     echo("winner" + ("s" if len(winners) > 1 else "") + ": " + ", ".join(f"seat {w}" for w in winners))
     return recorder.records(st)[0]

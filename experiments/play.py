@@ -28,12 +28,16 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from sixnimmt_env import RuleConfig, game_seeds, new_games, step
-from sixnimmt_env.errors import ConfigError
-from sixnimmt_env.observation import SeatView, engine_actions
-from sixnimmt_env.records import Recorder
-from sixnimmt_env.rules import N_ROWS, ROW_CAPACITY
-from sixnimmt_env.state import PHASE_ROW, State
+from agents.arena import build_agents
+from agents.registry import make_agent
+from sixnimmt_env.cards.actions import card_action, row_action
+from sixnimmt_env.cards.placement import target_rows
+from sixnimmt_env.cards.rules import N_ROWS, ROW_CAPACITY
+from sixnimmt_env.cards.seat_view import SeatView
+from sixnimmt_env.cards.state import PHASE_ROW, State
+from sixnimmt_env.core.errors import ConfigError
+from sixnimmt_env.core.game import as_game
+from sixnimmt_env.core.rng import game_seeds
 
 Ask = Callable[[str], str]
 
@@ -92,7 +96,7 @@ class TerminalGame:
     """One game: the person at seat 0, agents at the others.
 
     Args:
-        config: the rules.
+        game: the card game (a Game, or its RuleConfig).
         opponents: one agent spec per other seat (see opponent_specs).
         seed: the game's seed (the deals); the agents' randomness is derived from it.
         console: where everything is printed.
@@ -101,18 +105,17 @@ class TerminalGame:
         hints: before each decision, show what `mcs` would do and its estimate per choice.
     """
 
-    def __init__(self, config: RuleConfig, opponents: list[str], seed: int, console: Console,
+    def __init__(self, game, opponents: list[str], seed: int, console: Console,
                  ask: Ask, hints: bool = False):
-        from agents.registry import make_agent
-        from experiments.match import build_agents
-
+        self.game = as_game(game)
+        config = self.game.rules
         if len(opponents) != config.players - 1:
             raise ConfigError(f"{len(opponents)} opponents for {config.players - 1} other seats")
         self.config, self.seed, self.console, self.ask = config, seed, console, ask
         self.variant = config.variant_data
         self.specs = opponents
         _, self.agents = build_agents(opponents)  # one object per distinct spec
-        self.hint_agent = make_agent(HINT_AGENT) if hints else None
+        self.hint_agent = make_agent(HINT_AGENT, "cards") if hints else None
         # Separate streams: hints never change how the opponents play.
         self.rng = np.random.default_rng([seed, 0])
         self.hint_rng = np.random.default_rng([seed, 1])
@@ -127,12 +130,13 @@ class TerminalGame:
 
     def play(self) -> PlayResult:
         """Play until the game ends, the person quits, or Ctrl-C; return the record."""
-        st = new_games(self.config, game_seeds(self.seed, 1))
-        recorder = Recorder(st, seats=[HUMAN_NAME] + self.specs, seeds=[self.seed])
+        game = self.game
+        st = game.new_games(game_seeds(self.seed, 1))
+        recorder = game.recorder(st, seats=[HUMAN_NAME] + self.specs, seeds=[self.seed])
         saved = self._snapshot(recorder, st)
         announced = -1
         try:
-            while not st.game_over()[0]:
+            while not game.game_over(st)[0]:
                 # The agents pick their cards first: play is simultaneous and they see only
                 # their own SeatView. It also makes an agent that cannot play this table
                 # (a PPO model for another seat count) fail before the first prompt.
@@ -141,14 +145,14 @@ class TerminalGame:
                     announced = int(st.round[0])
                     self._show_round_start(st, announced)
                 self._show_table(st)
-                actions[HUMAN, 0] = self._ask_card(st)
-                self._show_reveal(st, actions[:, 0])
+                actions[HUMAN, 0] = card_action(self._ask_card(st))
+                self._show_reveal(st, actions[:, 0] + 1)  # card action a plays card id a + 1
                 st = self._step(st, actions, recorder)
                 while st.phase[0] == PHASE_ROW:
                     chooser = int(st.chooser[0])
                     actions = self._agent_actions(st)
                     if chooser == HUMAN:
-                        actions[HUMAN, 0] = self._ask_row(st)
+                        actions[HUMAN, 0] = row_action(self.config, self._ask_row(st))
                     st = self._step(st, actions, recorder)
                 saved = self._snapshot(recorder, st)
         except (KeyboardInterrupt, _Quit) as stop:
@@ -159,24 +163,23 @@ class TerminalGame:
         self._show_end(st)
         return PlayResult(saved, finished=True)
 
-    def _snapshot(self, recorder: Recorder, st: State) -> dict:
+    def _snapshot(self, recorder, st: State) -> dict:
         """A deep copy of the record at a turn boundary: what is saved if play stops."""
         return json.loads(json.dumps(recorder.records(st)[0]))
 
     def _agent_actions(self, st: State) -> np.ndarray:
-        """(P, 1) engine actions: each agent's decision for its seat (the person's: 0)."""
-        actions = np.zeros((st.players, 1), dtype=np.int64)
+        """(P, 1) encoded actions: each agent's decision for its seat (the person's: pass)."""
+        actions = np.full((st.players, 1), self.game.info.pass_action, dtype=np.int64)
         for seat, spec in enumerate(self.specs, start=1):
-            view = SeatView(st, [seat], [0])
+            view = self.game.view(st, [seat], [0])
             if not view.must_act[0]:
                 continue
-            encoded = self.agents[spec].act(view, self.rng)
-            actions[seat, 0] = engine_actions(self.config, view.phase, encoded)[0]
+            actions[seat, 0] = self.agents[spec].act(view, self.rng)[0]
         return actions
 
-    def _step(self, st: State, actions: np.ndarray, recorder: Recorder) -> State:
+    def _step(self, st: State, actions: np.ndarray, recorder) -> State:
         """Apply one decision step, record it, show what it did."""
-        after, events = step(st, actions, report=True)
+        after, events = self.game.step(st, actions, report=True)
         recorder.observe(st, actions, after, events)
         self._show_events(st, after, events)
         return after
@@ -203,7 +206,7 @@ class TerminalGame:
 
     def _ask_card(self, st: State) -> int:
         """The card id the person plays, asked until it is one they hold."""
-        view = SeatView(st, [HUMAN], [0])
+        view = self.game.view(st, [HUMAN], [0])
         legal = set((np.flatnonzero(view.action_mask()[0, :self.variant.n_ids]) + 1).tolist())
         if self.hint_agent is not None and len(legal) > 1:
             cards, means = self.hint_agent.card_estimates(view, 0, self.hint_rng)
@@ -226,7 +229,7 @@ class TerminalGame:
 
     def _ask_row(self, st: State) -> int:
         """The row (0-based) the person picks, asked until the rules allow it."""
-        view = SeatView(st, [HUMAN], [0])
+        view = self.game.view(st, [HUMAN], [0])
         n_ids = self.variant.n_ids
         legal = np.flatnonzero(view.action_mask()[0, n_ids:n_ids + N_ROWS]).tolist()
         shown = ", ".join(str(r + 1) for r in legal)
@@ -254,7 +257,7 @@ class TerminalGame:
         mine = view.revealed[0][(view.revealed_seat[0] == 0) & (view.revealed[0] > 0)]
         card = int(mine[0]) if len(mine) else 0
         name = self._name(card) if card else "your card"
-        if card and self.variant.order[card] < view.row_last[0].min():
+        if card and target_rows(view.row_last[0], view.row_count[0], self.variant.order[[card]])[1][0]:
             return (f"Your {name} is lower than the last card of every row: choose a row to take "
                     f"(its cards are your penalty; {name} starts it).")
         rows = " or ".join(str(r + 1) for r in legal)
@@ -306,7 +309,7 @@ class TerminalGame:
 
     def _show_table(self, st: State) -> None:
         """Rows, the person's hand (sorted, with bullheads) and the scores."""
-        view = SeatView(st, [HUMAN], [0])
+        view = self.game.view(st, [HUMAN], [0])
         self.console.print(f"\n[bold]Turn {int(view.turn[0]) + 1}[/bold]")
         self._show_rows(view)
         hand = self._sorted(view.hand[0][view.hand[0] > 0])
@@ -362,8 +365,8 @@ class TerminalGame:
                 f"{self.names[p]} +{int(x)}" for p, x in enumerate(pens)))
 
     def _show_end(self, st: State) -> None:
-        totals = st.total()[:, 0]
-        winners = np.flatnonzero(st.winners()[:, 0]).tolist()
+        totals = self.game.totals(st)[:, 0]
+        winners = np.flatnonzero(self.game.winners(st)[:, 0]).tolist()
         self.console.rule("Game over")
         table = Table(show_header=True, header_style="bold")
         table.add_column("seat")

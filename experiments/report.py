@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .match import mean_ci, summarize
+from agents.arena import mean_ci, summarize
 
 
 def load_rows(out: Path) -> list[dict]:
@@ -123,7 +123,7 @@ def build_report(out: str | Path, plots: bool = True) -> dict:
     out = Path(out)
     rows = load_rows(out)
     if not rows:
-        from sixnimmt_env.errors import ConfigError
+        from sixnimmt_env.core.errors import ConfigError
         raise ConfigError(f"{out}/results.jsonl holds no games yet")
     config = json.loads((out / "tournament.json").read_text()) if (out / "tournament.json").exists() else {}
     with (out / "results.csv").open("w", newline="") as f:

@@ -27,10 +27,10 @@ from pathlib import Path
 
 import numpy as np
 
-from sixnimmt_env import RuleConfig, game_seeds
-from sixnimmt_env.state import PHASE_CARDS, PHASE_OVER
-
-from .match import build_agents, mean_ci, play_duplicate
+from agents.arena import build_agents, mean_ci, play_duplicate
+from sixnimmt_env.cards.rules import RuleConfig
+from sixnimmt_env.cards.state import PHASE_CARDS, PHASE_OVER
+from sixnimmt_env.core.rng import game_seeds
 
 EVENTS = {
     "too_low": "too-low card (its owner takes a row)",
@@ -82,7 +82,8 @@ class RuleCounter:
         live = before.phase != PHASE_OVER
         games = np.arange(B)
         cards_step = live & (before.phase == PHASE_CARDS)
-        values = np.sort(self.order[np.where(cards_step[None, :], actions, 0)], axis=0)
+        cards = np.where(cards_step[None, :], actions + 1, 0)  # encoded action a plays card id a + 1
+        values = np.sort(self.order[cards], axis=0)
         self.counts["twins_same_turn"] += ((values[1:] == values[:-1]) & (values[1:] > 0)).sum(axis=0)
         ends = before.row_last.astype(np.int64)  # (R, B), copies followed through the turn
         counts = before.row_count.astype(np.int64)

@@ -25,8 +25,9 @@ from pathlib import Path
 
 import numpy as np
 
-from sixnimmt_env import RuleConfig, game_seeds
-from sixnimmt_env.errors import ConfigError
+from sixnimmt_env.core.errors import ConfigError
+from sixnimmt_env.core.game import Game, make_game
+from sixnimmt_env.core.rng import game_seeds
 
 CHUNK_DEALS = 5  # deals per work unit
 
@@ -38,6 +39,7 @@ class TournamentConfig:
     games: int  # deals per line-up (each played in all P rotations)
     seed: int = 0
     row_choice: str = "player"
+    game: str = "cards"
     end_score: int | None = 66
     max_rounds: int | None = None
     variant: str = "classic"
@@ -45,9 +47,10 @@ class TournamentConfig:
     chunk_deals: int = CHUNK_DEALS
     extra: dict = field(default_factory=dict)
 
-    def rules(self, players: int) -> RuleConfig:
-        return RuleConfig(players=players, row_choice=self.row_choice, end_score=self.end_score,
-                          max_rounds=self.max_rounds, variant=self.variant)
+    def rules(self, players: int) -> Game:
+        """The game at a table of `players` seats."""
+        return make_game(self.game, players=players, row_choice=self.row_choice, end_score=self.end_score,
+                         max_rounds=self.max_rounds, variant=self.variant)
 
     def validate(self) -> None:
         from agents.registry import make_agent
@@ -85,7 +88,7 @@ _AGENT_CACHE: dict = {}
 
 def play_unit(cfg_dict: dict, unit: tuple[int, int, int]) -> tuple[str, list[dict], list[dict]]:
     """Play one work unit; returns (key, game rows, records)."""
-    from experiments.match import build_agents, play_duplicate
+    from agents.arena import build_agents, play_duplicate
 
     cfg = TournamentConfig(**cfg_dict)
     p, l, c = unit
@@ -189,7 +192,7 @@ def run_tournament(cfg: TournamentConfig, out: str | Path, *, workers: int = 1, 
 
 
 def _worker_init() -> None:
-    from sixnimmt_env.perf import tune_allocator
+    from sixnimmt_env.core.perf import tune_allocator
     tune_allocator()
     try:
         import torch

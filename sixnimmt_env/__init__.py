@@ -1,18 +1,36 @@
-"""sixnimmt lab: a batched NumPy rules engine for 6 nimmt! and its relatives."""
+"""sixnimmt lab: batched NumPy rules engines for 6 nimmt! and its relatives, behind one
+game interface, with PettingZoo, Gymnasium and SB3 adapters.
 
-from .engine import StepEvents, from_deal, new_games, play_slots, restart, step
-from .errors import ConfigError, IllegalActionError, InvalidRecordError, SixNimmtError
-from .rng import game_seeds
-from .rules import VARIANTS, RuleConfig, Variant
-from .state import PHASE_CARDS, PHASE_OVER, PHASE_ROW, State, concat
+Sub-packages (imports point down this list only):
 
-__version__ = "0.1.0"
+| package | what it holds | may import |
+| --- | --- | --- |
+| `core` | the game interface (`Game`, `GameInfo`, `make_game`), observation layouts, rewards, the records envelope, rng, errors | numpy |
+| `cards` | classic 6 nimmt! and Die Sechste: rules data, batched engine, seat view, encoders, records, rendering | `core` |
+| `adapters` | PettingZoo ParallelEnv/AEC, Gymnasium env, SB3 VecEnv, learner seats among opponents | `core` (games through the interface) |
+
+The card engine's names stay importable from here (`RuleConfig`, `new_games`, `step`, ...).
+"""
+
+from .cards.engine import StepEvents, from_deal, new_games, play_slots, restart, step
+from .cards.rules import VARIANTS, RuleConfig, Variant
+from .cards.state import PHASE_CARDS, PHASE_OVER, PHASE_ROW, State, concat
+from .core.errors import ConfigError, IllegalActionError, InvalidRecordError, SixNimmtError
+from .core.game import GAMES, Game, GameInfo, make_game
+from .core.rng import game_seeds
+
+__version__ = "0.2.0"
+
+# The adapters import gymnasium/pettingzoo/SB3; load them only when asked for, so the
+# engines stay importable (and fast to import) without them.
+_ADAPTERS = {
+    "parallel_env": "pettingzoo_env", "env": "pettingzoo_env", "SixNimmtParallelEnv": "pettingzoo_env",
+    "SixNimmtEnv": "gym_env", "SixNimmtVecEnv": "vec_env",
+}
 
 
 def __getattr__(name):
-    # The adapters import gymnasium/pettingzoo; load them only when asked for, so the
-    # engine stays importable (and fast to import) without them.
-    if name in ("parallel_env", "env", "SixNimmtParallelEnv"):
-        from . import pettingzoo_env as _env_module
-        return getattr(_env_module, name)
+    if name in _ADAPTERS:
+        import importlib
+        return getattr(importlib.import_module(f".adapters.{_ADAPTERS[name]}", __name__), name)
     raise AttributeError(f"module 'sixnimmt_env' has no attribute {name!r}")

@@ -7,7 +7,8 @@ import pytest
 
 from agents.registry import make_agent, parse_spec
 from sixnimmt_env import ConfigError, RuleConfig, from_deal, game_seeds, new_games, step
-from sixnimmt_env.observation import SeatView, action_size, engine_actions
+from sixnimmt_env.cards.seat_view import SeatView
+from sixnimmt_env.cards.actions import action_size, engine_actions
 
 FAST_SPECS = ["random", "lowest", "highest", "min-gap", "safe-high", "greedy",
               "bayes:samples=8", "mcs:rollouts=3", "mcs:rollouts=3:score=relative"]
@@ -130,7 +131,7 @@ def test_registry_errors_list_the_valid_choices():
 
 def test_match_rotations_share_deals_and_cancel_seat_luck():
     """With every seat the same deterministic agent, rotated seats get equal totals."""
-    from experiments.match import run_match
+    from agents.arena import run_match
     result = run_match(["lowest"] * 4, RuleConfig(players=4, row_choice="cheapest", max_rounds=2),
                        deals=5, seed=3, progress=False)
     (only,) = result.agents
@@ -138,7 +139,7 @@ def test_match_rotations_share_deals_and_cancel_seat_luck():
 
 
 def test_match_reports_mcs_beating_random():
-    from experiments.match import run_match
+    from agents.arena import run_match
     result = run_match(["mcs:rollouts=20", "random", "random"], RuleConfig(players=3, row_choice="cheapest", max_rounds=1),
                        deals=20, seed=1, progress=False)
     by = {a.name: a for a in result.agents}

@@ -10,7 +10,7 @@ import pytest
 
 
 def sixnimmt(*args: str, check_code: int | None = 0, stdin: str = "") -> subprocess.CompletedProcess:
-    proc = subprocess.run([sys.executable, "-m", "sixnimmt_env", *args], input=stdin,
+    proc = subprocess.run([sys.executable, "-m", "experiments.cli", *args], input=stdin,
                           capture_output=True, text=True, timeout=300)
     if check_code is not None:
         assert proc.returncode == check_code, proc.stdout + proc.stderr

@@ -15,9 +15,9 @@ import pytest
 
 from sixnimmt_env import (PHASE_CARDS, PHASE_OVER, PHASE_ROW, ConfigError, IllegalActionError,
                           RuleConfig, from_deal, game_seeds, new_games, step)
-from sixnimmt_env.errors import InvalidRecordError
-from sixnimmt_env.records import Recorder, replay
-from sixnimmt_env.rules import VARIANTS
+from sixnimmt_env.core.errors import InvalidRecordError
+from sixnimmt_env.cards.records import Recorder, replay
+from sixnimmt_env.cards.rules import VARIANTS
 from tests import reference_sechste as ref
 
 V = VARIANTS["die-sechste"]
@@ -248,14 +248,15 @@ def test_a_too_low_card_is_never_a_twin_question():
 
 
 def test_twin_question_reaches_the_observation_and_mask():
-    from sixnimmt_env.observation import ObsLayout, SeatView
+    from sixnimmt_env.cards.seat_view import SeatView
+    from sixnimmt_env.cards.encoding import card_layout
     rows = [["7D"], ["7D*"], ["KS"], ["AH"]]
     config = cfg(3)
     st = play(position(config, rows, ["AS", "8C", "2C"]), ["AS", "8C", "2C"])
     view = SeatView(st, np.array([1]))
     mask = view.action_mask()[0]
     assert mask[104:108].tolist() == [1, 1, 0, 0] and mask[:104].sum() == 0
-    obs = ObsLayout(config).decode(view.encode()[0])
+    obs = card_layout(config).decode(view.encode()[0])
     assert obs["choice_rows"].tolist() == [1, 1, 0, 0]
     assert obs["revealed"][cid("8C")] == 1 and obs["revealed"][cid("AS")] == 0
 
@@ -379,7 +380,7 @@ def test_whole_two_deck_games_match_reference():
 
 def _record_games(config, batch, seed):
     st = new_games(config, game_seeds(seed, batch))
-    rec = Recorder(st, seeds=list(game_seeds(seed, batch)))
+    rec = Recorder(st, seeds=list(game_seeds(seed, batch)), engine_actions=True)
     rng = np.random.default_rng(seed)
     while not st.game_over().all():
         actions = _random_actions(st, rng)
@@ -478,7 +479,7 @@ def test_cli_match_and_study_with_die_sechste(tmp_path):
 def test_vec_env_learner_is_asked_only_for_its_own_decisions():
     """Two questions in one turn (too low, then twin rows): opponents' are played out inside
     the step, so the single learner never gets a pass-only step."""
-    from sixnimmt_env.vec_env import SixNimmtVecEnv
+    from sixnimmt_env.adapters.vec_env import SixNimmtVecEnv
 
     env = SixNimmtVecEnv(num_games=256, players=8, variant="die-sechste", seed=3)
     env.reset()
@@ -496,7 +497,7 @@ def test_vec_env_learner_is_asked_only_for_its_own_decisions():
 @pytest.mark.parametrize("spec", ["mcs:rollouts=8", "bayes:samples=8", "min-gap", "random", "greedy"])
 def test_agents_answer_the_twin_row_question_with_one_of_the_two_rows(spec):
     from agents.registry import make_agent
-    from sixnimmt_env.observation import SeatView
+    from sixnimmt_env.cards.seat_view import SeatView
 
     rows = [["7D"], ["7D*"], ["KS"], ["AH"]]
     st = play(position(cfg(3), rows, ["AS", "8C", "2C"]), ["AS", "8C", "2C"])

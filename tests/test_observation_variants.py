@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from sixnimmt_env import ConfigError, RuleConfig, game_seeds, new_games
-from sixnimmt_env.engine import from_deal
-from sixnimmt_env.observation import HAND_SLOT_FIELDS, ObsLayout, SeatView
+from sixnimmt_env.cards.engine import from_deal
+from sixnimmt_env.cards.seat_view import SeatView
+from sixnimmt_env.cards.encoding import HAND_SLOT_FIELDS, card_layout
 
 CFG = RuleConfig(players=4, row_choice="cheapest")
 FEATURE = {name: k for k, (name, _) in enumerate(HAND_SLOT_FIELDS)}
@@ -20,7 +21,7 @@ OTHERS = [[1, 2, 3, 4, 6, 7, 8, 9, 16, 17], [21, 22, 23, 24, 25, 26, 27, 28, 29,
 
 def features(hands, seat=0):
     st = from_deal(CFG, [hands], [ROWS])
-    layout = ObsLayout(CFG, "card-features")
+    layout = card_layout(CFG, "card-features")
     parts = layout.decode(SeatView(st, seat).encode(layout)[0])
     return parts["hand_slots"].reshape(10, -1), parts["sorted_rows"].reshape(4, -1)
 
@@ -60,37 +61,37 @@ def test_card_features_see_only_what_the_seat_may_know():
     st = new_games(CFG, game_seeds(0, 3))
     other = st.copy()
     other.hands[1:] = st.hands[[2, 3, 1]]
-    layout = ObsLayout(CFG, "card-features")
+    layout = card_layout(CFG, "card-features")
     assert np.array_equal(SeatView(st, 0).encode(layout), SeatView(other, 0).encode(layout))
 
 
 def test_basic_fields_are_unchanged_by_the_variant():
     st = new_games(CFG, game_seeds(1, 5))
-    basic, rich = ObsLayout(CFG), ObsLayout(CFG, "card-features")
+    basic, rich = card_layout(CFG), card_layout(CFG, "card-features")
     assert np.array_equal(SeatView(st, 2).encode(rich)[:, :basic.size], SeatView(st, 2).encode(basic))
     with pytest.raises(ConfigError, match="observation must be one of"):
-        ObsLayout(CFG, "sorted")
+        card_layout(CFG, "sorted")
 
 
 def test_vec_env_uses_the_chosen_observation():
-    from sixnimmt_env.observation import uniform_legal_actions
-    from sixnimmt_env.vec_env import SixNimmtVecEnv
+    pass
+    from sixnimmt_env.adapters.vec_env import SixNimmtVecEnv
     env = SixNimmtVecEnv(8, 4, seed=1, row_choice="player", observation="card-features")
     games = env.games
-    assert env.observation_space.shape == (ObsLayout(games.config, "card-features").size,)
+    assert env.observation_space.shape == (card_layout(games.config, "card-features").size,)
     obs = env.reset()
     rng = np.random.default_rng(0)
     for _ in range(25):
         for i in (0, 7):
             single = SeatView(games.state, [games.slot_seats[i]], [games.slot_games[i]]).encode(games.layout)
             assert np.array_equal(obs[i], single[0])
-        obs, *_ = env.step(uniform_legal_actions(games.view(), rng))
+        obs, *_ = env.step(games.view().random_legal_actions(rng))
 
 
 def test_card_scorer_puts_each_slot_score_on_its_card():
     import torch as th
     from sb3_contrib import MaskablePPO
-    from sixnimmt_env.vec_env import SixNimmtVecEnv
+    from sixnimmt_env.adapters.vec_env import SixNimmtVecEnv
     from training.policy import CardScorerPolicy, scorer_kwargs
 
     env = SixNimmtVecEnv(4, 4, seed=2, row_choice="cheapest", observation="card-features")
@@ -118,9 +119,9 @@ def test_tiny_card_scorer_run_loads_as_an_agent_that_builds_its_observation(tmp_
     """The model's meta records the observation; the agent builds it at any row rule."""
     import json
 
-    from experiments.match import run_match
+    from agents.arena import run_match
     from training.config import TrainConfig
-    from training.ppo_agent import PPOAgent
+    from agents.ppo import PPOAgent
     from training.train import train
 
     cfg = TrainConfig.load(None, ["name=tiny", "total_timesteps=1500", "num_games=32", "n_steps=16",

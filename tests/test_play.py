@@ -12,13 +12,13 @@ import numpy as np
 import pytest
 from rich.console import Console
 
-from agents.search import MonteCarloAgent
+from agents.cards.search import MonteCarloAgent
 from experiments.play import HUMAN_NAME, TerminalGame, opponent_specs
 from sixnimmt_env import RuleConfig, game_seeds, new_games, step
-from sixnimmt_env.errors import ConfigError
-from sixnimmt_env.observation import SeatView
-from sixnimmt_env.records import replay
-from sixnimmt_env.state import PHASE_ROW
+from sixnimmt_env.core.errors import ConfigError
+from sixnimmt_env.cards.seat_view import SeatView
+from sixnimmt_env.core.records import replay
+from sixnimmt_env.cards.state import PHASE_ROW
 
 ONE_ROUND = RuleConfig(players=3, end_score=None, max_rounds=1)
 

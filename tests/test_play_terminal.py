@@ -18,7 +18,7 @@ PROMPTS = [r"Your card: ", r"Row \(([\d, ]+)\): ", r"Game over", pexpect.EOF]
 
 
 def spawn(*args: str):
-    child = pexpect.spawn(sys.executable, ["-m", "sixnimmt_env", "play", *args], env=ENV,
+    child = pexpect.spawn(sys.executable, ["-m", "experiments.cli", "play", *args], env=ENV,
                           encoding="utf-8", timeout=60, dimensions=(50, 120))
     return child
 
@@ -28,7 +28,7 @@ def hand_of(text: str) -> list[str]:
 
 
 def replay(path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "sixnimmt_env", "replay", str(path)],
+    return subprocess.run([sys.executable, "-m", "experiments.cli", "replay", str(path)],
                           capture_output=True, text=True, timeout=120)
 
 

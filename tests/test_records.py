@@ -10,17 +10,19 @@ import pytest
 
 from experiments.demo import demo_actions, play_demo
 from sixnimmt_env import InvalidRecordError, RuleConfig, game_seeds, new_games, step
-from sixnimmt_env.records import Recorder, replay
+from sixnimmt_env.cards.records import Recorder, replay
+from sixnimmt_env.core.game import as_game
 
 
 def recorded_games(cfg: RuleConfig, n: int, seed: int):
     """Play n games in one batch with a Recorder; returns (records, final state)."""
-    st = new_games(cfg, game_seeds(seed, n))
+    game = as_game(cfg)
+    st = game.new_games(game_seeds(seed, n))
     rng = np.random.default_rng(seed)
     rec = Recorder(st, seats=["demo"] * cfg.players, seeds=list(range(n)))
     while not st.game_over().all():
-        actions = demo_actions(st, rng)
-        after, ev = step(st, actions, report=True)
+        actions = demo_actions(st, rng)  # encoded actions
+        after, ev = game.step(st, actions, report=True)
         rec.observe(st, actions, after, ev)
         st = after
     return rec.records(st), st

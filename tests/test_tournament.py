@@ -8,7 +8,7 @@ import sys
 
 import numpy as np
 
-from experiments.match import build_agents, play_duplicate
+from agents.arena import build_agents, play_duplicate
 from experiments.report import build_report
 from experiments.tournament import TournamentConfig, lineups, run_tournament
 from sixnimmt_env import RuleConfig, game_seeds
@@ -66,7 +66,7 @@ def test_two_workers_play_the_same_games(tmp_path):
 
 def test_report_from_a_tiny_tournament(tmp_path):
     out = tmp_path / "t"
-    proc = subprocess.run([sys.executable, "-m", "sixnimmt_env", "tournament", "--agents", "lowest,random",
+    proc = subprocess.run([sys.executable, "-m", "experiments.cli", "tournament", "--agents", "lowest,random",
                            "--players-range", "2-3", "--games", "2", "--max-rounds", "1", "--out", str(out),
                            "--records", "--no-progress"], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
@@ -77,9 +77,9 @@ def test_report_from_a_tiny_tournament(tmp_path):
     assert set(summary["by_players"]) == {"2", "3"} and set(summary["ratings"]) == {"lowest", "random"}
     records = list((out / "records").glob("*.json"))
     assert len(records) == summary["games"]
-    again = subprocess.run([sys.executable, "-m", "sixnimmt_env", "report", str(out)],
+    again = subprocess.run([sys.executable, "-m", "experiments.cli", "report", str(out)],
                            capture_output=True, text=True, timeout=300)
     assert again.returncode == 0 and "report.md" in again.stdout
-    exists = subprocess.run([sys.executable, "-m", "sixnimmt_env", "tournament", "--agents", "lowest,random",
+    exists = subprocess.run([sys.executable, "-m", "experiments.cli", "tournament", "--agents", "lowest,random",
                              "--out", str(out), "--no-progress"], capture_output=True, text=True, timeout=300)
     assert exists.returncode == 2 and "already holds a tournament" in exists.stderr

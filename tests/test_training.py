@@ -19,14 +19,14 @@ TINY = ["num_games=32", "n_steps=16", "batch_size=256", "n_epochs=1", "eval_deal
 
 
 def cli(*args, **kwargs):
-    return subprocess.run([sys.executable, "-m", "sixnimmt_env", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "experiments.cli", *args], capture_output=True,
                           text=True, timeout=600, **kwargs)
 
 
 def test_tiny_run_end_to_end(tmp_path):
-    from experiments.match import run_match
+    from agents.arena import run_match
     from training.config import TrainConfig
-    from training.ppo_agent import PPOAgent
+    from agents.ppo import PPOAgent
     from training.train import train
 
     cfg = TrainConfig.load(None, TINY + ["name=tiny", "total_timesteps=6000", "players=3"])
@@ -52,7 +52,7 @@ def test_killed_run_resumes_from_its_last_checkpoint(tmp_path):
             "--set", "total_timesteps=12000"]
     for item in TINY:
         args += ["--set", item]
-    proc = subprocess.Popen([sys.executable, "-m", "sixnimmt_env", *args],
+    proc = subprocess.Popen([sys.executable, "-m", "experiments.cli", *args],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     run = tmp_path / "killed"
     deadline = time.time() + 300

@@ -12,7 +12,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sixnimmt_env.errors import ConfigError
+from sixnimmt_env.core.errors import ConfigError
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,7 @@ class TrainConfig:
     episode: str = "round"
     """round (one round per episode) or game."""
     reward: str = "penalty"
-    """penalty, relative or rank (see sixnimmt_env.pettingzoo_env)."""
+    """penalty, relative or rank (see sixnimmt_env.core.rewards)."""
     num_games: int = 512
     """Games stepped at once by the VecEnv (one learning seat each)."""
     n_steps: int = 32
@@ -48,7 +48,7 @@ class TrainConfig:
     net_arch: tuple[int, ...] = (256, 256)
     """Hidden layers of the policy and value networks (card-scorer: of the value network)."""
     observation: str = "basic"
-    """Observation variant: basic or card-features (sixnimmt_env.observation)."""
+    """Observation variant: basic or card-features (sixnimmt_env.cards.encoding)."""
     policy: str = "mlp"
     """mlp (SB3's MlpPolicy) or card-scorer (training/policy.py; needs card-features)."""
     scorer_context: tuple[int, ...] = (256, 128)
@@ -93,7 +93,7 @@ class TrainConfig:
                 raise ConfigError(f"{name} must be at least 1")
         if self.minutes <= 0:
             raise ConfigError("minutes must be positive")
-        from sixnimmt_env.observation import OBSERVATIONS
+        from sixnimmt_env.cards.encoding import OBSERVATIONS
         if self.observation not in OBSERVATIONS or self.policy not in ("mlp", "card-scorer"):
             raise ConfigError(f"observation must be one of {', '.join(OBSERVATIONS)}; policy mlp or card-scorer")
         if self.policy == "card-scorer" and self.observation != "card-features":

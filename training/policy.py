@@ -19,8 +19,9 @@ import torch as th
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
-from sixnimmt_env.observation import HAND_SLOT_FEATURES, ObsLayout
-from sixnimmt_env.rules import HAND_SIZE, N_ROWS
+from sixnimmt_env.cards.encoding import HAND_SLOT_FEATURES
+from sixnimmt_env.cards.rules import HAND_SIZE, N_ROWS
+from sixnimmt_env.core.layout import ObsLayout
 
 ROW_INPUTS = ("row_count", "row_bulls", "row_last", "choice_rows")  # per row, by row index
 ID_FEATURE = 1  # index of the "id" feature in a hand slot (see HAND_SLOT_FIELDS)
@@ -93,9 +94,12 @@ class CardScorerPolicy(MaskableActorCriticPolicy):
 
 def scorer_kwargs(layout: ObsLayout, context, hidden) -> dict:
     """The policy_kwargs a CardScorerPolicy needs for observations laid out by `layout`."""
-    if layout.observation != "card-features":
+    if layout.name != "card-features":
         raise ValueError("the card-scorer policy needs the card-features observation")
     names = ("hand_slots", *ROW_INPUTS)
-    n_ids = layout.fields[0].size - 1  # the hand field is indexed by id, 0 unused
+    n_ids = layout.field("hand").size - 1  # the hand field is indexed by id, 0 unused
+    if layout.field("hand_slots").shape != (HAND_SIZE, HAND_SLOT_FEATURES):
+        raise ValueError(f"hand_slots of shape {layout.field('hand_slots').shape}, the scorer reads "
+                         f"{(HAND_SIZE, HAND_SLOT_FEATURES)}")
     return {"n_ids": n_ids, "offsets": {k: layout.offsets[k] for k in names},
             "context": tuple(context), "hidden": tuple(hidden)}

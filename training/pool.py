@@ -41,7 +41,7 @@ class OpponentPool:
 
     def add_snapshot(self, path: str | Path) -> None:
         """Freeze a saved model into the `self` group."""
-        from training.ppo_agent import PPOAgent
+        from agents.ppo import PPOAgent
         self._add(PPOAgent(str(path)), f"ppo:path={path}", "self")
         self.snapshots.append(str(path))
 

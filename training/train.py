@@ -26,9 +26,10 @@ import time
 from pathlib import Path
 
 
+from agents.ppo import PPOAgent, write_model_meta
+
 from .config import TrainConfig
 from .pool import OpponentPool
-from .ppo_agent import PPOAgent, write_model_meta
 
 
 def _versions(cfg: TrainConfig) -> dict:
@@ -59,7 +60,7 @@ def _model_meta(cfg: TrainConfig, steps: int, penalty: float | None = None) -> d
 def evaluate(model, cfg: TrainConfig, deals: int | None = None, opponent: str | None = None,
              seed: int = 12345) -> dict:
     """The policy (deterministic) in one seat against the fixed field, one round per game."""
-    from experiments.match import run_match
+    from agents.arena import run_match
     from sixnimmt_env import RuleConfig
 
     rules = RuleConfig(players=cfg.players, row_choice=cfg.row_choice, end_score=None, max_rounds=1)
@@ -108,8 +109,8 @@ def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None,
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.vec_env import VecMonitor
 
-    from sixnimmt_env.errors import ConfigError
-    from sixnimmt_env.vec_env import SixNimmtVecEnv
+    from sixnimmt_env.adapters.vec_env import SixNimmtVecEnv
+    from sixnimmt_env.core.errors import ConfigError
 
     # ------------------------------------------------------------------ the run directory
     if resume is not None:

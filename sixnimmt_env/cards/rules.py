@@ -11,12 +11,14 @@ classic game a card's id is its number and its order value is the same number.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from typing import ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
 
-from .errors import ConfigError, InvalidRecordError
+from ..core.errors import ConfigError, InvalidRecordError
+from .packing import BULLS_SHIFT, COUNT_SHIFT, LAST_SHIFT  # the engine's representation, cached per variant
 
 N_ROWS = 4  # rows on the table (both card games)
 ROW_CAPACITY = 5  # a sixth card takes the row (Rule 3)
@@ -25,15 +27,6 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 10
 DEFAULT_END_SCORE = 66
 ROW_CHOICES = ("player", "cheapest")
 DECKS = ("full", "exact")
-
-# A row is packed into one int32: last card's ladder value, bullheads, card count, row
-# index. The engine finds a card's row with one max over the 4 packed rows, and the packed
-# value of the winner already carries everything the rules need next.
-ROW_INDEX_BITS = 2  # bits 0-1: row index 0..3
-COUNT_SHIFT, COUNT_MASK = 2, 0b111  # bits 2-4: cards in the row, 1..5
-BULLS_SHIFT, BULLS_MASK = 5, 0b111111  # bits 5-10: bullheads in the row (at most 27)
-LAST_SHIFT = 11  # bits 11+: ladder value of the last card
-ROW_LOW_MASK = (1 << LAST_SHIFT) - 1  # (bullheads, count, index): the cheapest-row key
 
 CLASSIC_CARDS = 104
 # Bullheads by the rules' precedence: 55 is both a double and a five (7); doubles 5;
@@ -218,6 +211,8 @@ class RuleConfig:
         variant: a key of VARIANTS.
     """
 
+    game: ClassVar[str] = "cards"  # the game kind these rules are for (core.game.GAMES)
+
     players: int = 4
     row_choice: str = "player"
     end_score: int | None = DEFAULT_END_SCORE
@@ -256,11 +251,11 @@ class RuleConfig:
         return VARIANTS[self.variant]
 
     def to_dict(self) -> dict:
-        """The options as they appear under "rules" in a game record."""
-        return {
-            "players": int(self.players),
-            "row_choice": self.row_choice,
-            "end_score": self.end_score,
-            "max_rounds": self.max_rounds,
-            "deck": self.deck,
-        }
+        """The options as they appear under "rules" in a game record (the variant is
+        the record's own key)."""
+        return {name: (int(getattr(self, name)) if name == "players" else getattr(self, name))
+                for name in RULE_KEYS}
+
+
+# The rule options under "rules" in a record: every field but the variant, in field order.
+RULE_KEYS = tuple(f.name for f in fields(RuleConfig) if f.name != "variant")

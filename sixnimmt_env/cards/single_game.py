@@ -7,9 +7,11 @@ action masks of every seat as cards move (a placed card is a handful of element 
 so handing out a step's observations is three NumPy copies.
 
 It is a second implementation of the rules (`engine.py`) and of the encoder
-(`observation.SeatView.encode` / `action_mask`), so it takes only the games it has been
-shown equal on: `SingleGame.supports(config)` — no twins (every id one physical card), the
-row-choice modes listed in `_ROW_CHOICES` and no rule option beyond `_RULE_OPTIONS`.
+(`encoding.py` and `SeatView.action_mask`), so it takes only the games it has been
+shown equal on: `SingleGame.supports(config)` — the variants listed in `_VARIANTS` (by
+name: a new variant, even one without twins, plays its own rules on the engine until this
+file is shown equal on it), the row-choice modes in `_ROW_CHOICES`, no rule option beyond
+`_RULE_OPTIONS`, and the basic observation.
 `tests/test_single_game.py` plays random games through both and compares the state,
 observations, masks, rewards and infos after every step. Any other game goes through the
 batched engine.
@@ -27,12 +29,15 @@ from array import array
 import numpy as np
 from numpy.typing import NDArray
 
-from .engine import _empty_state, deal_ids, first_dealer
-from .observation import ROW_BULLS_SCALE, SCORE_SCALE, ObsLayout, action_size, pass_action
-from .rules import (BULLS_MASK, BULLS_SHIFT, COUNT_MASK, COUNT_SHIFT, HAND_SIZE, LAST_SHIFT, MIN_PLAYERS,
-                    N_ROWS, ROW_CAPACITY, RuleConfig)
-from .state import NO_SEAT, PHASE_CARDS, PHASE_OVER, PHASE_ROW, State
+from .engine import empty_state, deal_ids, first_dealer
+from ..core.layout import ObsLayout
+from .actions import action_size, pass_action
+from .encoding import ROW_BULLS_SCALE, SCORE_SCALE
+from .packing import BULLS_MASK, BULLS_SHIFT, COUNT_MASK, COUNT_SHIFT, LAST_SHIFT
+from .rules import HAND_SIZE, MIN_PLAYERS, N_ROWS, ROW_CAPACITY, RuleConfig
+from .state import NO_SEAT, PHASE_CARDS, PHASE_NAMES, PHASE_OVER, PHASE_ROW, State
 
+_VARIANTS = ("classic",)  # the variants this file implements: one copy of every card
 _ROW_CHOICES = ("player", "cheapest")  # the row-choice modes this file implements
 # The rule options this file implements. A rule option added later (to RuleConfig) turns
 # the fast path off until this file implements it and its tests cover it.
@@ -50,15 +55,14 @@ class SingleGame:
 
     Args:
         config: the rules (`supports(config)` must hold).
-        layout: the observation layout (`ObsLayout(config)`).
+        layout: the basic observation layout (`encoding.card_layout(config)`).
     """
 
     @staticmethod
     def supports(config: RuleConfig) -> bool:
         """Whether this path is proven equal to the engine for `config`."""
-        v = config.variant_data
         known = {f.name for f in dataclasses.fields(config)} <= _RULE_OPTIONS
-        return known and not v.has_twins and config.row_choice in _ROW_CHOICES
+        return known and config.variant in _VARIANTS and config.row_choice in _ROW_CHOICES
 
     def __init__(self, config: RuleConfig, layout: ObsLayout):
         if not self.supports(config):
@@ -146,7 +150,7 @@ class SingleGame:
 
     def to_state(self) -> State:
         """This game as an engine State of one game (equal field by field)."""
-        st = _empty_state(self.config, np.array([self.seed], dtype=np.uint64))
+        st = empty_state(self.config, np.array([self.seed], dtype=np.uint64))
         st.round[0], st.turn[0], st.phase[0] = self.round, self.turn, self.phase
         st.dealer[0], st.chooser[0] = self.dealer, self.chooser
         for p, hand in enumerate(self.hands):
@@ -161,9 +165,18 @@ class SingleGame:
         return st
 
     def row_packed(self) -> list[int]:
-        """The rows packed as the engine keeps them (rules.LAST_SHIFT etc.)."""
+        """The rows packed as the engine keeps them (packing.py)."""
         return [(self.row_last[r] << LAST_SHIFT) | (self.row_bulls[r] << BULLS_SHIFT)
                 | (self.row_count[r] << COUNT_SHIFT) | r for r in range(N_ROWS)]
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended."""
+        return self.phase == PHASE_OVER
+
+    def progress(self) -> dict:
+        """As `CardGame.progress` of this game."""
+        return {"phase": PHASE_NAMES[self.phase], "round": self.round, "turn": self.turn}
 
     def totals(self) -> list[int]:
         """Bullheads so far per seat, the current round included."""

@@ -1,13 +1,15 @@
-"""`sixnimmt match`: agents at one table over many duplicate deals.
+"""The arena: agents at one table over many duplicate deals (`sixnimmt match`, training's
+evaluations, tournaments and studies all play through it). Any game, through the game
+interface.
 
 Every deal is played once per seat rotation: agent j sits at seat (j + k) mod P in
 rotation k, and all rotations of a deal see the same cards in every round (they share
 the game seed). Luck of the deal then cancels out of the comparison. All games run in
 one batch; each agent decides for all its seats at once.
 
-Per agent (agents listed twice are pooled): mean bullheads per round, win share (ties
-split, so the fair share is 1/P), 95% confidence intervals over deals, and the time per
-decision.
+Per agent (agents listed twice are pooled): mean points per round (bullheads in the
+card games), win share (ties split, so the fair share is 1/P), 95% confidence intervals
+over deals, and the time per decision.
 """
 
 from __future__ import annotations
@@ -19,10 +21,10 @@ from pathlib import Path
 
 import numpy as np
 
-from sixnimmt_env import RuleConfig, game_seeds, new_games, step
-from sixnimmt_env.errors import ConfigError
-from sixnimmt_env.observation import SeatView, engine_actions
-from sixnimmt_env.records import Recorder, write_record
+from sixnimmt_env.core.errors import ConfigError
+from sixnimmt_env.core.game import as_game
+from sixnimmt_env.core.records import write_record
+from sixnimmt_env.core.rng import game_seeds
 
 Z95 = 1.959964
 
@@ -70,7 +72,7 @@ def mean_ci(samples) -> tuple[float, float]:
 
 def build_agents(specs: list) -> tuple[list[str], dict]:
     """Names by position, and one agent object per distinct name (specs or objects)."""
-    from agents.registry import make_agent
+    from .registry import make_agent
 
     built: dict[str, object] = {}
     names = []
@@ -82,18 +84,20 @@ def build_agents(specs: list) -> tuple[list[str], dict]:
     return names, built
 
 
-def play_duplicate(names: list[str], agents: dict, rules: RuleConfig, deal_seeds, rng, *,
+def play_duplicate(names: list[str], agents: dict, game, deal_seeds, rng, *,
                    records: bool = False, progress=None, observers=()) -> tuple[list[dict], dict, dict, list]:
     """Every deal seed in every seat rotation, one batch.
 
-    `observers`: objects with observe(before, actions, after, events), called after every
-    step (like records.Recorder), e.g. to count how often a rule fires.
+    `game`: a Game, or a game's rules (e.g. a card RuleConfig). `observers`: objects with
+    observe(before, actions, after, events), called after every step with the encoded
+    actions (like a game's recorder), e.g. to count how often a rule fires.
 
     Returns (one row per game, seconds acting per agent, decisions per agent, records
     or []). Row: deal (index into deal_seeds), rotation, seats (agent name per seat),
     totals, rounds, winners.
     """
-    P = rules.players
+    game = as_game(game)
+    P = game.info.players
     if len(names) != P:
         raise ConfigError(f"{len(names)} agents for {P} seats: list one agent per seat")
     deal_seeds = np.asarray(deal_seeds, dtype=np.uint64)
@@ -101,43 +105,44 @@ def play_duplicate(names: list[str], agents: dict, rules: RuleConfig, deal_seeds
     B = D * P
     rotation = np.tile(np.arange(P), D)  # game g = deal g // P, rotation g % P
     seeds = np.repeat(deal_seeds, P)
-    st = new_games(rules, seeds)
+    st = game.new_games(seeds)
     position = (np.arange(P)[:, None] - rotation[None, :]) % P  # agent position at seat s, game g
     distinct = list(dict.fromkeys(names))
     where = {n: np.nonzero(np.isin(position, [i for i, m in enumerate(names) if m == n])) for n in distinct}
-    recorder = Recorder(st, seeds=[int(s) for s in seeds]) if records else None
+    recorder = game.recorder(st, seeds=[int(s) for s in seeds]) if records else None
     observers = list(observers) + ([recorder] if recorder is not None else [])
     act_time = dict.fromkeys(distinct, 0.0)
     decisions = dict.fromkeys(distinct, 0)
     finished = 0
-    while not st.game_over().all():
-        actions = np.zeros((P, B), dtype=np.int64)
-        over = st.game_over()
+    while not game.game_over(st).all():
+        actions = np.zeros((P, B), dtype=np.int64)  # encoded; entries of seats not asked are ignored
+        over = game.game_over(st)
         for name in distinct:
             seats, games = where[name]
             live = ~over[games]
             seats, games = seats[live], games[live]
-            view = SeatView(st, seats, games)
+            view = game.view(st, seats, games)
             t0 = time.perf_counter()
             chosen = agents[name].act(view, rng)
             act_time[name] += time.perf_counter() - t0
             decisions[name] += int(view.must_act.sum())
-            actions[seats, games] = engine_actions(rules, st.phase[games], chosen)
-        after, events = step(st, actions, report=bool(observers))
+            actions[seats, games] = chosen
+        after, events = game.step(st, actions, report=bool(observers))
         for observer in observers:
             observer.observe(st, actions, after, events)
         st = after
         if progress is not None:
-            done = int(st.game_over().sum())
+            done = int(game.game_over(st).sum())
             progress(done - finished)
             finished = done
-    totals = st.total()
-    winners = st.winners()
+    totals = game.totals(st)
+    winners = game.winners(st)
     rows = []
     for g in range(B):
         rows.append({"deal": int(g // P), "rotation": int(rotation[g]),
                      "seats": [names[position[s, g]] for s in range(P)],
-                     "totals": totals[:, g].astype(int).tolist(), "rounds": int(st.round[g]) + 1,
+                     "totals": totals[:, g].astype(int).tolist(),
+                     "rounds": game.progress(st, g)["round"] + 1,
                      "winners": np.flatnonzero(winners[:, g]).tolist()})
     recs = []
     if recorder is not None:
@@ -173,19 +178,24 @@ def summarize(rows: list[dict], act_time: dict | None = None, decisions: dict | 
     return results
 
 
-def run_match(specs: list, rules: RuleConfig, deals: int, seed: int, *,
+def run_match(specs: list, game, deals: int, seed: int, *,
               records_dir: str | Path | None = None, progress: bool = True) -> MatchResult:
-    """Play `deals` duplicate deals, each in every seat rotation; see the module doc."""
+    """Play `deals` duplicate deals, each in every seat rotation; see the module doc.
+
+    `specs`: agent spec strings or agent objects, one per seat; `game`: a Game or a
+    game's rules."""
     if deals < 1:
         raise ConfigError("the number of games must be at least 1")
+    game = as_game(game)
+    P = game.info.players
     names, agents = build_agents(specs)
-    if len(names) != rules.players:
-        raise ConfigError(f"{len(names)} agents for {rules.players} seats: list one agent per seat")
+    if len(names) != P:
+        raise ConfigError(f"{len(names)} agents for {P} seats: list one agent per seat")
     from tqdm import tqdm
-    bar = tqdm(total=deals * rules.players, unit="game", desc="match", disable=not progress, leave=False)
+    bar = tqdm(total=deals * P, unit="game", desc="match", disable=not progress, leave=False)
     t0 = time.perf_counter()
     rows, act_time, decisions, recs = play_duplicate(
-        names, agents, rules, game_seeds(seed, deals), np.random.default_rng(seed),
+        names, agents, game, game_seeds(seed, deals), np.random.default_rng(seed),
         records=records_dir is not None, progress=bar.update)
     seconds = time.perf_counter() - t0
     bar.close()
@@ -196,7 +206,7 @@ def run_match(specs: list, rules: RuleConfig, deals: int, seed: int, *,
             write_record(rec, out / f"game-{g:05d}.json")
     results = summarize(rows, act_time, decisions)
     rounds = sum(r["rounds"] for r in rows)
-    return MatchResult(results, deals, len(rows), rounds, rules.to_dict(), seed, seconds)
+    return MatchResult(results, deals, len(rows), rounds, game.rules.to_dict(), seed, seconds)
 
 
 def format_table(result: MatchResult) -> str:

@@ -1,4 +1,4 @@
-"""Game records (`sixnimmt-record/1`, see shared/spec/game-record.md) and their replay.
+"""Card-game records (`sixnimmt-record/1`, docs/spec/game-record.md) and their replay.
 
 `Recorder` writes records while games are played through the engine; `replay` reads one
 back, checks every move against the rules (through the same engine, so there is no
@@ -11,18 +11,16 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from ..core.errors import ConfigError, InvalidRecordError
+from ..core.records import FORMAT, check_envelope
+from .actions import engine_actions
 from .engine import StepEvents, from_deal, step
-from .errors import ConfigError, InvalidRecordError
-from .rules import HAND_SIZE, N_ROWS, VARIANTS, RuleConfig
+from .rules import HAND_SIZE, N_ROWS, RULE_KEYS, VARIANTS, RuleConfig
 from .state import PHASE_CARDS, PHASE_OVER, PHASE_ROW, State
-
-FORMAT = "sixnimmt-record/1"
-RULE_KEYS = ("players", "row_choice", "end_score", "max_rounds", "deck")
 
 
 # --------------------------------------------------------------------------- writing
@@ -31,12 +29,16 @@ RULE_KEYS = ("players", "row_choice", "end_score", "max_rounds", "deck")
 class Recorder:
     """Builds one record per game of a batch while it is stepped.
 
-    Call `observe(before, actions, after, events)` after every `step` (made with
-    report=True); `records()` returns the records so far.
+    Call `observe(before, actions, after, events)` after every step (made with
+    report=True; `actions` (P, B) as the step took them: encoded actions by default, or
+    the engine's card ids and rows with `engine_actions=True`); `records()` returns the
+    records so far.
     """
 
-    def __init__(self, state: State, seats: list[str] | None = None, seeds: list[int] | None = None):
+    def __init__(self, state: State, seats: list[str] | None = None, seeds: list[int] | None = None,
+                 engine_actions: bool = False):
         self.config = state.config
+        self._decode = not engine_actions
         self.variant = state.config.variant_data
         self._games: list[dict[str, Any]] = []
         for b in range(state.batch_size):
@@ -66,6 +68,8 @@ class Recorder:
         """Add what one step did (events must come from step(..., report=True))."""
         if events is None:
             raise ValueError("Recorder needs the step's events: call step(..., report=True)")
+        if self._decode:
+            actions = engine_actions(self.config, before.phase[None, :], actions)
         for b in range(before.batch_size):
             phase = before.phase[b]
             if phase == PHASE_OVER:
@@ -92,14 +96,6 @@ class Recorder:
         return out
 
 
-def write_record(record: dict[str, Any], path: str | Path) -> None:
-    """Write one record as indented JSON (atomically: a temp file, then a rename)."""
-    path = Path(path)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(record, indent=1) + "\n")
-    tmp.replace(path)
-
-
 # --------------------------------------------------------------------------- replay
 
 
@@ -122,17 +118,12 @@ class ReplayResult:
         rec["totals"], rec["winners"] = self.totals, self.winners
         return rec
 
-
-def load_record(path: str | Path) -> dict[str, Any]:
-    """Read a record file; not-JSON and unreadable files raise InvalidRecordError."""
-    try:
-        text = Path(path).read_text()
-    except OSError as e:
-        raise InvalidRecordError(f"cannot read {path}: {e.strerror}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InvalidRecordError(f"not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    def summary_lines(self) -> list[str]:
+        """What the replay computed, for the command line."""
+        lines = [f"round {i}: penalties {pen}" for i, pen in enumerate(self.penalties)]
+        lines.append(f"totals: {self.totals}")
+        lines.append(f"winners: {self.winners}" if self.over else "winners: [] (game not over)")
+        return lines
 
 
 def _fail(where: str, what: str) -> InvalidRecordError:
@@ -141,10 +132,7 @@ def _fail(where: str, what: str) -> InvalidRecordError:
 
 def _config(record: Any) -> RuleConfig:
     """The rule options of a record, validated."""
-    if not isinstance(record, dict):
-        raise _fail("", "a record must be a JSON object")
-    if record.get("format") != FORMAT:
-        raise _fail("", f"format must be {FORMAT!r}, got {record.get('format')!r}")
+    check_envelope(record)
     variant = record.get("variant", "classic")
     if variant not in VARIANTS:
         raise _fail("", f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
@@ -164,7 +152,7 @@ def _int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _check_deal(cfg: RuleConfig, rnd: Any, where: str, parse) -> tuple[list[list[int]], list[int]]:
+def check_deal(cfg: RuleConfig, rnd: Any, where: str, parse) -> tuple[list[list[int]], list[int]]:
     """The hands and row starters of a round, checked; as card ids."""
     P = cfg.players
     if not isinstance(rnd, dict):
@@ -223,7 +211,7 @@ def replay(record: Any) -> ReplayResult:
         where = f"round {i}"
         if over:
             raise _fail(where, "the game was already over after the previous round")
-        hands, starters = _check_deal(cfg, rnd, where, parse)
+        hands, starters = check_deal(cfg, rnd, where, parse)
         d = rnd.get("dealer")
         if not _int(d) or not 0 <= d < P:
             raise _fail(where, f"dealer must be a seat 0..{P - 1}, got {d!r}")

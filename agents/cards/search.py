@@ -20,10 +20,11 @@ import dataclasses
 import numpy as np
 from numpy.typing import NDArray
 
-from sixnimmt_env.engine import from_deal, play_slots, step
-from sixnimmt_env.observation import SeatView, pass_action, row_action
-from sixnimmt_env.rules import HAND_SIZE, RuleConfig
-from sixnimmt_env.state import PHASE_CARDS
+from sixnimmt_env.cards.actions import pass_action, row_action
+from sixnimmt_env.cards.engine import from_deal, play_slots, step
+from sixnimmt_env.cards.rules import HAND_SIZE, RuleConfig
+from sixnimmt_env.cards.seat_view import SeatView
+from sixnimmt_env.cards.state import PHASE_CARDS
 
 from .heuristics import cheapest_rows
 
@@ -44,11 +45,6 @@ def sample_hands(unseen_ids: NDArray, count: int, draws: int, rng: np.random.Gen
     keys |= np.arange(u, dtype=np.uint32)
     keys.sort(axis=1)
     return unseen_ids[(keys[:, :count] & ((1 << _INDEX_BITS) - 1)).astype(np.intp)]
-
-
-def _rows(view: SeatView, e: int) -> NDArray:
-    """(R, C) the table of entry e, 0-padded."""
-    return view.rows[e]
 
 
 def _score(st, relative: bool) -> NDArray:
@@ -126,7 +122,7 @@ class MonteCarloAgent:
         # the candidate goes to slot 0 of the observer's hand: first turn plays slot 0
         mine[np.arange(G), cand], mine[:, 0] = mine[:, 0], hand[cand]
         hands = np.concatenate([mine[:, None, :], others], axis=1)
-        rows = np.broadcast_to(_rows(view, e), (G,) + view.rows.shape[1:])
+        rows = np.broadcast_to(view.rows[e], (G,) + view.rows.shape[1:])
         st = from_deal(sim_config(view.config), hands, rows, dealer=int(view.dealer[e]))
         _random_round(st, rng, first_slots=np.zeros(G, dtype=np.intp))
         return hand, _score(st, self.relative).reshape(n, R).mean(axis=1)
@@ -141,7 +137,7 @@ class MonteCarloAgent:
         unseen = np.flatnonzero(view.unseen[e])
         others = sample_hands(unseen, (P - 1) * m, G, rng).reshape(G, P - 1, m)
         hands = np.concatenate([np.repeat(hand[None, None, :], G, axis=0), others], axis=1)
-        rows = np.broadcast_to(_rows(view, e), (G,) + view.rows.shape[1:])
+        rows = np.broadcast_to(view.rows[e], (G,) + view.rows.shape[1:])
         pending = (np.broadcast_to(view.revealed[e], (G, P)), np.broadcast_to(view.revealed_seat[e], (G, P)))
         st = from_deal(sim_config(view.config), hands, rows, dealer=int(view.dealer[e]), pending=pending)
         actions = np.zeros((P, G), dtype=np.int64)
@@ -180,7 +176,7 @@ class BayesAgent:
         others = sample_hands(unseen, P - 1, G, rng)  # each other seat plays one unseen card
         mine = np.repeat(hand, K)[:, None]
         cards = np.concatenate([mine, others], axis=1)  # (G, P)
-        rows = np.broadcast_to(_rows(view, e), (G,) + view.rows.shape[1:])
+        rows = np.broadcast_to(view.rows[e], (G,) + view.rows.shape[1:])
         st = from_deal(sim_config(view.config), cards[:, :, None], rows, dealer=int(view.dealer[e]))
         step(st, cards.T, inplace=True, validate=False)
         means = st.score[0].reshape(n, K).mean(axis=1)

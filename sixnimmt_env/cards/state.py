@@ -14,7 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from .rules import (BULLS_MASK, BULLS_SHIFT, COUNT_MASK, COUNT_SHIFT, LAST_SHIFT, RuleConfig)
+from .packing import BULLS_MASK, BULLS_SHIFT, COUNT_MASK, COUNT_SHIFT, LAST_SHIFT
+from .rules import RuleConfig
 
 # Phases of a game, per game in `State.phase`.
 PHASE_CARDS = 0  # every seat picks a card
@@ -39,7 +40,7 @@ class State:
         hands: (P, H, B) int16, card ids; the first 10 - turn slots hold the hand (in no
             particular order), later slots are 0.
         rows: (R, B) int32, each row packed as (ladder value of its last card, bullheads,
-            card count, row index) — see rules.LAST_SHIFT etc. and the row_* properties.
+            card count, row index) — see packing.py and the row_* properties.
         row_cards: (C, R, B) int16, row_cards[i, r] is the i-th card of row r in placing
             order (slot-major: the engine writes a card with one flat index); slots at or
             beyond the row's count hold stale ids and must be ignored.

@@ -13,13 +13,14 @@ from pathlib import Path
 
 import numpy as np
 
-from sixnimmt_env.errors import ConfigError
-from sixnimmt_env.observation import ObsLayout, SeatView
+from sixnimmt_env.core.errors import ConfigError
+from sixnimmt_env.core.game import make_game
 
 
-# The model shipped with the repository: what plain `ppo` plays. Resolved from this
-# file, not the working directory, so `sixnimmt play --opponents ppo` works anywhere.
-SHIPPED_MODEL = Path(__file__).parent / "models" / "ppo-4p.zip"
+# The model shipped with the repository (kept beside the training code that made it):
+# what plain `ppo` plays. Resolved from this file, not the working directory, so
+# `sixnimmt play --opponents ppo` works anywhere.
+SHIPPED_MODEL = Path(__file__).parents[1] / "training" / "models" / "ppo-4p.zip"
 
 
 def model_meta_path(model_path: str | Path) -> Path:
@@ -49,19 +50,20 @@ class PPOAgent:
         self.players = self.meta.get("players")
         self._layouts: dict = {}
 
-    def act(self, view: SeatView, rng: np.random.Generator) -> np.ndarray:
+    def act(self, view, rng: np.random.Generator) -> np.ndarray:
         if self.players is not None and view.players not in np.atleast_1d(self.players):
             raise ConfigError(f"agent {self.name}: trained for {self.players} players, "
                               f"the table has {view.players}")
         layout = self._layouts.get(view.config)
         if layout is None:
-            layout = self._layouts[view.config] = ObsLayout(view.config, self.meta.get("observation", "basic"))
+            game = make_game(self.meta.get("game", "cards"), view.config)
+            layout = self._layouts[view.config] = game.layout(self.meta.get("observation", "basic"))
         expected = self.model.observation_space.shape[0]
         if layout.size != expected:
             raise ConfigError(f"agent {self.name}: the model expects observations of size "
                               f"{expected}, this game gives {layout.size} (another variant?)")
         if view.n == 0:
             return np.zeros(0, dtype=np.int64)
-        actions, _ = self.model.predict(view.encode(layout), deterministic=self.deterministic,
+        actions, _ = self.model.predict(layout.encode(view), deterministic=self.deterministic,
                                         action_masks=view.action_mask())
         return np.asarray(actions, dtype=np.int64)

@@ -1,7 +1,9 @@
 """The `sixnimmt` command line: one typer app, a subcommand per feature.
 
 Typed errors become one-line messages with an exit code, never tracebacks. Commands
-import what they need inside their bodies, so the engine never imports upper layers.
+import what they need inside their bodies, so `sixnimmt --help` stays fast. The CLI is
+the top layer: it may import every package (sixnimmt_env, agents, training, experiments).
+Games are picked with `--game` (default `cards`) and built through the game interface.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Optional
 
 import typer
 
-from .errors import ConfigError, InvalidRecordError, SixNimmtError
+from sixnimmt_env.core.errors import ConfigError, InvalidRecordError, SixNimmtError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="sixnimmt lab: 6 nimmt! rules engine, environments, agents and experiments.")
@@ -29,32 +31,41 @@ EXIT_INVALID = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, the shell's convention for a program stopped by Ctrl-C
 
 
-def _rules(players: int, row_choice: str, end_score: Optional[int], max_rounds: Optional[int], deck: str,
-           variant: str = "classic"):
-    from .rules import RuleConfig
-    return RuleConfig(players=players, row_choice=row_choice, end_score=end_score,
-                      max_rounds=max_rounds, deck=deck, variant=variant)
-
-
 VARIANT_HELP = "classic (104 cards) or die-sechste (52 playing cards; two decks for 5+ players)."
+# The rule options every playing command shares (one definition each).
+GAME = typer.Option("cards", "--game", help="The game: cards (classic 6 nimmt! and Die Sechste).")
+VARIANT = typer.Option("classic", help=VARIANT_HELP)
+ROW_CHOICE = typer.Option("player", help="player (the owner of a too-low card chooses the row) or cheapest (automatic).")
+END_SCORE = typer.Option(66, help="Game ends after the round in which someone reaches this (0: unused).")
+MAX_ROUNDS = typer.Option(None, help="Game ends after this many rounds.")
+DECK = typer.Option("full", help="full, or exact (known deck: cards 1..10*players+4).")
+
+
+def _game(game: str, players: int, row_choice: str = "player", end_score: Optional[int] = 66,
+          max_rounds: Optional[int] = None, deck: str = "full", variant: str = "classic"):
+    """The Game the rule options name (ConfigError on a bad one); end_score 0 means unused."""
+    from sixnimmt_env.core.game import make_game
+    return make_game(game, players=players, row_choice=row_choice, end_score=end_score or None,
+                     max_rounds=max_rounds, deck=deck, variant=variant)
 
 
 @app.command()
 def demo(
     players: int = typer.Option(4, help="Seats at the table, 2..10."),
     seed: int = typer.Option(7, help="Seed of the game."),
-    row_choice: str = typer.Option("player", help="player (the rules) or cheapest (automatic)."),
-    end_score: Optional[int] = typer.Option(66, help="Game ends after the round someone reaches this."),
-    max_rounds: Optional[int] = typer.Option(None, help="Game ends after this many rounds."),
-    deck: str = typer.Option("full", help="full, or exact (known deck: cards 1..10*players+4)."),
-    variant: str = typer.Option("classic", help=VARIANT_HELP),
+    row_choice: str = ROW_CHOICE,
+    end_score: Optional[int] = END_SCORE,
+    max_rounds: Optional[int] = MAX_ROUNDS,
+    deck: str = DECK,
+    variant: str = VARIANT,
+    game: str = GAME,
     record: Optional[Path] = typer.Option(None, help="Write the game record (JSON) here."),
 ) -> None:
     """Play a seeded game between built-in players and print it turn by turn."""
     from experiments.demo import play_demo
-    from .records import write_record
+    from sixnimmt_env.core.records import write_record
 
-    rec = play_demo(_rules(players, row_choice, end_score, max_rounds, deck, variant), seed, echo=typer.echo)
+    rec = play_demo(_game(game, players, row_choice, end_score, max_rounds, deck, variant), seed, echo=typer.echo)
     if record is not None:
         write_record(rec, record)
         typer.echo(f"record written to {record}")
@@ -65,12 +76,13 @@ def play(
     opponents: str = typer.Option("mcs", help="Agent specs for the other seats, comma-separated "
                                               "(cycled if fewer than players-1), e.g. mcs,ppo,bayes."),
     players: int = typer.Option(4, help="Seats at the table, you included, 2..10."),
-    variant: str = typer.Option("classic", help=VARIANT_HELP),
+    variant: str = VARIANT,
     seed: Optional[int] = typer.Option(None, help="Seed of the deals (default: a fresh one, printed)."),
-    row_choice: str = typer.Option("player", help="player (you choose the row after a too-low card) or cheapest."),
-    end_score: Optional[int] = typer.Option(66, help="Game ends after the round someone reaches this (0: unused)."),
-    max_rounds: Optional[int] = typer.Option(None, help="Game ends after this many rounds."),
-    deck: str = typer.Option("full", help="full, or exact (known deck)."),
+    row_choice: str = ROW_CHOICE,
+    end_score: Optional[int] = END_SCORE,
+    max_rounds: Optional[int] = MAX_ROUNDS,
+    deck: str = DECK,
+    game: str = GAME,
     hints: bool = typer.Option(False, help="Before each decision, show what mcs would play and its "
                                            "expected penalty per choice."),
     record: Optional[Path] = typer.Option(None, help="Write the game record (JSON) here, also when stopped early."),
@@ -85,9 +97,9 @@ def play(
     from rich.console import Console
 
     from experiments.play import TerminalGame, opponent_specs
-    from .records import write_record
+    from sixnimmt_env.core.records import write_record
 
-    rules = _rules(players, row_choice, end_score or None, max_rounds, deck, variant)
+    rules = _game(game, players, row_choice, end_score, max_rounds, deck, variant)
     specs = opponent_specs(opponents, players)
     console = Console(highlight=False)
     if seed is None:
@@ -118,16 +130,14 @@ def replay(
     Exit 0: valid; 1: the record's penalties, totals or winners differ from the replay;
     2: invalid record (the message names the round, turn and seat).
     """
-    from .records import load_record, replay as run_replay
+    from sixnimmt_env.core.records import load_record, replay as run_replay
 
-    result = run_replay(load_record(file))
+    result = run_replay(load_record(file))  # the record's "game" picks the rules
     if as_json:
         typer.echo(json.dumps(result.completed(), indent=1))
     else:
-        for i, pen in enumerate(result.penalties):
-            typer.echo(f"round {i}: penalties {pen}")
-        typer.echo(f"totals: {result.totals}")
-        typer.echo(f"winners: {result.winners}" if result.over else "winners: [] (game not over)")
+        for line in result.summary_lines():
+            typer.echo(line)
     for diff in result.differences:
         typer.echo(f"difference: {diff}", err=True)
     if result.differences:
@@ -139,21 +149,22 @@ def match(
     agents: str = typer.Option(..., help="One agent spec per seat, comma-separated, e.g. mcs,random,random,random."),
     games: int = typer.Option(100, help="Deals; each is played once per seat rotation."),
     seed: int = typer.Option(0),
-    row_choice: str = typer.Option("player", help="player (the rules) or cheapest."),
-    end_score: Optional[int] = typer.Option(66, help="Game ends after the round someone reaches this (0: unused)."),
-    max_rounds: Optional[int] = typer.Option(None, help="Game ends after this many rounds."),
-    deck: str = typer.Option("full", help="full or exact."),
-    variant: str = typer.Option("classic", help=VARIANT_HELP),
+    row_choice: str = ROW_CHOICE,
+    end_score: Optional[int] = END_SCORE,
+    max_rounds: Optional[int] = MAX_ROUNDS,
+    deck: str = DECK,
+    variant: str = VARIANT,
+    game: str = GAME,
     records: Optional[Path] = typer.Option(None, help="Write every game's record into this directory."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
     progress: bool = typer.Option(True, help="Show a progress bar."),
 ) -> None:
     """Play agents against each other over duplicate deals with seat rotation."""
-    from experiments.match import format_table, run_match
+    from agents.arena import format_table, run_match
 
     specs = [s.strip() for s in agents.split(",") if s.strip()]
-    rules = _rules(len(specs), row_choice, end_score or None, max_rounds, deck, variant)
-    result = run_match(specs, rules, games, seed, records_dir=records, progress=progress)
+    table = _game(game, len(specs), row_choice, end_score, max_rounds, deck, variant)
+    result = run_match(specs, table, games, seed, records_dir=records, progress=progress)
     typer.echo(json.dumps(result.as_dict(), indent=1) if as_json else format_table(result))
     if records is not None and not as_json:
         typer.echo(f"records written to {records}/")
@@ -166,13 +177,13 @@ def baselines(
     deals: int = typer.Option(250, help="Deals per agent; each played in every seat rotation (one round each)."),
     seed: int = typer.Option(0),
     agents: Optional[str] = typer.Option(None, help="Comma-separated agent specs (default: all baselines)."),
-    variant: str = typer.Option("classic", help=VARIANT_HELP),
+    variant: str = VARIANT,
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Each agent in one seat against random opponents: bullheads per round (markdown table)."""
     from experiments.baselines import baseline_rows, markdown
 
-    _rules(players, row_choice, None, 1, "full", variant)
+    _game("cards", players, row_choice, None, 1, "full", variant)  # validates the options
     specs = [s.strip() for s in agents.split(",")] if agents else None
     rows = baseline_rows(players, row_choice, deals, seed, specs, variant=variant)
     typer.echo(json.dumps(rows, indent=1) if as_json else
@@ -210,10 +221,11 @@ def tournament(
     seed: int = typer.Option(0),
     out: Path = typer.Option(Path("out/tournament"), help="Directory for results, report and plots."),
     workers: int = typer.Option(1, help="Worker processes."),
-    row_choice: str = typer.Option("player", help="player or cheapest."),
-    end_score: Optional[int] = typer.Option(66, help="Game ends after the round someone reaches this (0: unused)."),
-    max_rounds: Optional[int] = typer.Option(None, help="Game ends after this many rounds."),
-    variant: str = typer.Option("classic", help=VARIANT_HELP),
+    row_choice: str = ROW_CHOICE,
+    end_score: Optional[int] = END_SCORE,
+    max_rounds: Optional[int] = MAX_ROUNDS,
+    variant: str = VARIANT,
+    game: str = GAME,
     records: bool = typer.Option(False, help="Also write every game's record to DIR/records/."),
     resume: Optional[Path] = typer.Option(None, help="Finish the interrupted tournament in this directory."),
     progress: bool = typer.Option(True),
@@ -236,10 +248,10 @@ def tournament(
             counts = list(range(lo, hi + 1))
         cfg = TournamentConfig(agents=[a.strip() for a in agents.split(",") if a.strip()], players=counts,
                                games=games, seed=seed, row_choice=row_choice, end_score=end_score or None,
-                               max_rounds=max_rounds, variant=variant, records=records)
+                               max_rounds=max_rounds, variant=variant, game=game, records=records)
         target = run_tournament(cfg, out, workers=workers, progress=progress)
     summary = build_report(target)
-    from experiments.match import AgentResult
+    from agents.arena import AgentResult
     for p, results in summary["by_players"].items():
         res = [AgentResult(**{k: v for k, v in a.items() if k != "penalty_per_game"}) for a in results]
         typer.echo(f"\n{p} players ({summary['games']} games in all):")
@@ -286,7 +298,7 @@ def study_die_sechste(
     except ValueError:
         raise ConfigError(f"--players must list seat counts like 2,4,6,10, got {players!r}") from None
     for p in counts:
-        _rules(p, "player", 66, None, "full", "die-sechste")
+        _game("cards", p, variant="die-sechste")
     if heuristic_games < 1 or mcs_games < 1 or workers < 1:
         raise ConfigError("--heuristic-games, --mcs-games and --workers must be at least 1")
     make_agent(mcs)
@@ -300,7 +312,8 @@ def bench_engine_cmd(
     batch: int = typer.Option(4096, help="Games stepped at once."),
     seconds: float = typer.Option(5.0, help="Timed seconds (split into 3 windows; the median counts)."),
     seed: int = typer.Option(0),
-    limit: bool = typer.Option(True, help="Also run shared/bench/limit.sh (the C speed limit) and print the ratio."),
+    limit: bool = typer.Option(True, help="Also run the C speed limit (docs/bench.md) and print the ratio."),
+    limit_script: Optional[Path] = typer.Option(None, help="The C speed limit's limit.sh (default: ../shared/bench/limit.sh beside the checkout)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON lines."),
 ) -> None:
     """Random play on the batched engine (the work unit of shared/bench/limit.sh): rounds/s."""
@@ -308,11 +321,14 @@ def bench_engine_cmd(
 
     if batch < 1 or seconds <= 0:
         raise ConfigError("batch must be >= 1 and seconds > 0")
-    _rules(players, "cheapest", None, 1, "full")  # validates players
+    _game("cards", players, "cheapest", None, 1)  # validates players
+    script = limit_script or DEFAULT_LIMIT_SCRIPT
+    if limit_script is not None and not limit_script.exists():
+        raise ConfigError(f"--limit-script {limit_script}: no such file")
     ours = bench_engine(players, batch, seconds, seed)
     results = [ours]
-    if limit and DEFAULT_LIMIT_SCRIPT.exists():
-        c = run_limit(players, DEFAULT_LIMIT_SCRIPT, seconds)
+    if limit and script.exists():
+        c = run_limit(players, script, seconds)
         ours["limit_rounds_per_s"] = c["rounds_per_s"]
         ours["ratio_to_limit"] = round(ours["rounds_per_s"] / c["rounds_per_s"], 3)
         results.append(c)
@@ -327,7 +343,7 @@ def bench_engine_cmd(
         typer.echo(f"C limit P={players}: {ours['limit_rounds_per_s']:,.0f} rounds/s -> "
                    f"ratio {ours['ratio_to_limit']:.3f}")
     elif limit:
-        typer.echo(f"(C limit not run: {DEFAULT_LIMIT_SCRIPT} not found)")
+        typer.echo(f"(C limit not run: {script} not found)")
 
 
 @bench_app.command("env")
@@ -347,7 +363,7 @@ def bench_env_cmd(
         raise ConfigError(f"--kind must be parallel or vec, got {kind!r}")
     if batch < 1 or seconds <= 0:
         raise ConfigError("batch must be >= 1 and seconds > 0")
-    _rules(players, row_choice, 66, None, "full")  # validates the options
+    _game("cards", players, row_choice)  # validates the options
     if kind == "parallel":
         result = bench_parallel_env(players, seconds, seed, row_choice)
         text = (f"ParallelEnv P={players}: {result['rounds_per_s']:,.0f} rounds/s, "
@@ -362,7 +378,7 @@ def bench_env_cmd(
 
 def main() -> None:
     """Console entry point: run the app, turning our typed errors into one-line messages."""
-    from .perf import tune_allocator
+    from sixnimmt_env.core.perf import tune_allocator
 
     tune_allocator()
     try:
@@ -373,3 +389,7 @@ def main() -> None:
     except SixNimmtError as e:
         typer.echo(f"error: {e}", err=True)
         sys.exit(EXIT_INVALID)
+
+
+if __name__ == "__main__":  # python -m experiments.cli
+    main()

@@ -19,15 +19,15 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import rng
-from .errors import ConfigError, IllegalActionError
-from .rules import (BULLS_MASK, BULLS_SHIFT, COUNT_MASK, COUNT_SHIFT, HAND_SIZE, LAST_SHIFT, N_ROWS,
-                    ROW_CAPACITY, ROW_LOW_MASK, RuleConfig)
+from ..core import rng
+from ..core.errors import ConfigError, IllegalActionError
+from .packing import BULLS_MASK, BULLS_SHIFT, COUNT_MASK, COUNT_SHIFT, INDEX_MASK, LAST_SHIFT, ROW_LOW_MASK
+from .rules import HAND_SIZE, N_ROWS, ROW_CAPACITY, RuleConfig
 from .state import NO_SEAT, PHASE_CARDS, PHASE_OVER, PHASE_ROW, State
 
 _ROW_INDEX = np.arange(N_ROWS, dtype=np.int32)[:, None]  # (R, 1)
-_INDEX_MASK = N_ROWS - 1
-_ALL_BUT_INDEX = ROW_LOW_MASK & ~_INDEX_MASK
+_ALL_BUT_INDEX = ROW_LOW_MASK & ~INDEX_MASK
+assert N_ROWS <= INDEX_MASK + 1 and ROW_CAPACITY <= COUNT_MASK, "rows do not fit their packed bits"
 # Turn sort key = ladder value << _SEAT_BITS | seat (or, with twins, the seat's position
 # counted from the dealer's left, so twins are placed in that order).
 _SEAT_BITS = 4  # up to 16 seats
@@ -100,7 +100,7 @@ class StepEvents:
 # --------------------------------------------------------------------------- creation
 
 
-def _empty_state(config: RuleConfig, seeds: NDArray[np.uint64]) -> State:
+def empty_state(config: RuleConfig, seeds: NDArray[np.uint64]) -> State:
     """A batch with every array allocated and zeroed."""
     B, P = len(seeds), config.players
 
@@ -136,7 +136,7 @@ def new_games(config: RuleConfig, seeds: ArrayLike) -> State:
         seeds: (B,) integer seeds; game b depends only on seeds[b] (see rng.game_seeds).
     """
     seeds = np.atleast_1d(np.asarray(seeds)).astype(np.uint64)
-    st = _empty_state(config, seeds)
+    st = empty_state(config, seeds)
     draw = rng.round_keys(st.seed, rng.TAG_DEALER, st.round)
     st.dealer[:] = (draw % np.uint64(config.players)).astype(np.int16)
     _deal(st, slice(None))
@@ -255,7 +255,7 @@ def from_deal(
         raise ConfigError("rows must have shape (B, 4) or (B, 4, 5) with a card starting "
                           f"every row, got {rows.shape}")
     seeds = np.zeros(B, np.uint64) if seeds is None else np.asarray(seeds).astype(np.uint64)
-    st = _empty_state(config, np.broadcast_to(seeds, (B,)))
+    st = empty_state(config, np.broadcast_to(seeds, (B,)))
     st.hands[:, :n, :] = hands.transpose(1, 2, 0)
     _lay_rows(st, slice(None), rows.transpose(1, 2, 0))
     st.starters[:] = rows[:, :, 0].T
@@ -506,7 +506,7 @@ def _resolve(st: State, cols, chosen: NDArray | None, ev, codes: NDArray | None 
         takes = best == 0  # Rule 4: too low for every row
         if takes.any():
             if st.config.row_choice == "cheapest":
-                cheapest = (rows & ROW_LOW_MASK).min(axis=0) & _INDEX_MASK
+                cheapest = (rows & ROW_LOW_MASK).min(axis=0) & INDEX_MASK
                 best = np.where(takes, rows.reshape(-1)[cheapest * rows.shape[1] + local], best)
             else:
                 gi = np.arange(B) if cols is None else cols
@@ -625,7 +625,7 @@ def _place(st: State, cols, gi: NDArray, rows: NDArray[np.int32], codes: NDArray
                         active &= ~stop
                         live &= ~stop
                 best = np.where(pair, shorter, best)
-        row = best & _INDEX_MASK
+        row = best & INDEX_MASK
         count = (best >> COUNT_SHIFT) & COUNT_MASK
         take = count == ROW_CAPACITY  # Rule 3: the sixth card takes the row
         if k == 0 and first_takes is not None:

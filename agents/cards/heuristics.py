@@ -18,9 +18,10 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from sixnimmt_env.observation import SeatView, row_action
-from sixnimmt_env.rules import N_ROWS, ROW_CAPACITY
-from sixnimmt_env.state import PHASE_CARDS
+from sixnimmt_env.cards.actions import pass_action, row_action
+from sixnimmt_env.cards.placement import cheapest_row, is_sixth, target_rows
+from sixnimmt_env.cards.seat_view import SeatView
+from sixnimmt_env.cards.state import PHASE_CARDS
 
 _BIG = 1 << 20
 
@@ -44,30 +45,20 @@ def outlook(view: SeatView) -> CardOutlook:
     card = view.hand.astype(np.int64)
     valid = card > 0
     value = order[card].astype(np.int64)
-    last = view.row_last.astype(np.int64)  # (n, R)
-    eligible = last[:, None, :] <= value[:, :, None]  # (n, H, R)
-    best_last = np.where(eligible, last[:, None, :], -1).max(axis=2)
-    # Two rows may end in twins (Die Sechste): the card goes to the shorter one.
-    shorter_first = view.row_count[:, None, :] * N_ROWS + np.arange(N_ROWS)[None, None, :]
-    target = np.where(eligible & (last[:, None, :] == best_last[:, :, None]),
-                      shorter_first, _BIG).argmin(axis=2)
-    target = np.where(best_last < 0, -1, target)
-    too_low = best_last < 0
+    target, too_low = target_rows(view.row_last, view.row_count, value)  # (n, H)
     row = np.maximum(target, 0)
-    count = np.take_along_axis(view.row_count, row, axis=1)
     bulls = np.take_along_axis(view.row_bulls, row, axis=1)
-    sixth = ~too_low & (count == ROW_CAPACITY)
+    sixth = is_sixth(view.row_count, target)
     cheapest = view.row_bulls.min(axis=1)[:, None]
     alone_cost = np.where(too_low, cheapest, np.where(sixth, bulls, 0))
-    gap = np.where(too_low, _BIG, value - best_last)
+    target_last = np.take_along_axis(view.row_last.astype(np.int64), row, axis=1)
+    gap = np.where(too_low, _BIG, value - target_last)
     return CardOutlook(card, valid, value, too_low, sixth, gap, alone_cost)
 
 
 def cheapest_rows(view: SeatView) -> NDArray[np.int64]:
     """(n,) among the rows the seat may take: fewest bullheads, fewest cards, lowest index."""
-    key = (view.row_bulls.astype(np.int64) * 8 + view.row_count) * N_ROWS + np.arange(N_ROWS)
-    key = np.where(view.row_options, key, _BIG)
-    return key.argmin(axis=1)
+    return cheapest_row(view.row_bulls, view.row_count, view.row_options)
 
 
 def _pick(o: CardOutlook, key: NDArray) -> NDArray[np.int64]:
@@ -77,6 +68,7 @@ def _pick(o: CardOutlook, key: NDArray) -> NDArray[np.int64]:
 
 
 def greedy_key(o: CardOutlook) -> NDArray:
+    """Cost if played alone first, then the gap to its row's end, then the value (lowest first)."""
     return o.alone_cost * _BIG * 4 + np.minimum(o.gap, _BIG) * 256 + o.value
 
 
@@ -105,8 +97,6 @@ class HeuristicAgent:
         self._key = CARD_RULES[rule]
 
     def act(self, view: SeatView, rng: np.random.Generator) -> NDArray[np.int64]:
-        from sixnimmt_env.observation import pass_action
-
         actions = np.full(view.n, pass_action(view.config), dtype=np.int64)
         cards = view.phase == PHASE_CARDS
         if cards.any():

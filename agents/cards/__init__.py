@@ -1,0 +1,1 @@
+"""Agents for the card games: rule-of-thumb players and search players."""

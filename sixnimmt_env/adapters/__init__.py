@@ -1,0 +1,1 @@
+"""Environment adapters over the game interface: PettingZoo, Gymnasium, SB3."""

@@ -1,0 +1,298 @@
+"""# 6 nimmt! — PettingZoo environment (`sixnimmt_v0`)
+
+| | |
+| --- | --- |
+| import | `from sixnimmt_env import parallel_env, env` |
+| create | `parallel_env(game="cards", players=4, variant="classic", ...)`, or `parallel_env(game=make_game(...))` |
+| agents | `player_0` .. `player_{P-1}`, P = 2..10 (seat s+1 sits left of seat s) |
+| actions | `Discrete(N + 5)`: N card ids, 4 rows, pass (N = 104 in the classic game) |
+| observations | `{"observation": Box(0, high, (D,), float32), "action_mask": Box(0, 1, (N+5,), int8)}`; `high` per element from the rules (`ObsLayout.high`) |
+| parallel | yes (`is_parallelizable`); `env()` is the AEC form via `parallel_to_aec` |
+
+## Steps and phases
+Every step, every live agent submits one action. In the **cards phase** all seats play a
+card at once. When the turn's lowest card is lower than every row and
+`row_choice="player"`, the next step is a **row phase**: its owner picks the row to take
+(actions N..N+3) with the turn's revealed cards visible in its observation, while every
+other seat must pass (action N+4); then the turn's cards are placed. With
+`row_choice="cheapest"` that step never happens. The action mask is never all zeros.
+
+## Actions
+| action | meaning |
+| --- | --- |
+| 0 .. N-1 | play card id `action + 1` |
+| N .. N+3 | take row `action - N` |
+| N+4 | pass (nothing to decide this step) |
+
+## Observation
+What the seat may know and nothing else: own hand, the rows, the cards seen this round,
+the cards revealed this turn during a row choice, all scores, phase, number of players.
+Seats are relative (index 0 is the observer, 1 the seat to its left). `observation=`
+picks the variant: `"basic"` (default) or `"card-features"` (`cards/encoding.py`).
+Layout (classic, basic, D = <<SIZE>>):
+
+<<LAYOUT>>
+
+## Rewards
+- `"penalty"` (default): minus the bullheads the seat took in this step.
+- `"relative"`: minus (own bullheads in this step − the mean of the other seats').
+- `"rank"`: 0 until the episode ends, then (seats with more points − seats with fewer)
+  / (P − 1): +1 for a lone winner, −1 for a lone loser, ties share.
+
+## Episode
+`episode="game"` (default): until the game ends (66 points or `max_rounds`).
+`episode="round"`: one round. All agents terminate together; there is no truncation.
+
+## Illegal actions
+`illegal_action="raise"` (default) raises `IllegalActionError` naming the seat, the action
+and the legal actions. `illegal_action="penalize"`: the offending seat gets
+`illegal_reward` (default -10), the others 0, and the episode ends.
+
+## Reset
+`reset(seed=S)` deals from S (then each later `reset()` deals the next game of that seed's
+sequence). `reset(options={"deal": {"hands": [[...], ...], "rows": [c0, c1, c2, c3], "dealer": d}})`
+starts from a given deal — e.g. a round of a game record — so agents can be compared on
+the same cards.
+
+## Speed
+Classic games with the basic observation run, unless rendered, on a pure-Python
+single-game path (`cards/single_game.SingleGame`) tested to give exactly what the batched
+engine gives; other games run on the batched engine. `env.fast_path` says which.
+
+## Version history
+- v0: first release. Later in v0: the game interface (`game=`), `observation=`, observation
+  bounds from the rules, infos say `"over"` once the game has ended.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import gymnasium
+import numpy as np
+from pettingzoo import ParallelEnv
+from pettingzoo.utils.conversions import parallel_to_aec
+
+from ..core.errors import ConfigError, IllegalActionError
+from ..core.game import Game, make_game
+from ..core.rewards import ILLEGAL_POLICIES, REWARDS, check_option, step_rewards, step_rewards_one
+from ..core.rng import game_seed_int, game_seeds
+
+_SHEET_LAYOUT = make_game().layout()
+# The spec sheet's observation table is generated from the one layout table.
+__doc__ = __doc__.replace("<<SIZE>>", str(_SHEET_LAYOUT.size)).replace("<<LAYOUT>>", _SHEET_LAYOUT.markdown())
+
+
+def legal_list(game: Game, legal_mask: np.ndarray, limit: int = 12) -> str:
+    """The legal actions of a mask in words, the first `limit` of them."""
+    legal = np.flatnonzero(legal_mask).tolist()
+    described = ", ".join(f"{a} ({game.describe_action(a)})" for a in legal[:limit])
+    return described + (f", ... ({len(legal)} in all)" if len(legal) > limit else "")
+
+
+class SixNimmtParallelEnv(ParallelEnv):
+    """A game of the lab as a PettingZoo ParallelEnv, one game (see the module docstring).
+
+    Args:
+        players: seats (a rule option; with `rules` or a Game object, taken from them).
+        game: a game kind's name ("cards") or a Game object.
+        rules: the kind's rule configuration (default: built from `rule_options`).
+        observation: the observation variant (the game's `info.observations`).
+        reward, episode, illegal_action, illegal_reward, render_mode: see the module docstring.
+        rule_options: the game's rule options, e.g. variant="die-sechste", row_choice="cheapest".
+    """
+
+    metadata = {"name": "sixnimmt_v0", "is_parallelizable": True,
+                "render_modes": ["ansi", "human"], "render_fps": 1}
+
+    def __init__(self, players: int | None = None, *, game: str | Game = "cards", rules=None,
+                 observation: str | None = None, reward: str = "penalty", episode: str = "game",
+                 illegal_action: str = "raise", illegal_reward: float = -10.0,
+                 render_mode: str | None = None, **rule_options):
+        if players is not None:
+            rule_options["players"] = players
+        base = make_game(game, rules, **rule_options)
+        check_option("reward", reward, REWARDS)
+        check_option("illegal_action", illegal_action, ILLEGAL_POLICIES)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ConfigError(f"render_mode must be one of {self.metadata['render_modes']} or None")
+        self.rules = base.rules
+        self.game = base.episode(episode)
+        self.config = self.game.rules  # the rules the episodes are played by
+        self.info = self.game.info
+        self.reward_kind, self.episode = reward, episode
+        self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)
+        self.render_mode = render_mode
+        self.layout = self.game.layout(observation)
+        self.n_actions = self.info.n_actions
+        self.possible_agents = [f"player_{i}" for i in range(self.info.players)]
+        self.agents: list[str] = []
+        # Two ways to run the one game: the game's single-game fast path (only for rules
+        # and observations it is proven equal on, and without rendering, which needs the
+        # engine's events), or the batched engine with a batch of one.
+        self._single = self.game.single_game(self.layout.name) if render_mode is None else None
+        self._state = None
+        self._seed_rng = np.random.default_rng()
+        self._last_lines: list[str] = []
+
+    # ------------------------------------------------------------------ spaces
+
+    @functools.lru_cache(maxsize=None)
+    def observation_space(self, agent: str) -> gymnasium.spaces.Dict:
+        return gymnasium.spaces.Dict({
+            "observation": self.layout.space(),
+            "action_mask": gymnasium.spaces.Box(0, 1, (self.n_actions,), np.int8),
+        })
+
+    @functools.lru_cache(maxsize=None)
+    def action_space(self, agent: str) -> gymnasium.spaces.Discrete:
+        return gymnasium.spaces.Discrete(self.n_actions)
+
+    # ------------------------------------------------------------------ episode
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        if seed is not None:
+            self._seed_rng = np.random.default_rng(seed)
+        game_seed = int(self._seed_rng.integers(2**63))
+        deal = (options or {}).get("deal")
+        if deal is not None:
+            self._state = self.game.position(deal, game_seed)
+            if self._single is not None:
+                self._single.load(self._state)
+        elif self._single is not None:
+            self._single.new_game(game_seed_int(game_seed))  # the seed new_games would get
+            self._state = None
+        else:
+            self._state = self.game.new_games(game_seeds(game_seed, 1))
+        self.agents = self.possible_agents[:]
+        self._last_lines = []
+        if self.render_mode == "human":
+            self.render()
+        return self._observations(), self._infos()
+
+    def step(self, actions: dict[str, int]):
+        if not self.agents:
+            raise IllegalActionError("the episode is over: call reset()")
+        missing = [a for a in self.agents if a not in actions]
+        if missing:
+            raise IllegalActionError(f"no action for {', '.join(missing)}; every live agent acts each step")
+        if self._single is not None:
+            return self._step_single([int(actions[a]) for a in self.possible_agents])
+        st, game = self._state, self.game
+        acts = np.array([int(actions[a]) for a in self.possible_agents])
+        mask = self._mask  # the masks handed out with the last observations
+        bad = [s for s in range(len(acts)) if not (0 <= acts[s] < self.n_actions and mask[s, acts[s]])]
+        if bad:
+            return self._illegal(bad[0], int(acts[bad[0]]), mask[bad[0]])
+        before = game.totals(st)
+        rendering = self.render_mode is not None
+        before_step = st.copy() if rendering else None
+        # The env owns its state: stepping in place saves a copy per step.
+        _, events = game.step(st, acts[:, None], report=rendering, inplace=True)
+        over = game.game_over(st)
+        rewards = step_rewards(self.reward_kind, before, game.totals(st), over, self.info.utility)[:, 0]
+        if rendering:
+            self._last_lines = game.render_step(before_step, events, st)
+        return self._finish(rewards.tolist(), bool(over[0]))
+
+    def _step_single(self, acts: list[int]):
+        """`step` on the fast path: the same checks, results and dicts."""
+        fast = self._single
+        bad = fast.illegal_seat(acts)
+        if bad >= 0:
+            return self._illegal(bad, acts[bad], fast.observations()[1][bad])
+        before = fast.totals()
+        fast.step(acts)
+        self._state = None  # the engine view is rebuilt when asked for
+        done = fast.over
+        return self._finish(step_rewards_one(self.reward_kind, before, fast.totals(), done, self.info.utility),
+                            done)
+
+    def _finish(self, rewards: list[float], done: bool):
+        """The step's five dicts."""
+        obs, infos = self._observations(), self._infos()
+        rew = {a: float(r) for a, r in zip(self.possible_agents, rewards)}
+        term = dict.fromkeys(self.possible_agents, done)
+        trunc = dict.fromkeys(self.possible_agents, False)
+        if done:
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return obs, rew, term, trunc, infos
+
+    def _illegal(self, seat: int, action: int, legal_mask: np.ndarray):
+        """An illegal action: raise, or penalise the seat and end the episode."""
+        where = self.game.progress(self.state_)
+        message = (f"seat {seat} (player_{seat}), round {where['round']}, turn {where['turn']}: "
+                   f"action {action} ({self.game.describe_action(action)}) is illegal; "
+                   f"legal actions: {legal_list(self.game, legal_mask)}")
+        if self.illegal_action == "raise":
+            raise IllegalActionError(message)
+        rew = {a: (self.illegal_reward if i == seat else 0.0) for i, a in enumerate(self.possible_agents)}
+        term = {a: True for a in self.possible_agents}
+        trunc = {a: False for a in self.possible_agents}
+        obs, infos = self._observations(), self._infos()
+        infos[f"player_{seat}"]["illegal_action"] = message
+        self.agents = []
+        return obs, rew, term, trunc, infos
+
+    # ------------------------------------------------------------------ views
+
+    @property
+    def state_(self):
+        """The game as the game's state of one game (None before the first reset).
+
+        On the fast path a copy rebuilt from it: for reading (renderers, records,
+        tests); changing it does not change the game."""
+        if self._state is None and self._single is not None and self._single.seed is not None:
+            self._state = self._single.to_state()
+        return self._state
+
+    @property
+    def fast_path(self) -> bool:
+        """Whether steps run on the pure-Python single-game path rather than the batched engine."""
+        return self._single is not None
+
+    def _observations(self) -> dict[str, dict[str, np.ndarray]]:
+        if self._single is not None:  # the fast path checks actions itself
+            vectors, masks = self._single.observations()
+        else:
+            P = self.info.players
+            view = self.game.view(self.state_, np.arange(P), np.zeros(P, dtype=np.intp))
+            self._mask = view.action_mask()
+            vectors, masks = self.layout.encode(view), self._mask.astype(np.int8)
+        return {a: {"observation": v, "action_mask": m}
+                for a, v, m in zip(self.possible_agents, vectors, masks)}
+
+    def _infos(self) -> dict[str, dict[str, Any]]:
+        where = self._single.progress() if self._single is not None else self.game.progress(self._state)
+        return {a: dict(where) for a in self.possible_agents}
+
+    # ------------------------------------------------------------------ rendering
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode")
+            return None
+        if self.state_ is None:
+            text = "(no game: call reset())"
+        else:
+            text = "\n".join(self._last_lines + self.game.render(self.state_))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def parallel_env(players: int | None = None, **kwargs) -> SixNimmtParallelEnv:
+    """The ParallelEnv (see SixNimmtParallelEnv for the options)."""
+    return SixNimmtParallelEnv(players, **kwargs)
+
+
+def env(players: int | None = None, **kwargs):
+    """The AEC form: parallel_to_aec(parallel_env(...)), order-enforced."""
+    return parallel_to_aec(parallel_env(players, **kwargs))

@@ -1,0 +1,1 @@
+"""The shared core: the game interface, layouts, rewards, records envelope, rng, errors."""

@@ -1,0 +1,184 @@
+"""The one game interface: what every adapter, agent loop, record tool and UI talks to.
+
+In the spirit of pgx's `core.Env` and OpenSpiel's game info: a game *kind* (the card
+games; later the board game) is a module registered in `GAMES`; `make_game(name, ...)`
+binds it to one rule configuration and returns a `Game`. A `Game` steps batches of B
+games held in the kind's own state object (fixed-shape arrays, game index last) and
+describes itself statically in a `GameInfo`.
+
+Every decision is one integer of a single Discrete action space (`info.n_actions`); a
+turn that asks for several kinds of decisions asks for them in sub-steps (phases), and a
+seat with nothing to decide in a step passes. Which seats must decide is `to_act`.
+
+```python
+from sixnimmt_env import make_game
+game = make_game("cards", variant="classic", players=4)
+st = game.new_games(seeds)                    # B games
+view = game.view(st, seats, games)            # what those seats may know (the agent API)
+actions = view.random_legal_actions(rng)      # (n,) encoded actions
+st, events = game.step(st, actions_pb)        # (P, B) encoded actions; others' ignored
+```
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .errors import ConfigError
+
+# Game kinds by name -> the module that implements them. Imported on first use, so a
+# kind's dependencies load only when it is played.
+GAMES = {"cards": "sixnimmt_env.cards.game"}
+DEFAULT_GAME = "cards"
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Static facts of one game under one rule configuration.
+
+    Attributes:
+        game: the game kind's name (a key of GAMES).
+        variant: the variant being played.
+        variants: every variant the kind knows.
+        players: seats at this table.
+        min_players, max_players: the seat counts the kind allows.
+        n_actions: size of the Discrete action space (every phase).
+        pass_action: the action of a seat with nothing to decide.
+        utility: -1 when the fewest points win (totals are penalties), +1 when the most win.
+        score_unit: what the points are called on screen ("bullheads", "points").
+        rule_options: the names of the rule options (keys of `rules.to_dict()`).
+        observations: the observation variants `Game.layout` accepts (the first is the default).
+        max_decision_steps: most decision steps one game can take (an episode bound), or
+            None when the rules set none.
+    """
+
+    game: str
+    variant: str
+    variants: tuple[str, ...]
+    players: int
+    min_players: int
+    max_players: int
+    n_actions: int
+    pass_action: int
+    utility: int
+    score_unit: str
+    rule_options: tuple[str, ...]
+    observations: tuple[str, ...]
+    max_decision_steps: int | None = None
+
+
+@runtime_checkable
+class SeatViewLike(Protocol):
+    """What an agent is handed: one seat of each of n games, and nothing hidden."""
+
+    n: int
+    players: int
+
+    @property
+    def must_act(self) -> NDArray[np.bool_]:
+        """(n,) whether the entry's seat has a decision in this step."""
+        ...
+
+    def action_mask(self) -> NDArray[np.bool_]:
+        """(n, A) the legal actions (a seat with nothing to decide: pass only)."""
+        ...
+
+    def random_legal_actions(self, rng: np.random.Generator) -> NDArray[np.int64]:
+        """(n,) one uniformly random legal action per entry."""
+        ...
+
+
+@runtime_checkable
+class Game(Protocol):
+    """One game kind bound to one rule configuration. States are batches of B games."""
+
+    rules: Any  # the kind's frozen, validated rule configuration (with to_dict())
+    info: GameInfo
+
+    def new_games(self, seeds) -> Any:
+        """Start one game per seed; game b depends only on seeds[b]."""
+        ...
+
+    def restart(self, state, games, seeds) -> None:
+        """In place: start new games at indices `games` from `seeds` (auto-reset)."""
+        ...
+
+    def step(self, state, actions, *, inplace: bool = False, report: bool = False,
+             games=None, validate: bool = True) -> tuple[Any, Any]:
+        """Advance games by one decision step. `actions` (P, B) encoded actions; entries of
+        seats that do not act are ignored; `games` (B,) bool limits the step to those games.
+        Returns (state, events or None); events only with report=True."""
+        ...
+
+    def to_act(self, state) -> NDArray[np.bool_]:
+        """(P, B) the seats that must decide in each game's next step."""
+        ...
+
+    def view(self, state, seats, games=None) -> SeatViewLike:
+        """What seat seats[i] of game games[i] may know (default games: 0..B-1)."""
+        ...
+
+    def layout(self, observation: str | None = None):
+        """The flat observation layout (core.layout.ObsLayout) of an observation variant."""
+        ...
+
+    def totals(self, state) -> NDArray:
+        """(P, B) points so far, the current round included."""
+        ...
+
+    def game_over(self, state) -> NDArray[np.bool_]:
+        """(B,) whether each game has ended."""
+        ...
+
+    def winners(self, state) -> NDArray[np.bool_]:
+        """(P, B) the winning seats of ended games (ties: all), False while a game runs."""
+        ...
+
+    def progress(self, state, game: int = 0) -> dict[str, Any]:
+        """Where game `game` stands, for infos and messages: phase name, round, turn."""
+        ...
+
+    def describe_action(self, action: int) -> str:
+        """An action in words, for error messages."""
+        ...
+
+    def episode(self, kind: str) -> "Game":
+        """The game an episode of `kind` ("game" or "round") plays."""
+        ...
+
+
+def game_module(name: str):
+    """The module implementing game kind `name` (ConfigError naming the known kinds)."""
+    if name not in GAMES:
+        raise ConfigError(f"unknown game {name!r}; known games: {', '.join(GAMES)}")
+    return importlib.import_module(GAMES[name])
+
+
+def as_game(game) -> Game:
+    """A Game from a Game, a game kind's name, or a kind's rules object (which names its
+    kind in its `game` class attribute, e.g. the card games' RuleConfig)."""
+    if isinstance(game, str):
+        return make_game(game)
+    kind = getattr(type(game), "game", None)
+    if isinstance(kind, str) and kind in GAMES and hasattr(game, "to_dict"):
+        return make_game(kind, game)
+    if isinstance(game, Game):
+        return game
+    raise ConfigError(f"not a game or a game's rules: {game!r}")
+
+
+def make_game(game: str | Game = DEFAULT_GAME, rules=None, **rule_options) -> Game:
+    """A Game: `game` by name, bound to `rules` (the kind's config) or to rule options.
+
+    A Game object passes through unchanged (then no rules may be given).
+    """
+    if not isinstance(game, str):
+        if rules is not None or rule_options:
+            raise ConfigError("a Game object already has its rules: give no rule options with it")
+        return game
+    return game_module(game).make(rules, **rule_options)
