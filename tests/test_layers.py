@@ -1,0 +1,84 @@
+"""Imports point down the layers only (README "Architecture").
+
+Packages: sixnimmt_env -> agents -> training -> experiments; a module may import its own
+package and the ones before it, never after. Inside sixnimmt_env: core imports no other
+sub-package; a game (cards) imports core only; the adapters import core only and reach
+games through the game interface. Agents for one game (agents/cards) are the only agents
+that import that game's modules. Every import statement counts, also those inside
+functions.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+RANK = {"sixnimmt_env": 0, "agents": 1, "training": 2, "experiments": 3}
+# Inside sixnimmt_env: what each sub-package may import of sixnimmt_env.
+INSIDE = {"core": {"core"}, "cards": {"core", "cards"}, "adapters": {"core", "adapters"}}
+GAME_PACKAGES = {"cards"}
+
+
+def imports(path: Path) -> list[tuple[int, str]]:
+    """(line, absolute module) of every import in a file (relative ones resolved)."""
+    tree = ast.parse(path.read_text(), str(path))
+    package = list(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[:len(package) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+                names = [module] if node.module else [f"{module}.{a.name}" for a in node.names]
+                found += [(node.lineno, m) for m in names]
+            elif node.module:
+                found.append((node.lineno, node.module))
+    return found
+
+
+def modules():
+    for pkg in RANK:
+        yield from sorted((ROOT / pkg).rglob("*.py"))
+
+
+def violations(path: Path) -> list[str]:
+    rel = path.relative_to(ROOT)
+    top = rel.parts[0]
+    sub = rel.parts[1] if len(rel.parts) > 2 else None
+    bad = []
+    for line, module in imports(path):
+        parts = module.split(".")
+        if RANK.get(parts[0], -1) > RANK[top]:
+            bad.append(f"{rel}:{line} imports {module} (a higher layer)")
+        if top == "sixnimmt_env" and sub in INSIDE and parts[0] == "sixnimmt_env" and len(parts) > 1:
+            if parts[1] in INSIDE and parts[1] not in INSIDE[sub]:
+                bad.append(f"{rel}:{line} imports {module} ({sub} may import {', '.join(sorted(INSIDE[sub]))})")
+        if top == "agents" and sub not in GAME_PACKAGES and module.startswith("sixnimmt_env.") \
+                and parts[1] in GAME_PACKAGES and not (len(rel.parts) > 2 and rel.parts[1] == parts[1]):
+            bad.append(f"{rel}:{line} imports {module} (game modules only from agents/{parts[1]}/)")
+    return bad
+
+
+def test_no_module_imports_up_the_layers():
+    found = [v for path in modules() for v in violations(path)]
+    assert found == []
+
+
+@pytest.mark.parametrize("source,expected", [
+    ("from experiments.cli import app\n", "a higher layer"),
+    ("from ..cards.state import State\n", "adapters may import"),
+    ("import training.train\n", "a higher layer"),
+])
+def test_the_check_sees_upward_imports(source, expected):
+    """The check itself: an adapter module with an upward import is caught."""
+    fake = ROOT / "sixnimmt_env" / "adapters" / "_layer_probe.py"
+    fake.write_text(source)
+    try:
+        assert any(expected in v for v in violations(fake))
+    finally:
+        fake.unlink()
