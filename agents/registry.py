@@ -49,7 +49,7 @@ def _entries() -> dict[str, AgentEntry]:
         entries[rule] = _heuristic(rule)
     entries["bayes"] = AgentEntry(BayesAgent, {"samples": 200},
                                   "one-step expected penalty over sampled plays of the others")
-    entries["mcs"] = AgentEntry(MonteCarloAgent, {"rollouts": 100, "score": "own", "rollout": "random"},
+    entries["mcs"] = AgentEntry(MonteCarloAgent, {"rollouts": 100, "score": "own"},
                                 "flat Monte-Carlo search: rollouts of the rest of the round per card")
     entries["ppo"] = AgentEntry(PPOAgent, {"path": "", "deterministic": True},
                                 "a trained MaskablePPO model (no path: the shipped 4-player model)", ANY_GAME)
@@ -103,7 +103,12 @@ def make_agent(spec: str, game: str | None = None) -> Agent:
         raise ConfigError(f"agent {name!r} has no parameter {', '.join(sorted(unknown))}; "
                           f"valid parameters: {valid}")
     kwargs = {k: _convert(spec, k, v, entry.params[k]) for k, v in given.items()}
-    agent = entry.build(**kwargs)
+    try:
+        agent = entry.build(**kwargs)
+    except ValueError as e:  # an agent's own check of its parameters (ConfigError passes as is)
+        if isinstance(e, ConfigError):
+            raise
+        raise ConfigError(f"agent {spec!r}: {e}") from None
     agent.name = spec.strip()
     return agent
 

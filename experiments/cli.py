@@ -316,7 +316,7 @@ def bench_engine_cmd(
     limit_script: Optional[Path] = typer.Option(None, help="The C speed limit's limit.sh (default: ../shared/bench/limit.sh beside the checkout)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON lines."),
 ) -> None:
-    """Random play on the batched engine (the work unit of shared/bench/limit.sh): rounds/s."""
+    """Random play on the batched engine (the work unit of docs/bench.md): rounds/s."""
     from experiments.bench import DEFAULT_LIMIT_SCRIPT, bench_engine, run_limit
 
     if batch < 1 or seconds <= 0:

@@ -1,8 +1,8 @@
 """Slow, scalar reference implementation of 6 nimmt! classic rules (for testing the fast engine).
 
-Written independently from the engine, straight from /work/shared/rules/classic.md.
+Written independently from the engine, straight from the rules (docs/rules/classic.md).
 Rule numbers in comments refer to that page ("A round" step 4: Rules 1-4).
-Vocabulary follows /work/shared/spec/game-record.md: seats 0..P-1, rows 0..3 (a row keeps
+Vocabulary follows the record format (docs/spec/game-record.md): seats 0..P-1, rows 0..3 (a row keeps
 its index when taken and restarted), seat s+1 sits to the left of seat s.
 """
 

@@ -1,6 +1,6 @@
 """Slow, scalar reference implementation of Die Sechste (for testing the fast engine).
 
-Written independently from the engine, straight from /work/shared/rules/die-sechste.md.
+Written independently from the engine, straight from the rules (docs/rules/die-sechste.md).
 A physical card is a tuple (rank, suit, copy): rank 0..12 (A, 2..10, J, Q, K), suit 0..3
 (clubs, diamonds, hearts, spades), copy 0 or 1 (which deck). Twins are the two copies of
 one (rank, suit). Seats 0..P-1, seat s+1 sits to the left of seat s; rows 0..3 keep their

@@ -1,4 +1,4 @@
-"""Die Sechste (/work/shared/rules/die-sechste.md): every rules statement, the worked example,
+"""Die Sechste (docs/rules/die-sechste.md): every rules statement, the worked example,
 the twin rules as scripted cases, and the engine against the scalar reference
 (tests/reference_sechste.py) on thousands of random games with two decks.
 

@@ -1,4 +1,4 @@
-"""Game records: writing, replay, and every malformed case of shared/spec/game-record.md."""
+"""Game records: writing, replay, and every malformed case of docs/spec/game-record.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Data-driven rule cases: every statement of /work/shared/rules/classic.md, run on the engine.
+"""Data-driven rule cases: every statement of docs/rules/classic.md, run on the engine.
 
 Each section is a table of scripted cases (plain dicts / parametrize rows) and one small
 runner. Section names follow classic.md: Material, A round (steps 1-6, Rules 1-4), End of

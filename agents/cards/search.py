@@ -73,13 +73,11 @@ class MonteCarloAgent:
 
     name = "mcs"
 
-    def __init__(self, rollouts: int = 100, score: str = "own", rollout: str = "random"):
+    def __init__(self, rollouts: int = 100, score: str = "own"):
         if rollouts < 1:
             raise ValueError("rollouts must be >= 1")
         if score not in ("own", "relative"):
             raise ValueError("score must be own or relative")
-        if rollout != "random":
-            raise ValueError("rollout must be random")
         self.rollouts, self.relative = rollouts, score == "relative"
 
     def act(self, view: SeatView, rng: np.random.Generator) -> NDArray[np.int64]:

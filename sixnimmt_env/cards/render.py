@@ -40,10 +40,9 @@ def step_lines(before: State, events: StepEvents, game: int = 0, after: State | 
     lines = []
     placed = np.flatnonzero(events.card[:, game])
     if len(placed) and before.phase[game] != PHASE_ROW:
-        order = sorted(range(before.players), key=lambda p: p)
         shown = {int(events.seat[k, game]): int(events.card[k, game]) for k in placed}
         lines.append("revealed: " + ", ".join(
-            f"seat {p} {_card(before, shown[p])}" for p in order if p in shown))
+            f"seat {p} {_card(before, shown[p])}" for p in range(before.players) if p in shown))
     for k in placed:
         seat, card, row = (int(a[k, game]) for a in (events.seat, events.card, events.row))
         taken = [c for c in events.taken[k, :, game] if c]

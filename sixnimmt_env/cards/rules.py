@@ -67,10 +67,12 @@ class Variant:
     order: NDArray[np.int16] = field(repr=False)
     bullheads: NDArray[np.int16] = field(repr=False)
     has_twins: bool = False
-    penalty_unit = "bullheads"  # what the penalty points are called on screen
+    row_code: NDArray[np.int32] = field(init=False, repr=False, compare=False)
+    order_is_id: bool = field(init=False, repr=False, compare=False)
+    penalty_unit: ClassVar[str] = "bullheads"  # what the penalty points are called on screen
 
     def __post_init__(self) -> None:
-        # Cached once: the engine looks it up every turn.
+        # Cached once: the engine looks it up every turn (frozen: set through object).
         object.__setattr__(self, "row_code", self.packed_row())
         object.__setattr__(self, "order_is_id", bool((self.order == np.arange(self.n_ids + 1)).all()))
 
@@ -138,7 +140,7 @@ class SechsteVariant(Variant):
     and the records need no multisets; names print and parse faces ("10H", "QS").
     """
 
-    penalty_unit = "points"
+    penalty_unit: ClassVar[str] = "points"
 
     def deck(self, players: int, deck: str) -> NDArray[np.int16]:
         if deck == "exact":
