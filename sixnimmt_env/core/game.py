@@ -1,8 +1,9 @@
 """The one game interface: what every adapter, agent loop, record tool and UI talks to.
 
 In the spirit of pgx's `core.Env` and OpenSpiel's game info: a game *kind* (the card
-games; later the board game) is a module registered in `GAMES`; `make_game(name, ...)`
-binds it to one rule configuration and returns a `Game`. A `Game` steps batches of B
+games; later the board game) is a module registered in `GAMES`, with `make(rules,
+**rule_options) -> Game` and `replay(record)`; `make_game(name, ...)` binds it to one
+rule configuration and returns a `Game`. A `Game` steps batches of B
 games held in the kind's own state object (fixed-shape arrays, game index last) and
 describes itself statically in a `GameInfo`.
 
@@ -149,6 +150,29 @@ class Game(Protocol):
 
     def episode(self, kind: str) -> "Game":
         """The game an episode of `kind` ("game" or "round") plays."""
+        ...
+
+    def position(self, deal: Any, seed: int) -> Any:
+        """A one-game state from a deal option (the ParallelEnv's reset(options={"deal": ...}));
+        ConfigError on a bad deal."""
+        ...
+
+    def recorder(self, state, seats: list[str] | None = None, seeds=None) -> Any:
+        """An observer (observe(before, actions, after, events); records(state)) that writes
+        one game record per game of `state` while it is stepped with report=True."""
+        ...
+
+    def render(self, state, game: int = 0) -> list[str]:
+        """Where game `game` stands, as text lines."""
+        ...
+
+    def render_step(self, before, events, after, game: int = 0) -> list[str]:
+        """What one step did in game `game`, as text lines (from the step's events)."""
+        ...
+
+    def single_game(self, observation: str | None = None) -> Any | None:
+        """A pure-Python one-game fast path proven equal to `step`, or None (the ParallelEnv
+        then steps a batch of one)."""
         ...
 
 
