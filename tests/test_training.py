@@ -76,3 +76,17 @@ def test_training_cli_errors():
     assert bad.returncode == 2 and "unknown training option 'learning_rat'" in bad.stderr
     missing = cli("train", "--resume", "/nonexistent/run")
     assert missing.returncode == 2 and "no complete checkpoint" in missing.stderr
+
+
+@pytest.mark.parametrize("option, message", [
+    ("episode=turn", "episode must be one of game, round"),
+    ("reward=win", "reward must be one of penalty, relative, rank"),
+    ("observation=pixels", "observation must be one of basic, card-features"),
+    ("policy=cnn", "policy must be one of mlp, card-scorer"),
+    ('pool_weights={"selfish": 1}', "pool_weights: selfish; valid: random, heuristics, search, self"),
+])
+def test_config_errors_name_the_option_and_its_values(option, message):
+    from training.config import TrainConfig
+
+    with pytest.raises(ConfigError, match=message):
+        TrainConfig.load(None, [option])

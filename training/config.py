@@ -13,10 +13,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from sixnimmt_env.core.errors import ConfigError
+from sixnimmt_env.core.rewards import EPISODES, REWARDS, check_option
+
+from .pool import GROUPS
+
+POLICIES = ("mlp", "card-scorer")
+"""Policy networks `train` can build (see the `policy` field)."""
 
 
 @dataclass(frozen=True)
 class TrainConfig:
+    """Everything a training run is made of; validated on construction (ConfigError)."""
+
     name: str = "ppo-4p"
     """Run name: outputs go to runs/<name>/."""
     players: int = 4
@@ -76,17 +84,18 @@ class TrainConfig:
     max_snapshots: int = 5
     """Most recent snapshots the pool samples from."""
     pool_weights: dict = field(default_factory=lambda: {"random": 0.4, "heuristics": 0.3, "search": 0.02, "self": 0.28})
-    """Sampling weights of the opponent groups (renormalised over non-empty groups)."""
+    """Sampling weights of the opponent groups (training.pool.GROUPS; renormalised over non-empty groups)."""
     pool_heuristics: tuple[str, ...] = ("lowest", "highest", "min-gap", "safe-high", "greedy")
     """Agents of the heuristics group."""
     pool_search: tuple[str, ...] = ("mcs:rollouts=4",)
     """Agents of the search group (small budgets: they act inside every env step)."""
 
     def __post_init__(self) -> None:
+        """Check every option: a ConfigError names the option and the values it allows."""
         from sixnimmt_env import RuleConfig
         RuleConfig(players=self.players, row_choice=self.row_choice)  # validates both
-        if self.episode not in ("round", "game") or self.reward not in ("penalty", "relative", "rank"):
-            raise ConfigError("episode must be round or game; reward penalty, relative or rank")
+        check_option("episode", self.episode, EPISODES)
+        check_option("reward", self.reward, REWARDS)
         for name in ("num_games", "n_steps", "batch_size", "n_epochs", "total_timesteps",
                      "checkpoint_every", "eval_every", "eval_deals", "snapshot_every"):
             if getattr(self, name) < 1:
@@ -94,19 +103,22 @@ class TrainConfig:
         if self.minutes <= 0:
             raise ConfigError("minutes must be positive")
         from sixnimmt_env.cards.encoding import OBSERVATIONS
-        if self.observation not in OBSERVATIONS or self.policy not in ("mlp", "card-scorer"):
-            raise ConfigError(f"observation must be one of {', '.join(OBSERVATIONS)}; policy mlp or card-scorer")
+        check_option("observation", self.observation, OBSERVATIONS)
+        check_option("policy", self.policy, POLICIES)
         if self.policy == "card-scorer" and self.observation != "card-features":
             raise ConfigError("policy card-scorer needs observation card-features")
-        unknown = set(self.pool_weights) - {"random", "heuristics", "search", "self"}
+        unknown = set(self.pool_weights) - set(GROUPS)
         if unknown:
-            raise ConfigError(f"unknown pool group(s): {', '.join(sorted(unknown))}")
+            raise ConfigError(f"unknown pool group(s) in pool_weights: {', '.join(sorted(unknown))}; "
+                              f"valid: {', '.join(GROUPS)}")
 
     def to_dict(self) -> dict:
+        """Every field by name (tuples stay tuples; json.dumps writes them as lists)."""
         return dataclasses.asdict(self)
 
     @classmethod
     def from_dict(cls, values: dict) -> "TrainConfig":
+        """A config from saved or parsed values (unknown names are a ConfigError)."""
         names = {f.name for f in dataclasses.fields(cls)}
         unknown = set(values) - names
         if unknown:

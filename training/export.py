@@ -15,6 +15,8 @@ from pathlib import Path
 
 
 def export_model(src: str | Path, dst: str | Path) -> Path:
+    """Save the MaskablePPO model at `src` to `dst` with a fresh optimizer (no Adam moments),
+    copying its sidecar .json along; returns `dst`."""
     import torch
     from sb3_contrib import MaskablePPO
 

@@ -28,6 +28,7 @@ ID_FEATURE = 1  # index of the "id" feature in a hand slot (see HAND_SLOT_FIELDS
 
 
 def _mlp(sizes: list[int]) -> nn.Sequential:
+    """Linear + ReLU layers through `sizes` (input width first); empty for a single size."""
     layers: list[nn.Module] = []
     for a, b in zip(sizes[:-1], sizes[1:]):
         layers += [nn.Linear(a, b), nn.ReLU()]
@@ -39,6 +40,9 @@ class CardScorer(nn.Module):
 
     def __init__(self, obs_dim: int, n_ids: int, offsets: dict[str, int],
                  context: tuple[int, ...], hidden: tuple[int, ...]):
+        """`obs_dim` observation width; `n_ids` card ids (actions); `offsets` where the
+        hand slots and the row fields start (`scorer_kwargs`); `context` and `hidden` the
+        layer sizes of the context MLP and of the shared card/row scorers."""
         super().__init__()
         self.n_ids, self.offsets = n_ids, dict(offsets)
         self.context = _mlp([obs_dim, *context])
@@ -53,6 +57,7 @@ class CardScorer(nn.Module):
             nn.init.zeros_(out.bias)
 
     def forward(self, obs: th.Tensor) -> th.Tensor:
+        """Logits laid out as the actions: the `n_ids` cards by id - 1, then the rows, then pass."""
         B = obs.shape[0]
         ctx = self.context(obs)
         at = self.offsets["hand_slots"]
@@ -82,11 +87,14 @@ class CardScorerPolicy(MaskableActorCriticPolicy):
         super().__init__(*args, **kwargs)
 
     def _build(self, lr_schedule) -> None:
+        """SB3's networks, with the actor head replaced by the scorer (and the optimizer
+        rebuilt so that it holds the scorer's parameters)."""
         super()._build(lr_schedule)
         self.action_net = CardScorer(self.features_dim, *self.scorer_args)
         self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
 
     def _get_constructor_parameters(self) -> dict:
+        """SB3's saved constructor arguments plus the scorer's, so a saved model loads."""
         n_ids, offsets, context, hidden = self.scorer_args
         return {**super()._get_constructor_parameters(), "n_ids": n_ids, "offsets": offsets,
                 "context": context, "hidden": hidden}

@@ -16,7 +16,10 @@ import numpy as np
 
 from agents.registry import make_agent
 
-GROUPS = ("random", "heuristics", "search", "self")
+FIXED_GROUPS = ("random", "heuristics", "search")
+"""Groups whose members are agent specs, fixed when the pool is made."""
+GROUPS = (*FIXED_GROUPS, "self")
+"""Every group, in sampling order; `self` fills with snapshots during the run."""
 
 
 class OpponentPool:
@@ -24,17 +27,20 @@ class OpponentPool:
 
     def __init__(self, weights: dict[str, float], members: dict[str, list[str]], players: int,
                  max_snapshots: int = 5):
+        """`weights` by group (missing groups weigh 0); `members`: agent specs of the fixed
+        groups (see agents.registry); `players` seats per game, so players - 1 opponents."""
         self.weights = {g: float(weights.get(g, 0.0)) for g in GROUPS}
         self.players, self.max_snapshots = players, max_snapshots
         self.agents: list = []
         self.names: list[str] = []
         self.group_of: list[str] = []
         self.snapshots: list[str] = []
-        for group in ("random", "heuristics", "search"):
+        for group in FIXED_GROUPS:
             for spec in members.get(group, []):
                 self._add(make_agent(spec), spec, group)
 
     def _add(self, agent, name: str, group: str) -> None:
+        """Append one opponent (its index in `agents` is what `sample` returns)."""
         self.agents.append(agent)
         self.names.append(name)
         self.group_of.append(group)
@@ -46,6 +52,7 @@ class OpponentPool:
         self.snapshots.append(str(path))
 
     def _members(self) -> dict[str, list[int]]:
+        """Agent indices by group; `self` keeps only the newest `max_snapshots`."""
         members = {g: [i for i, gr in enumerate(self.group_of) if gr == g] for g in GROUPS}
         members["self"] = members["self"][-self.max_snapshots:]
         return members
@@ -70,18 +77,22 @@ class OpponentPool:
         return out
 
     def to_dict(self) -> dict:
+        """What `load` needs to rebuild the pool (weights, members, snapshot paths), and the
+        current group probabilities for the reader (ignored by `load`)."""
         return {"weights": self.weights, "max_snapshots": self.max_snapshots,
                 "members": {g: [n for n, gr in zip(self.names, self.group_of) if gr == g]
-                            for g in ("random", "heuristics", "search")},
+                            for g in FIXED_GROUPS},
                 "snapshots": self.snapshots, "probabilities": self.probabilities()}
 
     def save(self, path: str | Path) -> None:
+        """Write `to_dict` as JSON atomically (a temporary file, then a rename)."""
         tmp = Path(str(path) + ".tmp")
         tmp.write_text(json.dumps(self.to_dict(), indent=1) + "\n")
         tmp.replace(path)
 
     @classmethod
     def load(cls, path: str | Path, players: int) -> "OpponentPool":
+        """The pool `save` wrote, for `players` seats; snapshots whose file is gone are skipped."""
         data = json.loads(Path(path).read_text())
         pool = cls(data["weights"], data["members"], players, data["max_snapshots"])
         for snap in data["snapshots"]:

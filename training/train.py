@@ -1,8 +1,9 @@
 """PPO self-play training on the batched VecEnv (MaskablePPO, torch on the CPU).
 
-Reads top to bottom: the run directory, the opponent pool, the env, the model, and a
-callback that does the bookkeeping — progress bar, checkpoints, evaluation, snapshots
-into the pool, the time budget. Everything lands in runs/<name>/:
+`train` reads top to bottom: the run directory, the opponent pool, the env, the model,
+then `model.learn` with the `Bookkeeping` callback, which does everything between PPO
+steps — progress bar, checkpoints, evaluation, snapshots into the pool, the time budget.
+`TimedVecEnv` measures the env's share of the wall time. Everything lands in runs/<name>/:
 
   config.json     the full TrainConfig      versions.json  seed, package versions
   tb/             TensorBoard logs           eval.csv       one row per evaluation
@@ -25,14 +26,24 @@ import shutil
 import time
 from pathlib import Path
 
+import torch
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.vec_env import VecEnvWrapper, VecMonitor
 
 from agents.ppo import PPOAgent, write_model_meta
+from sixnimmt_env.adapters.vec_env import SixNimmtVecEnv
+from sixnimmt_env.core.errors import ConfigError
 
 from .config import TrainConfig
 from .pool import OpponentPool
 
+EVAL_COLUMNS = ["timesteps", "wall_s", "penalty_per_round", "ci95", "win_share", "steps_per_s", "env_share"]
+"""The header of eval.csv: one row per evaluation."""
+
 
 def _versions(cfg: TrainConfig) -> dict:
+    """The seed and the versions of Python and of the packages a run depends on."""
     import importlib.metadata as md
     pkgs = ["numpy", "torch", "stable-baselines3", "sb3-contrib", "gymnasium", "pettingzoo", "sixnimmt-lab"]
     out = {"python": platform.python_version(), "seed": cfg.seed}
@@ -45,12 +56,14 @@ def _versions(cfg: TrainConfig) -> dict:
 
 
 def _write_json(path: Path, data) -> None:
+    """Write JSON atomically: a temporary file, then a rename over `path`."""
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(data, indent=1) + "\n")
     tmp.replace(path)
 
 
 def _model_meta(cfg: TrainConfig, steps: int, penalty: float | None = None) -> dict:
+    """The sidecar .json of a saved model: what it was trained for, and its evaluation."""
     return {"players": cfg.players, "row_choice": cfg.row_choice, "observation": cfg.observation,
             "episode": cfg.episode,
             "reward": cfg.reward, "timesteps": steps, "eval_penalty_per_round": penalty,
@@ -72,46 +85,153 @@ def evaluate(model, cfg: TrainConfig, deals: int | None = None, opponent: str | 
     return {"penalty_per_round": me.penalty_per_round, "ci": me.penalty_ci, "win_share": me.win_share}
 
 
-class TimedVecEnv:
-    """Wall time spent inside the env (steps and resets), to report its share."""
+class TimedVecEnv(VecEnvWrapper):
+    """Counts the wall time spent inside the env (resets, steps and env_method calls) in
+    `seconds`, to report the env's share."""
 
     def __init__(self, venv):
-        from stable_baselines3.common.vec_env import VecEnvWrapper
-
-        class _Timed(VecEnvWrapper):
-            def reset(inner):
-                t = time.perf_counter()
-                out = inner.venv.reset()
-                self.seconds += time.perf_counter() - t
-                return out
-
-            def step_wait(inner):
-                t = time.perf_counter()
-                out = inner.venv.step_wait()
-                self.seconds += time.perf_counter() - t
-                return out
-
-            def env_method(inner, *args, **kwargs):
-                t = time.perf_counter()
-                out = inner.venv.env_method(*args, **kwargs)
-                self.seconds += time.perf_counter() - t
-                return out
-
+        """Wrap `venv`, with the counter at zero."""
+        super().__init__(venv)
         self.seconds = 0.0
-        self.env = _Timed(venv)
+
+    def reset(self):
+        """The inner env's reset, timed."""
+        t = time.perf_counter()
+        out = self.venv.reset()
+        self.seconds += time.perf_counter() - t
+        return out
+
+    def step_wait(self):
+        """The inner env's step_wait, timed."""
+        t = time.perf_counter()
+        out = self.venv.step_wait()
+        self.seconds += time.perf_counter() - t
+        return out
+
+    def env_method(self, *args, **kwargs):
+        """The inner env's env_method (MaskablePPO asks for the action masks this way), timed."""
+        t = time.perf_counter()
+        out = self.venv.env_method(*args, **kwargs)
+        self.seconds += time.perf_counter() - t
+        return out
+
+
+class Bookkeeping(BaseCallback):
+    """Everything a run does between PPO steps, and its stop on the time budget.
+
+    Every `snapshot_every` steps a frozen copy of the model joins the opponent pool; every
+    `eval_every` steps the model is evaluated (a row in eval.csv, TensorBoard scalars, and
+    best.zip when it beats the best so far); every `checkpoint_every` steps a checkpoint is
+    written. Training ends with one more evaluation and checkpoint.
+
+    cfg      the run's TrainConfig
+    run      the run directory (runs/<name>/); eval.csv in it must already have its header
+    state    the run's counters (timesteps, elapsed, best, next_eval, next_checkpoint,
+             next_snapshot, env_seconds), as saved in the last checkpoint or fresh; updated
+             in place and written into every checkpoint
+    pool     the OpponentPool the env samples from (snapshots are added to it)
+    timed    the env wrapper whose `seconds` give the env's share of the wall time
+    progress show a tqdm progress bar
+    """
+
+    def __init__(self, cfg: TrainConfig, run: Path, state: dict, pool: OpponentPool, timed: TimedVecEnv,
+                 progress: bool = True):
+        """Keep the run's pieces (see the class docstring); the clocks start with training."""
+        super().__init__()
+        self.cfg, self.run, self.state, self.pool, self.timed = cfg, Path(run), state, pool, timed
+        self.progress = progress
+        self.eval_csv = self.run / "eval.csv"
+
+    def _on_training_start(self) -> None:
+        """Start the clocks (wall, env, steps) of this session and the progress bar."""
+        from tqdm import tqdm
+        self.t0 = time.perf_counter()
+        self.env_t0 = self.timed.seconds
+        self.steps0 = self.num_timesteps
+        self.bar = tqdm(total=self.cfg.total_timesteps, initial=self.num_timesteps, unit="step",
+                        unit_scale=True, desc=self.cfg.name, disable=not self.progress, smoothing=0.05)
+
+    def elapsed(self) -> float:
+        """Wall seconds of the whole run, earlier sessions included."""
+        return self.state["elapsed"] + time.perf_counter() - self.t0
+
+    def env_share(self) -> float:
+        """The share of this session's wall time spent inside the env."""
+        wall = time.perf_counter() - self.t0
+        return (self.timed.seconds - self.env_t0) / wall if wall > 0 else 0.0
+
+    def _on_step(self) -> bool:
+        """Snapshot, evaluate, checkpoint when due; False (stop) once the time budget is spent."""
+        cfg, state, n = self.cfg, self.state, self.num_timesteps
+        self.bar.update(n - self.bar.n)
+        if n >= state["next_snapshot"]:
+            path = self.run / "snapshots" / f"ppo-{n}.zip"
+            self.model.save(path)
+            write_model_meta(path, _model_meta(cfg, n))
+            self.pool.add_snapshot(path)
+            state["next_snapshot"] += cfg.snapshot_every
+        if n >= state["next_eval"]:
+            self.run_evaluation()
+            state["next_eval"] += cfg.eval_every
+        if n >= state["next_checkpoint"]:
+            self.checkpoint()
+            state["next_checkpoint"] += cfg.checkpoint_every
+        return self.elapsed() < cfg.minutes * 60
+
+    def run_evaluation(self) -> None:
+        """Evaluate the model: a row in eval.csv, TensorBoard scalars, best.zip if it is the best."""
+        n, state = self.num_timesteps, self.state
+        result = evaluate(self.model, self.cfg)
+        rate = (n - self.steps0) / max(time.perf_counter() - self.t0, 1e-9)
+        with self.eval_csv.open("a", newline="") as f:
+            csv.writer(f).writerow([n, round(self.elapsed(), 1), round(result["penalty_per_round"], 4),
+                                    round(result["ci"], 4), round(result["win_share"], 4),
+                                    round(rate, 1), round(self.env_share(), 4)])
+        self.logger.record("eval/penalty_per_round", result["penalty_per_round"])
+        self.logger.record("eval/win_share", result["win_share"])
+        self.logger.record("perf/env_share", self.env_share())
+        if state["best"] is None or result["penalty_per_round"] < state["best"]:
+            state["best"] = result["penalty_per_round"]
+            tmp = self.run / "best.tmp.zip"
+            self.model.save(tmp)
+            tmp.replace(self.run / "best.zip")
+            write_model_meta(self.run / "best.zip", _model_meta(self.cfg, n, result["penalty_per_round"]))
+        self.bar.set_postfix(eval=f"{result['penalty_per_round']:.2f}", best=f"{state['best']:.2f}",
+                             env=f"{self.env_share():.0%}")
+
+    def checkpoint(self) -> None:
+        """Write ckpt-<steps>/ (model, pool, state) under a temporary name, rename it, then
+        move the `latest` pointer to it and delete the older checkpoints."""
+        n, run = self.num_timesteps, self.run
+        target = run / f"ckpt-{n}"
+        tmp = run / f"ckpt-{n}.tmp"
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir()
+        self.model.save(tmp / "model.zip")
+        self.pool.save(tmp / "pool.json")
+        env_seconds = self.state["env_seconds"] + self.timed.seconds - self.env_t0
+        _write_json(tmp / "state.json", {**self.state, "timesteps": n, "elapsed": self.elapsed(),
+                                         "env_seconds": env_seconds})
+        shutil.rmtree(target, ignore_errors=True)
+        tmp.rename(target)
+        pointer = run / "latest.tmp"
+        pointer.write_text(target.name)
+        pointer.replace(run / "latest")  # the run now resumes from here
+        for old in run.glob("ckpt-*"):
+            if old.name != target.name and not old.name.endswith(".tmp"):
+                shutil.rmtree(old, ignore_errors=True)
+
+    def _on_training_end(self) -> None:
+        """A last evaluation and checkpoint, whatever stopped the run."""
+        self.run_evaluation()
+        self.checkpoint()
+        self.bar.close()
 
 
 def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None,
           runs_dir: str | Path = "runs", progress: bool = True) -> Path:
-    """Train (or resume) a run; returns its directory."""
-    import torch
-    from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.callbacks import BaseCallback
-    from stable_baselines3.common.vec_env import VecMonitor
-
-    from sixnimmt_env.adapters.vec_env import SixNimmtVecEnv
-    from sixnimmt_env.core.errors import ConfigError
-
+    """Train a new run from `cfg` under `runs_dir`, or resume the run directory `resume`
+    from its last complete checkpoint (with its saved config); returns the run directory."""
     # ------------------------------------------------------------------ the run directory
     if resume is not None:
         run = Path(resume)
@@ -147,8 +267,7 @@ def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None,
     venv = SixNimmtVecEnv(cfg.num_games, cfg.players, opponents=pool, reward=cfg.reward,
                           episode=cfg.episode, row_choice=cfg.row_choice,
                           seed=cfg.seed + int(state["timesteps"]), observation=cfg.observation)
-    timed = TimedVecEnv(VecMonitor(venv))
-    env = timed.env
+    env = TimedVecEnv(VecMonitor(venv))
 
     # ------------------------------------------------------------------ the model
     if ckpt is not None:
@@ -168,91 +287,15 @@ def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None,
             policy_kwargs=policy_kwargs, tensorboard_log=str(run / "tb"),
             seed=cfg.seed, device="cpu", verbose=0)
 
+    # ------------------------------------------------------------------ the evaluation log
     eval_csv = run / "eval.csv"
     if not eval_csv.exists():
         with eval_csv.open("w", newline="") as f:
-            csv.writer(f).writerow(["timesteps", "wall_s", "penalty_per_round", "ci95", "win_share",
-                                    "steps_per_s", "env_share"])
+            csv.writer(f).writerow(EVAL_COLUMNS)
 
-    # ------------------------------------------------------------------ bookkeeping
-    class Bookkeeping(BaseCallback):
-        def _on_training_start(self) -> None:
-            from tqdm import tqdm
-            self.t0 = time.perf_counter()
-            self.env_t0 = timed.seconds
-            self.steps0 = self.num_timesteps
-            self.bar = tqdm(total=cfg.total_timesteps, initial=self.num_timesteps, unit="step",
-                            unit_scale=True, desc=cfg.name, disable=not progress, smoothing=0.05)
-
-        def elapsed(self) -> float:
-            return state["elapsed"] + time.perf_counter() - self.t0
-
-        def env_share(self) -> float:
-            wall = time.perf_counter() - self.t0
-            return (timed.seconds - self.env_t0) / wall if wall > 0 else 0.0
-
-        def _on_step(self) -> bool:
-            n = self.num_timesteps
-            self.bar.update(n - self.bar.n)
-            if n >= state["next_snapshot"]:
-                path = run / "snapshots" / f"ppo-{n}.zip"
-                self.model.save(path)
-                write_model_meta(path, _model_meta(cfg, n))
-                pool.add_snapshot(path)
-                state["next_snapshot"] += cfg.snapshot_every
-            if n >= state["next_eval"]:
-                self.evaluate()
-                state["next_eval"] += cfg.eval_every
-            if n >= state["next_checkpoint"]:
-                self.checkpoint()
-                state["next_checkpoint"] += cfg.checkpoint_every
-            return self.elapsed() < cfg.minutes * 60
-
-        def evaluate(self) -> None:
-            n = self.num_timesteps
-            result = evaluate(self.model, cfg)
-            rate = (n - self.steps0) / max(time.perf_counter() - self.t0, 1e-9)
-            with eval_csv.open("a", newline="") as f:
-                csv.writer(f).writerow([n, round(self.elapsed(), 1), round(result["penalty_per_round"], 4),
-                                        round(result["ci"], 4), round(result["win_share"], 4),
-                                        round(rate, 1), round(self.env_share(), 4)])
-            self.logger.record("eval/penalty_per_round", result["penalty_per_round"])
-            self.logger.record("eval/win_share", result["win_share"])
-            self.logger.record("perf/env_share", self.env_share())
-            if state["best"] is None or result["penalty_per_round"] < state["best"]:
-                state["best"] = result["penalty_per_round"]
-                tmp = run / "best.tmp.zip"
-                self.model.save(tmp)
-                tmp.replace(run / "best.zip")
-                write_model_meta(run / "best.zip", _model_meta(cfg, n, result["penalty_per_round"]))
-            self.bar.set_postfix(eval=f"{result['penalty_per_round']:.2f}", best=f"{state['best']:.2f}",
-                                 env=f"{self.env_share():.0%}")
-
-        def checkpoint(self) -> None:
-            n = self.num_timesteps
-            target = run / f"ckpt-{n}"
-            tmp = run / f"ckpt-{n}.tmp"
-            shutil.rmtree(tmp, ignore_errors=True)
-            tmp.mkdir()
-            self.model.save(tmp / "model.zip")
-            pool.save(tmp / "pool.json")
-            _write_json(tmp / "state.json", {**state, "timesteps": n, "elapsed": self.elapsed(),
-                                             "env_seconds": state["env_seconds"] + timed.seconds - self.env_t0})
-            shutil.rmtree(target, ignore_errors=True)
-            tmp.rename(target)
-            pointer = run / "latest.tmp"
-            pointer.write_text(target.name)
-            pointer.replace(run / "latest")  # the run now resumes from here
-            for old in run.glob("ckpt-*"):
-                if old.name != target.name and not old.name.endswith(".tmp"):
-                    shutil.rmtree(old, ignore_errors=True)
-
-        def _on_training_end(self) -> None:
-            self.evaluate()
-            self.checkpoint()
-            self.bar.close()
-
+    # ------------------------------------------------------------------ learn, with the bookkeeping
     remaining = max(cfg.total_timesteps - int(state["timesteps"]), 1)
-    model.learn(total_timesteps=remaining, callback=Bookkeeping(), reset_num_timesteps=ckpt is None,
+    bookkeeping = Bookkeeping(cfg, run, state, pool, env, progress)
+    model.learn(total_timesteps=remaining, callback=bookkeeping, reset_num_timesteps=ckpt is None,
                 tb_log_name="ppo", progress_bar=False)
     return run
