@@ -32,6 +32,7 @@ from agents.arena import build_agents
 from agents.registry import make_agent
 from sixnimmt_env.cards.actions import card_action, row_action
 from sixnimmt_env.cards.placement import target_rows
+from sixnimmt_env.cards.render import placements
 from sixnimmt_env.cards.rules import N_ROWS, ROW_CAPACITY
 from sixnimmt_env.cards.seat_view import SeatView
 from sixnimmt_env.cards.state import PHASE_ROW, State
@@ -347,14 +348,12 @@ class TerminalGame:
 
     def _show_events(self, before: State, after: State, events) -> None:
         """Each placement of a step (who, which card, which row, what was taken)."""
-        for k in np.flatnonzero(events.card[:, 0]):
-            seat, card, row = (int(a[k, 0]) for a in (events.seat, events.card, events.row))
-            line = Text(f"  {self.names[seat]}: ").append_text(self._card_text(card)).append(f" -> row {row + 1}")
-            taken = [int(c) for c in events.taken[k, :, 0] if c]
-            if taken:
+        for p in placements(events):
+            line = Text(f"  {self.names[p.seat]}: ").append_text(self._card_text(p.card)).append(f" -> row {p.row + 1}")
+            if p.taken:
                 line.append(", takes ", style="bold").append_text(
-                    Text(" ").join(self._card_text(c) for c in taken))
-                line.append(f" ({_bullheads(int(events.taken_bulls[k, 0]), self.variant.penalty_unit)})", style="bold")
+                    Text(" ").join(self._card_text(c) for c in p.taken))
+                line.append(f" ({_bullheads(p.taken_points, self.variant.penalty_unit)})", style="bold")
             self.console.print(line)
         chooser = int(events.chooser[0])
         if chooser >= 0 and chooser != HUMAN:

@@ -6,6 +6,8 @@ render mode of the environments and log files.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from .engine import StepEvents
@@ -34,22 +36,43 @@ def scores_line(state: State, game: int = 0) -> str:
     return "scores: " + ", ".join(f"seat {p}: {int(t)}" for p, t in enumerate(totals))
 
 
+@dataclass(frozen=True)
+class Placement:
+    """One card placed in a step: who, which card, which row, what it took."""
+
+    seat: int
+    card: int
+    row: int
+    taken: tuple[int, ...]  # the ids the seat took with it, empty when none
+    taken_points: int  # their bullheads (points in Die Sechste)
+
+
+def placements(events: StepEvents, game: int = 0) -> list[Placement]:
+    """The placements of one step in game `game`, in placing order (lowest card first).
+
+    Every text view of a step (step_lines, the terminal game) reads its events through this."""
+    out = []
+    for k in np.flatnonzero(events.card[:, game]):
+        out.append(Placement(int(events.seat[k, game]), int(events.card[k, game]), int(events.row[k, game]),
+                             tuple(int(c) for c in events.taken[k, :, game] if c),
+                             int(events.taken_bulls[k, game])))
+    return out
+
+
 def step_lines(before: State, events: StepEvents, game: int = 0, after: State | None = None) -> list[str]:
     """What a step did in one game: the reveal, each placement, each take, a round's end
     (`after`, the state after the step, tells which question a chooser is asked)."""
     lines = []
-    placed = np.flatnonzero(events.card[:, game])
-    if len(placed) and before.phase[game] != PHASE_ROW:
-        shown = {int(events.seat[k, game]): int(events.card[k, game]) for k in placed}
+    placed = placements(events, game)
+    if placed and before.phase[game] != PHASE_ROW:
+        shown = {p.seat: p.card for p in placed}
         lines.append("revealed: " + ", ".join(
-            f"seat {p} {_card(before, shown[p])}" for p in range(before.players) if p in shown))
-    for k in placed:
-        seat, card, row = (int(a[k, game]) for a in (events.seat, events.card, events.row))
-        taken = [c for c in events.taken[k, :, game] if c]
-        text = f"  seat {seat}: {_card(before, card)} -> row {row}"
-        if taken:
-            names = " ".join(_card(before, c) for c in taken)
-            text += f", takes {names} ({int(events.taken_bulls[k, game])} {before.config.variant_data.penalty_unit})"
+            f"seat {s} {_card(before, shown[s])}" for s in range(before.players) if s in shown))
+    for p in placed:
+        text = f"  seat {p.seat}: {_card(before, p.card)} -> row {p.row}"
+        if p.taken:
+            names = " ".join(_card(before, c) for c in p.taken)
+            text += f", takes {names} ({p.taken_points} {before.config.variant_data.penalty_unit})"
         lines.append(text)
     chooser = int(events.chooser[game])
     if chooser >= 0:
