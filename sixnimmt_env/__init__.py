@@ -7,6 +7,7 @@ Sub-packages (imports point down this list only):
 | --- | --- | --- |
 | `core` | the game interface (`Game`, `GameInfo`, `make_game`), observation layouts, rewards, the records envelope, rng, errors | numpy |
 | `cards` | classic 6 nimmt! and Die Sechste: rules data, batched engine, seat view, encoders, records, rendering | `core` |
+| `board` | the 2019 board game: so far the board layout as data (`board.layout`) | `core` |
 | `adapters` | PettingZoo ParallelEnv/AEC, Gymnasium env, SB3 VecEnv, learner seats among opponents | `core` (games through the interface) |
 
 The card engine's names stay importable from here (`RuleConfig`, `new_games`, `step`, ...).

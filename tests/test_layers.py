@@ -2,7 +2,7 @@
 
 Packages: sixnimmt_env -> agents -> training -> experiments; a module may import its own
 package and the ones before it, never after. Inside sixnimmt_env: core imports no other
-sub-package; a game (cards) imports core only; the adapters import core only and reach
+sub-package; a game (cards, board) imports core only; the adapters import core only and reach
 games through the game interface. Agents for one game (agents/cards) are the only agents
 that import that game's modules. Every import statement counts, also those inside
 functions.
@@ -18,8 +18,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 RANK = {"sixnimmt_env": 0, "agents": 1, "training": 2, "experiments": 3}
 # Inside sixnimmt_env: what each sub-package may import of sixnimmt_env.
-INSIDE = {"core": {"core"}, "cards": {"core", "cards"}, "adapters": {"core", "adapters"}}
-GAME_PACKAGES = {"cards"}
+INSIDE = {"core": {"core"}, "cards": {"core", "cards"}, "board": {"core", "board"},
+          "adapters": {"core", "adapters"}}
+GAME_PACKAGES = {"cards", "board"}
 
 
 def imports(path: Path) -> list[tuple[int, str]]:
@@ -80,5 +81,15 @@ def test_the_check_sees_upward_imports(source, expected):
     fake.write_text(source)
     try:
         assert any(expected in v for v in violations(fake))
+    finally:
+        fake.unlink()
+
+
+def test_the_check_keeps_the_board_off_the_card_game():
+    """A board module importing the card game is caught (the games are siblings)."""
+    fake = ROOT / "sixnimmt_env" / "board" / "_layer_probe.py"
+    fake.write_text("from ..cards.rules import classic_bullheads\n")
+    try:
+        assert any("(board may import board, core)" in v for v in violations(fake))
     finally:
         fake.unlink()
