@@ -34,7 +34,7 @@ def test_make_game_describes_the_card_games():
 
 
 @pytest.mark.parametrize("call,message", [
-    (lambda: make_game("chess"), "unknown game 'chess'; known games: cards"),
+    (lambda: make_game("chess"), "unknown game 'chess'; known games: cards, board"),
     (lambda: make_game("cards", colour="red"), "unknown rule option(s) for the card games: colour"),
     (lambda: make_game(make_game(), players=3), "already has its rules"),
     (lambda: make_game("cards", players=11), "players must be 2..10"),
@@ -119,8 +119,8 @@ def test_fast_path_takes_only_the_classic_variant(monkeypatch):
 def test_replay_dispatches_on_the_record_game(tmp_path):
     from sixnimmt_env.core.records import replay
     from sixnimmt_env.core.errors import InvalidRecordError
-    with pytest.raises(InvalidRecordError, match="unknown game 'board'"):
-        replay({"format": "sixnimmt-record/1", "game": "board"})
+    with pytest.raises(InvalidRecordError, match="unknown game 'go'"):
+        replay({"format": "sixnimmt-record/1", "game": "go"})
     path = tmp_path / "r.json"
     path.write_text(json.dumps({"format": "sixnimmt-record/1", "game": "chess", "rounds": []}))
     proc = subprocess.run([sys.executable, "-m", "experiments.cli", "replay", str(path)],
@@ -135,4 +135,4 @@ def test_cli_game_option():
     assert ok.returncode == 0, ok.stderr
     bad = subprocess.run([sys.executable, "-m", "experiments.cli", "demo", "--game", "go"],
                          capture_output=True, text=True)
-    assert bad.returncode == 2 and bad.stderr.strip() == "error: unknown game 'go'; known games: cards"
+    assert bad.returncode == 2 and bad.stderr.strip() == "error: unknown game 'go'; known games: cards, board"

@@ -34,7 +34,7 @@ from .errors import ConfigError
 
 # Game kinds by name -> the module that implements them. Imported on first use, so a
 # kind's dependencies load only when it is played.
-GAMES = {"cards": "sixnimmt_env.cards.game"}
+GAMES = {"cards": "sixnimmt_env.cards.game", "board": "sixnimmt_env.board.game"}
 DEFAULT_GAME = "cards"
 
 

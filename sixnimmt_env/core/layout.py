@@ -27,14 +27,16 @@ class Field:
         name: the field's name (keys of `ObsLayout.decode`).
         shape: the block's shape; it is stored flat, C order.
         description: what element i means, for the spec sheet.
-        high: the largest value an element can take under the rules (the low is 0): one
-            number for the whole block, or a tuple broadcast along its last axis.
+        high: the largest value an element can take under the rules: one number for the
+            whole block, or a tuple broadcast along its last axis.
+        low: the smallest (0 unless the value can go negative, e.g. signed scores).
     """
 
     name: str
     shape: tuple[int, ...]
     description: str
     high: float | tuple[float, ...] = 1.0
+    low: float | tuple[float, ...] = 0.0
 
     @property
     def size(self) -> int:
@@ -87,14 +89,21 @@ class ObsLayout:
 
     def high(self) -> NDArray[np.float32]:
         """(D,) the largest value of each element."""
-        return np.concatenate([np.broadcast_to(np.asarray(f.high, np.float32), f.shape).ravel()
+        return self._bound("high")
+
+    def low(self) -> NDArray[np.float32]:
+        """(D,) the smallest value of each element."""
+        return self._bound("low")
+
+    def _bound(self, which: str) -> NDArray[np.float32]:
+        return np.concatenate([np.broadcast_to(np.asarray(getattr(f, which), np.float32), f.shape).ravel()
                                for f in self.fields])
 
     def space(self):
-        """The Gymnasium Box of this observation: 0 .. each element's rule bound."""
+        """The Gymnasium Box of this observation: each element within its rule bounds."""
         import gymnasium  # only the adapters need spaces
 
-        return gymnasium.spaces.Box(np.zeros(self.size, np.float32), self.high(), dtype=np.float32)
+        return gymnasium.spaces.Box(self.low(), self.high(), dtype=np.float32)
 
     def markdown(self) -> str:
         """The layout as a markdown table (index range, name, meaning)."""

@@ -1,0 +1,124 @@
+"""The board game's flat observation: one layout table, one encoder.
+
+Seats are relative (index 0 is the observer). Tile fields are indexed by tile number
+(index 0 is "no tile" and always 0). The field kinds of the board are part of every
+observation, so a policy can be trained on several layouts. Bounds come from the rules
+and the layout (`Field.low`/`high`): scores are signed.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..core.errors import ConfigError
+from ..core.layout import Field, ObsLayout
+from .layout import KIND_NAMES
+from .rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, N_TILES, BoardConfig
+from .seat_view import BoardSeatView
+from .state import ASK_NAMES, PHASE_PICK, PHASE_PICK_SECOND
+
+OBSERVATIONS = ("basic",)
+SCORE_SCALE = 50.0  # points are divided by this
+VALUE_SCALE = 10.0  # fixed field values are divided by this
+N_KINDS = len(KIND_NAMES)
+MAX_TURNS = 2 * HAND_SIZE  # 2-3 players play 24 tiles, one a turn at the slowest
+
+
+def score_bound(config: BoardConfig) -> int:
+    """The most points one seat can win or lose in a game (a generous bound).
+
+    Every tile placed acts once: a field effect (at most 5 bullheads, a fixed value or a
+    "+5") and, on a take, the tiles of the row (at most 5 bullheads each, two of them
+    possibly counted twice with "2×")."""
+    layout = config.board
+    per_tile = max(5, int(np.abs(layout.value).max(initial=0)))
+    take = 5 * (int(layout.row_len.max()) + 2)
+    return N_TILES * (per_tile + take)
+
+
+@lru_cache(maxsize=32)
+def board_layout(config: BoardConfig, observation: str = "basic") -> ObsLayout:
+    """The flat observation's layout for one rule configuration."""
+    if observation not in OBSERVATIONS:
+        raise ConfigError(f"observation must be one of {', '.join(OBSERVATIONS)} for the board game, "
+                          f"got {observation!r}")
+    R, F = config.board.kind.shape
+    n = N_TILES + 1
+    bound = score_bound(config) / SCORE_SCALE
+    cards = max(config.plus5_cards, config.double_cards, 1)
+    value_high = max(float(np.abs(config.board.value).max(initial=0)) / VALUE_SCALE, 1.0)
+    fields = [
+        Field("hand", (n,), "1 where the seat holds tile i"),
+        Field("picked", (n,), "1 where the seat put out tile i this turn (before the reveal: its own only)"),
+        Field("board", (R, F), "the tile on field f of row r / 100 (0: empty)"),
+        Field("kinds", (R, F, N_KINDS), "one-hot field kind: " + ", ".join(KIND_NAMES)),
+        Field("values", (R, F), f"printed value of fixed fields / {VALUE_SCALE:g}", value_high, -value_high),
+        Field("next_kind", (R, N_KINDS), "one-hot kind of the next free field of each active row"),
+        Field("row_end", (R,), "the last tile of each active row / 100 (0: not active)"),
+        Field("row_length", (R,), f"tiles in each row / {F}"),
+        Field("gone", (n,), "1 where tile i is out of the game (taken)"),
+        Field("revealed", (n,), "1 where tile i was put out this turn and waits to be placed (questions)"),
+        Field("current", (n,), "1 for the tile the question is about"),
+        Field("current_row", (R,), "one-hot: the row that tile goes to"),
+        Field("scores", (MAX_PLAYERS,), f"points of relative seat i / {SCORE_SCALE:g} (0 beyond P)", bound, -bound),
+        Field("luck", (MAX_PLAYERS, 2), f"luck cards (+5, 2x) held by relative seat i / {cards}", 127 / cards),
+        Field("usable", (2,), f"own luck cards (+5, 2x) playable this turn / {cards}", 127 / cards),
+        Field("stack", (2,), f"luck cards left in the stacks (+5, 2x) / {cards}", 127 / cards),
+        Field("phase", (3,), "one-hot: [put out a tile, put out the second tile, answer]; 0 with nothing to decide"),
+        Field("ask", (len(ASK_NAMES) - 1,), "one-hot question: " + ", ".join(ASK_NAMES[1:])),
+        Field("play_two", (1,), "1 when every seat puts out two tiles this turn"),
+        Field("players", (MAX_PLAYERS - MIN_PLAYERS + 1,), f"one-hot of the number of players, {MIN_PLAYERS}..{MAX_PLAYERS}"),
+        Field("hand_size", (1,), f"tiles in hand / {HAND_SIZE}"),
+        Field("turn", (1,), f"turns completed / {MAX_TURNS}"),
+    ]
+    return ObsLayout(observation, fields, encoder=_encode)
+
+
+def _encode(view: BoardSeatView, layout: ObsLayout) -> NDArray[np.float32]:
+    """(n, D) the observations of `view`'s entries."""
+    cfg = view.config
+    board = cfg.board
+    n, P = view.n, view.players
+    R, F = board.kind.shape
+    out = np.zeros((n, layout.size), dtype=np.float32)
+    parts = layout.decode(out)  # views into `out`, in each field's shape
+    rows = np.arange(n)[:, None]
+
+    def multi_hot(name, tiles):
+        parts[name][rows, tiles] = 1.0
+        parts[name][:, 0] = 0.0  # tile 0 is "no tile"
+
+    multi_hot("hand", view.hand)
+    multi_hot("picked", view.picked)
+    parts["board"][:] = view.tiles / N_TILES
+    parts["kinds"][:] = np.eye(N_KINDS, dtype=np.float32)[np.maximum(board.kind, 0)] * (board.kind >= 0)[..., None]
+    parts["values"][:] = board.value / VALUE_SCALE
+    length = view.length.astype(np.intp)
+    active = length > 0
+    next_kind = board.kind[np.arange(R)[None, :], np.minimum(length, F - 1)]  # (n, R)
+    parts["next_kind"][:] = np.eye(N_KINDS, dtype=np.float32)[np.maximum(next_kind, 0)] * active[..., None]
+    parts["row_end"][:] = np.maximum(view.row_end, 0) / N_TILES
+    parts["row_length"][:] = length / F
+    parts["gone"][:] = view.gone
+    multi_hot("revealed", view.revealed)
+    multi_hot("current", view.revealed[:, :1] * view.is_asker[:, None])
+    row, _ = view.current
+    parts["current_row"][np.flatnonzero(view.is_asker), row[view.is_asker]] = 1.0
+    parts["scores"][:, :P] = view.scores / SCORE_SCALE
+    cards = max(cfg.plus5_cards, cfg.double_cards, 1)
+    parts["luck"][:, :P] = view.luck / cards
+    parts["usable"][:] = view.luck_usable / cards
+    parts["stack"][:] = view.stack / cards
+    parts["phase"][:, 0] = (view.phase == PHASE_PICK) & view.picking
+    parts["phase"][:, 1] = (view.phase == PHASE_PICK_SECOND) & view.picking
+    parts["phase"][:, 2] = view.is_asker
+    ask = view.ask.astype(np.intp)
+    parts["ask"][np.flatnonzero(ask > 0), ask[ask > 0] - 1] = 1.0
+    parts["play_two"][:, 0] = view.picks == 2
+    parts["players"][:, P - MIN_PLAYERS] = 1.0
+    parts["hand_size"][:, 0] = view.hand_size / HAND_SIZE
+    parts["turn"][:, 0] = view.turn / MAX_TURNS
+    return out

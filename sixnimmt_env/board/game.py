@@ -1,0 +1,145 @@
+"""The 2019 board game behind the one game interface (core.game.Game).
+
+`BoardGame(rules)` gathers the board modules (engine, seat view, encoder, records,
+rendering) under the same methods as the card games, so every adapter, the arena, the
+records tools and the CLI play it without knowing it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from ..core.errors import ConfigError
+from ..core.game import GameInfo
+from ..core.rewards import EPISODES, check_option
+from . import engine
+from .actions import N_ACTIONS, PASS_ACTION, describe_action
+from .encoding import MAX_TURNS, OBSERVATIONS, board_layout
+from .render import board_lines, scores_line, step_lines
+from .rules import IMPLEMENTED, MAX_PLAYERS, MIN_PLAYERS, RULE_KEYS, BoardConfig
+from .seat_view import BoardSeatView
+from .state import PHASE_ASK, PHASE_NAMES, PHASE_OVER, PHASE_PICK, PHASE_PICK_SECOND, BoardState
+
+NAME = "board"
+# A turn asks at most: two tiles, and per tile a few questions (2x, luck cards, +5).
+_STEPS_PER_TURN = 2 + 2 * MAX_PLAYERS * 4
+
+
+class BoardGame:
+    """One rule configuration of the board game (see core.game.Game for the contract)."""
+
+    def __init__(self, rules: BoardConfig):
+        self.rules = rules
+        self.info = GameInfo(
+            game=NAME, variant=rules.variant, variants=IMPLEMENTED, players=rules.players,
+            min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, n_actions=N_ACTIONS, pass_action=PASS_ACTION,
+            utility=+1, score_unit="points", rule_options=RULE_KEYS + ("layout",), observations=OBSERVATIONS,
+            max_decision_steps=MAX_TURNS * _STEPS_PER_TURN)
+
+    def __repr__(self) -> str:
+        return f"BoardGame({self.rules})"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, BoardGame) and other.rules == self.rules
+
+    def __hash__(self) -> int:
+        return hash(self.rules)
+
+    def new_games(self, seeds) -> BoardState:
+        return engine.new_games(self.rules, seeds)
+
+    def restart(self, state: BoardState, games, seeds) -> None:
+        games = np.atleast_1d(np.asarray(games, dtype=np.intp))
+        if len(games) == 0:
+            return
+        fresh = engine.new_games(self.rules, seeds)
+        for f in dataclasses.fields(state):
+            if f.name != "config":
+                getattr(state, f.name)[..., games] = getattr(fresh, f.name)
+
+    def step(self, state: BoardState, actions, *, inplace: bool = False, report: bool = False,
+             games=None, validate: bool = True):
+        return engine.step(state, actions, inplace=inplace, report=report, games=games, validate=validate)
+
+    def to_act(self, state: BoardState) -> np.ndarray:
+        """(P, B): every seat with tiles in the pick phases, the asker when a question is open."""
+        seats = np.arange(state.players)[:, None]
+        picking = ((state.phase == PHASE_PICK) | (state.phase == PHASE_PICK_SECOND)) & (state.hands[0, 0] > 0)
+        return picking[None, :] | ((state.phase == PHASE_ASK)[None, :] & (seats == state.asker[None, :]))
+
+    def view(self, state: BoardState, seats, games=None) -> BoardSeatView:
+        return BoardSeatView(state, seats, games)
+
+    def layout(self, observation: str | None = None):
+        return board_layout(self.rules, observation or OBSERVATIONS[0])
+
+    def totals(self, state: BoardState) -> np.ndarray:
+        return state.score
+
+    def game_over(self, state: BoardState) -> np.ndarray:
+        return state.phase == PHASE_OVER
+
+    def winners(self, state: BoardState) -> np.ndarray:
+        return state.winners()
+
+    def progress(self, state: BoardState, game: int = 0) -> dict[str, Any]:
+        """The board game has no rounds: round is always 0; turn counts the turns played."""
+        return {"phase": PHASE_NAMES[int(state.phase[game])], "round": 0, "turn": int(state.turn[game])}
+
+    def describe_action(self, action: int) -> str:
+        return describe_action(action)
+
+    def episode(self, kind: str) -> "BoardGame":
+        """The board game is one long round: both episode kinds are the whole game."""
+        check_option("episode", kind, EPISODES)
+        return self
+
+    def position(self, deal: Any, seed: int) -> BoardState:
+        """One game from a deal option {"hands": [...], "start": [...], "draws": [...]}."""
+        from .records import check_deal
+        from ..core.errors import InvalidRecordError
+        from ..core.rng import game_seeds
+        try:
+            hands, start, supply = check_deal(self.rules, deal, "deal")
+        except InvalidRecordError as e:
+            raise ConfigError(f"invalid deal option: {e}") from None
+        return engine.from_deal(self.rules, [hands], [start], [supply], seeds=game_seeds(seed, 1))
+
+    def recorder(self, state: BoardState, seats=None, seeds=None):
+        from .records import Recorder
+        return Recorder(state, seats=seats, seeds=seeds)
+
+    def render(self, state: BoardState, game: int = 0) -> list[str]:
+        head = f"turn {int(state.turn[game]) + 1}" + (", two tiles each" if state.picks[game] == 2 else "")
+        return [head] + board_lines(state, game) + [scores_line(state, game)]
+
+    def render_step(self, before: BoardState, events, after: BoardState, game: int = 0) -> list[str]:
+        return step_lines(before, events, after, game)
+
+    def single_game(self, observation: str | None = None):
+        return None  # no pure-Python path: the ParallelEnv steps a batch of one
+
+
+def make(rules: BoardConfig | None = None, **rule_options) -> BoardGame:
+    """The board game of `rules`, or of rule options (BoardConfig's fields)."""
+    if rules is None:
+        known = {f.name for f in dataclasses.fields(BoardConfig) if f.init}
+        unknown = set(rule_options) - known
+        if unknown:
+            raise ConfigError(f"unknown rule option(s) for the board game: {', '.join(sorted(unknown))}; "
+                              f"valid: {', '.join(sorted(known))}")
+        rules = BoardConfig(**rule_options)
+    elif rule_options:
+        raise ConfigError("give rules or rule options, not both")
+    if not isinstance(rules, BoardConfig):
+        raise ConfigError(f"the board game takes a BoardConfig, got {type(rules).__name__}")
+    return BoardGame(rules)
+
+
+def replay(record: dict):
+    """Check a board-game record against the rules and recompute its outputs."""
+    from .records import replay as replay_record
+    return replay_record(record)

@@ -1,0 +1,74 @@
+"""Text rendering of board games: the board with its field kinds and tiles, the scores,
+and what a step did. Plain strings, like the card game's render.py."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .engine import BoardEvents
+from .layout import KIND_NAMES
+from .rules import LUCK_KINDS
+from .state import ASK_NAMES, PHASE_ASK, BoardState
+
+_CELL = 5
+
+
+def _field_code(layout, r: int, f: int) -> str:
+    return layout.rows[r][f]
+
+
+def board_lines(state: BoardState, game: int = 0) -> list[str]:
+    """Each row: its fields, a tile where one lies (e.g. `[57]`), else the field's code."""
+    layout = state.config.board
+    head = f"board {layout.name}" + ("  (APPROXIMATION of the printed board)" if layout.approximation else "")
+    lines = [head]
+    for r in range(len(layout.rows)):
+        cells = []
+        for f in range(int(layout.row_len[r])):
+            tile = int(state.tiles[r, f, game]) if f < state.length[r, game] else 0
+            cells.append(f"[{tile}]" if tile else _field_code(layout, r, f))
+        active = "*" if state.length[r, game] else " "
+        lines.append(f"{active}row {r + 1:>2}: " + " ".join(f"{c:>{_CELL}}" for c in cells))
+    return lines
+
+
+def scores_line(state: BoardState, game: int = 0) -> str:
+    """Everyone's points, with luck cards held when the variant has them."""
+    parts = []
+    for p in range(state.players):
+        text = f"seat {p}: {int(state.score[p, game])}"
+        if state.config.luck and state.luck[:, p, game].any():
+            text += " (" + ", ".join(f"{int(state.luck[k, p, game])}x {LUCK_KINDS[k]}"
+                                     for k in range(2) if state.luck[k, p, game]) + ")"
+        parts.append(text)
+    return "scores: " + ", ".join(parts)
+
+
+def step_lines(before: BoardState, events: BoardEvents, after: BoardState, game: int = 0) -> list[str]:
+    """What a step did in one game: each tile placed, its field and points, takes, moves,
+    luck cards, and the question it stopped at."""
+    layout = before.config.board
+    lines = []
+    placed = np.flatnonzero(events.tile[:, game])
+    if len(placed) and before.phase[game] != PHASE_ASK:
+        order = sorted(placed, key=lambda k: int(events.seat[k, game]))
+        lines.append("revealed: " + ", ".join(f"seat {int(events.seat[k, game])} {int(events.tile[k, game])}"
+                                             for k in order))
+    for k in placed:
+        tile, seat = int(events.tile[k, game]), int(events.seat[k, game])
+        row, field = int(events.row[k, game]), int(events.field[k, game])
+        kind = KIND_NAMES[int(events.kind[k, game])]
+        text = f"  seat {seat}: {tile} -> row {row + 1} field {field + 1} ({kind})"
+        if events.taken[k, game]:
+            text += f", takes {int(events.taken[k, game])} tiles" + (" with 2x" if events.double[k, game] else "")
+            text += f", moves to row {int(events.moved_to[k, game]) + 1}"
+        if events.plus5[k, game]:
+            text += ", +5 card"
+        points = int(events.points[k, game])
+        text += f": {points:+d} points"
+        if events.luck_gained[k, game]:
+            text += f", {int(events.luck_gained[k, game])} luck card(s)"
+        lines.append(text)
+    if after.phase[game] == PHASE_ASK:
+        lines.append(f"  seat {int(after.asker[game])} is asked: {ASK_NAMES[int(after.ask[game])]}")
+    return lines

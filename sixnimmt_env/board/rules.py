@@ -1,0 +1,105 @@
+"""Rule options of the 2019 board game (6 nimmt! Das Brettspiel), validated on construction.
+
+Variants 1 (basic) and 2 (luck cards) on the basic side of the board are implemented;
+the professional side (variants 3-4) has its field kinds in the layout data but not its
+rules yet, and is refused with a clear error. Every value the sources do not give is an
+option or data with the documented default (docs/rules/board-game.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import ClassVar
+
+from .layout import BoardLayout, load_layout
+
+from ..core.errors import ConfigError
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+N_TILES = 100  # number tiles 1..100, each once
+HAND_SIZE = 12  # tiles drawn at the start (and once more with 2-3 players)
+REFILL_MAX_PLAYERS = 3  # 2-3 players refill their hands once
+START_ROWS = 4  # start tiles on field 1 of rows 1-4; always four active rows
+VARIANTS = ("basic", "luck", "pro", "pro-luck")
+IMPLEMENTED = ("basic", "luck")
+NEXT_ROWS = ("scan", "rotate")
+DEFAULT_LAYOUT = "basic-default"
+LUCK_KINDS = ("+5", "2x")  # as records write them; index 0 and 1 everywhere
+PLUS5, DOUBLE = 0, 1
+PLUS5_POINTS = 5
+
+
+@dataclass(frozen=True)
+class BoardConfig:
+    """The rule options of a board game.
+
+    Attributes:
+        players: seats, 2..6.
+        variant: "basic" or "luck" ("pro" and "pro-luck" are not implemented yet).
+        next_row: where a tile goes after it took a row: "scan" (default: the first empty
+            row below the taken one, wrapping) or "rotate" (the first empty row after the
+            most recently opened one).
+        layout: the board: a shipped layout's name ("basic-default"), a TOML/JSON file, or a
+            BoardLayout (as a record carries it).
+        plus5_cards, double_cards: luck cards in the two open stacks (default 6 each).
+        board: derived: the validated BoardLayout, loaded once.
+    """
+
+    game: ClassVar[str] = "board"  # the game kind these rules are for (core.game.GAMES)
+
+    players: int = 4
+    variant: str = "basic"
+    next_row: str = "scan"
+    layout: str | BoardLayout = DEFAULT_LAYOUT
+    plus5_cards: int = 6
+    double_cards: int = 6
+    board: BoardLayout = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        def bad(what: str) -> ConfigError:
+            return ConfigError(f"invalid rule option: {what}")
+
+        if isinstance(self.players, bool) or not isinstance(self.players, int):
+            raise bad(f"players must be an integer, got {self.players!r}")
+        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
+            raise bad(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS} for the board game, got {self.players}")
+        if self.variant not in VARIANTS:
+            raise bad(f"variant must be one of {', '.join(VARIANTS)} for the board game, got {self.variant!r}")
+        if self.variant not in IMPLEMENTED:
+            raise bad(f"the board game's {self.variant!r} variant (professional side) is not implemented yet; "
+                      f"implemented: {', '.join(IMPLEMENTED)}")
+        if self.next_row not in NEXT_ROWS:
+            raise bad(f"next_row must be one of {', '.join(NEXT_ROWS)}, got {self.next_row!r}")
+        for name in ("plus5_cards", "double_cards"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise bad(f"{name} must be a non-negative integer, got {value!r}")
+        if isinstance(self.layout, BoardLayout):
+            board = self.layout
+        elif isinstance(self.layout, str) and self.layout:
+            board = load_layout(self.layout)  # ConfigError naming the file
+        else:
+            raise bad(f"layout must be a layout name, a file path or a BoardLayout, got {self.layout!r}")
+        if board.side != "basic":
+            raise bad(f"the {self.variant!r} variant is played on the basic side; layout "
+                      f"{board.name!r} is the {board.side} side")
+        if self.plus5_cards > 127 or self.double_cards > 127:
+            raise bad("at most 127 luck cards of a kind")
+        object.__setattr__(self, "board", board)  # frozen: derived once, here
+
+    @property
+    def luck(self) -> bool:
+        """Whether luck cards are in play."""
+        return self.variant in ("luck", "pro-luck")
+
+    @property
+    def refill(self) -> bool:
+        """Whether hands are refilled once (2-3 players)."""
+        return self.players <= REFILL_MAX_PLAYERS
+
+    def to_dict(self) -> dict:
+        """The options under "rules" in a record (variant and layout are keys of their own)."""
+        return {name: getattr(self, name) for name in RULE_KEYS}
+
+
+RULE_KEYS = tuple(f.name for f in fields(BoardConfig) if f.name not in ("variant", "layout", "board"))

@@ -1,0 +1,213 @@
+"""What a seated player of the board game may know: the information filter and agent API.
+
+A `BoardSeatView` is built from the engine state for one seat per game (arrays are
+game-major: (n, ...)). It shows the seat's own tiles and the tiles it put out this turn,
+the board with its field kinds, every score, everyone's luck cards and the stacks, the
+tiles out of the game, the tiles revealed this turn, and the question asked — never
+another seat's hand or the order of the supply. Seats are relative where several appear:
+index 0 is the observing seat, 1 the seat to its left.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .actions import ANSWER_NO, ANSWER_YES, LUCK_ACTION, N_ACTIONS, PASS_ACTION
+from .rules import DOUBLE, N_TILES, PLUS5
+from .state import ASK_LUCK_CARD, PHASE_ASK, PHASE_PICK, PHASE_PICK_SECOND, BoardState
+
+
+class BoardSeatView:
+    """One seat per game of a board-game batch.
+
+    Args:
+        state: the engine state (kept private).
+        seats: (n,) the observing seat of each entry.
+        games: (n,) the game of each entry (default: 0..B-1).
+    """
+
+    def __init__(self, state: BoardState, seats, games=None):
+        self._st = state
+        self.config = state.config
+        self.players = state.players
+        self.games = np.arange(state.batch_size) if games is None else np.asarray(games, dtype=np.intp)
+        self.seats = np.broadcast_to(np.asarray(seats, dtype=np.intp), self.games.shape)
+        self.n = len(self.games)
+
+    def _rel(self, a: NDArray) -> NDArray:
+        """(..., P, B) per-seat array -> (n, ..., P) in relative seat order (own seat first)."""
+        order = (self.seats[:, None] + np.arange(self.players)[None, :]) % self.players  # (n, P)
+        picked = a[..., order, self.games[:, None]]  # (..., n, P)
+        return np.moveaxis(picked, -2, 0)
+
+    @cached_property
+    def phase(self) -> NDArray[np.int8]:
+        """(n,) the game's phase (state.PHASE_*)."""
+        return self._st.phase[self.games]
+
+    @cached_property
+    def is_asker(self) -> NDArray[np.bool_]:
+        """(n,) this seat must answer a question now."""
+        return (self.phase == PHASE_ASK) & (self._st.asker[self.games] == self.seats)
+
+    @cached_property
+    def picking(self) -> NDArray[np.bool_]:
+        """(n,) this seat must put out a tile now."""
+        picking = (self.phase == PHASE_PICK) | (self.phase == PHASE_PICK_SECOND)
+        return picking & (self.hand_size > 0)
+
+    @cached_property
+    def must_act(self) -> NDArray[np.bool_]:
+        """(n,) this seat has a decision now."""
+        return self.picking | self.is_asker
+
+    @cached_property
+    def ask(self) -> NDArray[np.int8]:
+        """(n,) the question asked of this seat (state.ASK_*), ASK_NONE when none."""
+        return self._st.ask[self.games] * self.is_asker
+
+    @cached_property
+    def hand(self) -> NDArray[np.int8]:
+        """(n, H) own tiles, 0-padded, held tiles first."""
+        return self._st.hands[self.seats, :, self.games]
+
+    @cached_property
+    def hand_size(self) -> NDArray[np.int64]:
+        """(n,) tiles in hand (every seat holds as many)."""
+        return (self.hand > 0).sum(axis=1)
+
+    @cached_property
+    def picked(self) -> NDArray[np.int8]:
+        """(n, 2) own tiles put out this turn (first, second), 0 none."""
+        return self._st.picked[:, self.seats, self.games].T
+
+    @cached_property
+    def picks(self) -> NDArray[np.int8]:
+        """(n,) tiles each seat puts out this turn (2 under play-two)."""
+        return self._st.picks[self.games]
+
+    @cached_property
+    def tiles(self) -> NDArray[np.int8]:
+        """(n, R, F) the board: tile on each field, 0 empty."""
+        return np.moveaxis(self._st.tiles[:, :, self.games], -1, 0)
+
+    @cached_property
+    def length(self) -> NDArray[np.int8]:
+        """(n, R) tiles in each row (0: the row is not active)."""
+        return self._st.length[:, self.games].T
+
+    @cached_property
+    def row_end(self) -> NDArray[np.int64]:
+        """(n, R) the last tile of each row, -1 for rows not active."""
+        length = self.length.astype(np.intp)
+        ends = np.take_along_axis(self.tiles, np.maximum(length - 1, 0)[:, :, None], axis=2)[:, :, 0]
+        return np.where(length > 0, ends, -1).astype(np.int64)
+
+    @cached_property
+    def gone(self) -> NDArray[np.bool_]:
+        """(n, N+1) tiles out of the game (taken with a row)."""
+        return self._st.gone[:, self.games].T
+
+    @cached_property
+    def revealed(self) -> NDArray[np.int8]:
+        """(n, Q) this turn's tiles still to be placed, in placing order (while a question
+        stops the placing; all 0 otherwise). The first is the tile asked about."""
+        st = self._st
+        queue = st.queue[:, self.games].T
+        k = np.arange(queue.shape[1])[None, :]
+        waiting = (k >= st.at[self.games][:, None]) & (self.phase == PHASE_ASK)[:, None]
+        return queue * waiting
+
+    @cached_property
+    def revealed_seat(self) -> NDArray[np.int64]:
+        """(n, Q) who put out each revealed tile, relative to this seat."""
+        seats = self._st.queue_seat[:, self.games].T.astype(np.int64)
+        return (seats - self.seats[:, None]) % self.players
+
+    @cached_property
+    def current(self) -> tuple[NDArray, NDArray]:
+        """(row, field) (n,), (n,) where the tile asked about goes (during a question)."""
+        return self._st.row[self.games], self._st.field[self.games]
+
+    @cached_property
+    def scores(self) -> NDArray[np.int32]:
+        """(n, P) points so far, relative seat order."""
+        return self._rel(self._st.score)
+
+    @cached_property
+    def luck(self) -> NDArray[np.int8]:
+        """(n, P, 2) luck cards held by kind ("+5", "2×"), relative seat order (public)."""
+        return np.moveaxis(self._rel(self._st.luck), 1, 2)
+
+    @cached_property
+    def luck_usable(self) -> NDArray[np.int8]:
+        """(n, 2) own luck cards by kind that may be played this turn."""
+        st = self._st
+        return (st.luck[:, self.seats, self.games] - st.luck_new[:, self.seats, self.games]).T
+
+    @cached_property
+    def stack(self) -> NDArray[np.int8]:
+        """(n, 2) luck cards left in the two stacks."""
+        return self._st.stack[:, self.games].T
+
+    @cached_property
+    def turn(self) -> NDArray[np.int16]:
+        """(n,) turns completed."""
+        return self._st.turn[self.games]
+
+    @cached_property
+    def unseen(self) -> NDArray[np.bool_]:
+        """(n, N+1) tiles this seat has not seen: the other hands and the supply."""
+        seen = np.zeros((self.n, N_TILES + 1), dtype=bool)
+        rows = np.arange(self.n)[:, None]
+        seen[rows, self.hand] = True
+        seen[rows, self.picked] = True
+        seen[rows, self.tiles.reshape(self.n, -1)] = True
+        seen[rows, self._st.queue[:, self.games].T] = True  # revealed this turn (0 when not)
+        seen |= self.gone
+        seen[:, 0] = True
+        return ~seen
+
+    def action_mask(self) -> NDArray[np.bool_]:
+        """(n, A) legal actions: tiles in hand, the answers to a question, else pass only."""
+        mask = np.zeros((self.n, N_ACTIONS), dtype=bool)
+        picking = np.flatnonzero(self.picking)
+        held = self.hand[picking].astype(np.intp)
+        mask[picking[:, None], np.maximum(held - 1, 0)] = held > 0
+        ask = self.ask
+        yes_no = self.is_asker & (ask != ASK_LUCK_CARD)
+        mask[yes_no, ANSWER_NO] = True
+        mask[yes_no, ANSWER_YES] = True
+        luck = self.is_asker & (ask == ASK_LUCK_CARD)
+        mask[luck, LUCK_ACTION[PLUS5]] = True
+        mask[luck, LUCK_ACTION[DOUBLE]] = True
+        mask[:, PASS_ACTION] = ~self.must_act
+        return mask
+
+    def random_legal_actions(self, rng: np.random.Generator) -> NDArray[np.int64]:
+        """(n,) a uniformly random legal action per entry."""
+        actions = np.full(self.n, PASS_ACTION, dtype=np.int64)
+        if self.picking.any():
+            slot = (rng.random(self.n) * np.maximum(self.hand_size, 1)).astype(np.intp)
+            tile = self.hand[np.arange(self.n), slot].astype(np.int64)
+            actions = np.where(self.picking, tile - 1, actions)
+        if self.is_asker.any():
+            coin = rng.random(self.n) < 0.5
+            first = np.where(self.ask == ASK_LUCK_CARD, LUCK_ACTION[PLUS5], ANSWER_NO)
+            actions = np.where(self.is_asker, first + coin, actions)
+        return actions
+
+    def known_state(self) -> BoardState:
+        """The entries' games as this seat knows them, for search agents: a copy of the
+        state (one game per entry) with every other hand and the supply emptied. A search
+        agent deals the `unseen` tiles into them itself (determinization)."""
+        st = self._st.take(self.games)
+        others = np.arange(self.players)[:, None] != self.seats[None, :]  # (P, n)
+        st.hands *= ~others[:, None, :]
+        # under play-two the others' first tiles stay face down until all are out
+        st.picked *= ~(others & (st.phase == PHASE_PICK_SECOND)[None, :])[None, :, :]
+        st.supply[:] = 0
+        return st
