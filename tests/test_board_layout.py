@@ -104,7 +104,7 @@ def test_shipped_default_tiles_and_clovers(name):
     layout = load_layout(name)
     assert layout.bullheads == DEFAULT_BULLHEADS
     assert sum(layout.bullheads) == 165  # board-game.md: "165 in all"
-    assert layout.clovers == tuple(c for c in range(-100, 101, 10) if c != 0) == DEFAULT_CLOVERS
+    assert layout.clovers == tuple(c for c in range(-1000, 1001, 10) if c != 0) == DEFAULT_CLOVERS
 
 
 @pytest.mark.parametrize("name", SHIPPED_LAYOUTS)

@@ -68,9 +68,11 @@ MAX_ROW_FIELDS = int(np.iinfo(np.int8).max)  # row_len is int8
 N_TILES = 100
 MIN_BULLHEADS, MAX_BULLHEADS = 1, 5
 
-# [default] Score track -100..100 with a clover on every non-zero multiple of 10. The
-# rules give neither the range nor the clovers; beyond the range there are no clovers.
-TRACK_MIN, TRACK_MAX, CLOVER_STEP = -100, 100, 10
+# [default] A clover on every non-zero multiple of 10 of an unbounded score track. As a
+# finite list: -1000..1000, beyond any score a default board allows (each tile is taken
+# at most once, 165 bullheads in all, and lands once, at most 5 points either way), so it
+# is "every" multiple in practice; a layout file may give its own list.
+TRACK_MIN, TRACK_MAX, CLOVER_STEP = -1000, 1000, 10
 DEFAULT_CLOVERS = tuple(c for c in range(TRACK_MIN, TRACK_MAX + 1, CLOVER_STEP) if c != 0)
 
 
