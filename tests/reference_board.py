@@ -287,24 +287,9 @@ def new_game(rules: Rules, hands: list[list[int]], start: list[int], draws: Sequ
             raise ValueError(f"seat {seat} must hold {HAND_SIZE} tiles, holds {len(hand)}")
     if len(start) != ACTIVE_ROWS:
         raise ValueError(f"need {ACTIVE_ROWS} start tiles, got {len(start)}")
-    dealt = [tile for hand in hands for tile in hand] + list(start) + list(draws)
-    for tile in dealt:
-        if tile not in TILES:
-            raise ValueError(f"tile {tile!r} is not one of 1..100")
-    if len(set(dealt)) != len(dealt):
-        raise ValueError("a tile was dealt (or listed in draws) twice")
     # Start tiles cover field 1 of the top four rows and trigger nothing.
     board = [[tile] for tile in start] + [[] for _ in range(len(rules.rows) - ACTIVE_ROWS)]
-    return State(
-        rules=rules,
-        board=board,
-        hands=[list(hand) for hand in hands],
-        supply=list(draws),
-        scores=[0] * players,
-        luck=[{kind: 0 for kind in LUCK_KINDS} for _ in range(players)],
-        stacks=dict(rules.luck_stacks),
-        refill_due=players in REFILL_PLAYERS,
-    )
+    return position(rules, board, hands, supply=draws, refill_due=players in REFILL_PLAYERS)
 
 
 def check_position(state: State) -> None:

@@ -137,7 +137,7 @@ def test_setup(players):
     # "four start tiles go on field 1 of the top four rows"; the other six rows are free.
     assert state.board == [[t] for t in start] + [[]] * 6
     assert [len(h) for h in state.hands] == [12] * players  # "Each player draws 12 tiles"
-    assert state.supply == draws == sorted(draws, key=draws.index)
+    assert state.supply == draws  # in draw order
     assert len(state.supply) == 100 - 4 - 12 * players
     assert state.scores == [0] * players  # "everyone starts at 0"
     assert state.stacks == {"+5": 6, "2x": 6}
@@ -521,6 +521,16 @@ def test_every_field_kind_and_cause_has_a_case():
     assert causes == {"plain", "green", "red", "fixed", "play_two", "take", "plus5", "take_2x"}
 
 
+def test_decisions_in_the_record_form():
+    case = next(c for c in CASES if c["id"] == "order-on-a-take-double-then-luck-cards-then-field-1-plus5")
+    _, results = run_case(case)
+    assert ref.record_decisions(results[0].asked) == [
+        {"seat": 0, "ask": "use_double", "answer": False},
+        {"seat": 0, "ask": "luck_card", "answer": "+5"},
+        {"seat": 0, "ask": "use_plus5", "answer": True},
+    ]
+
+
 # =========================================================================== bad input during play
 
 
@@ -650,8 +660,8 @@ def check_game(rules: ref.Rules, players: int, seed: int) -> ref.GameResult:
                 stacks[a.answer] -= 1
             else:
                 assert a.options == [True, False] and isinstance(a.answer, bool)
-                kind = "+5" if a.ask == "use_plus5" else "2x"
                 assert a.ask in ("use_plus5", "use_double")
+                kind = "+5" if a.ask == "use_plus5" else "2x"
                 assert held[a.seat][kind] > 0, "offered a card the seat did not hold at the start of the turn"
                 if a.answer:
                     held[a.seat][kind] -= 1
