@@ -243,7 +243,8 @@ def _answer(st: BoardState, games: NDArray, actions: NDArray, validate: bool) ->
     """The askers of `games` answer their questions; the placing goes on from there."""
     ask = st.ask[games]
     yes_no = (actions == ANSWER_NO) | (actions == ANSWER_NO + 1)
-    luck = (actions == LUCK_ACTION[PLUS5]) | (actions == LUCK_ACTION[DOUBLE])
+    kind = np.clip(actions - LUCK_ACTION[PLUS5], 0, 1)
+    luck = ((actions == LUCK_ACTION[PLUS5]) | (actions == LUCK_ACTION[DOUBLE])) & (st.stack[kind, games] > 0)
     ok = np.where(ask == ASK_LUCK_CARD, luck, yes_no)
     if validate and not ok.all():
         j = int(np.flatnonzero(~ok)[0])
@@ -258,7 +259,7 @@ def _answer(st: BoardState, games: NDArray, actions: NDArray, validate: bool) ->
     st.answered[games] = True
 
 
-_ASK_WORDS = {ASK_LUCK_CARD: "which luck card (+5 or 2x)", ASK_PLUS5: "use +5 (yes or no)",
+_ASK_WORDS = {ASK_LUCK_CARD: "which luck card (+5 or 2x, from a stack that holds one)", ASK_PLUS5: "use +5 (yes or no)",
               ASK_DOUBLE: "use 2x (yes or no)"}
 
 
@@ -379,6 +380,7 @@ def _use_luck(st: BoardState, kind: int, seat: NDArray, games: NDArray, used: ND
 def _score(st: BoardState, games: NDArray, seat: NDArray, points: NDArray, then: int) -> None:
     """Add one effect's points; a net loss that passes clovers gains luck cards (STAGE_GAIN),
     else the tile goes on to `then`."""
+    st.answered[games] = False  # the question before this effect is answered and used
     old = st.score[seat, games]
     new = old + points
     st.score[seat, games] = new
@@ -393,18 +395,17 @@ def _score(st: BoardState, games: NDArray, seat: NDArray, points: NDArray, then:
 
 
 def _gain(st: BoardState, games: NDArray, run: NDArray, ev) -> None:
-    """One luck card per clover passed, of the owner's choice while both stacks hold cards."""
+    """One luck card per clover passed, of the owner's choice (a question for every card
+    gained, as records write it: "one entry per clover"; with one stack empty the other
+    is the only answer; with both empty nothing is gained and nothing asked)."""
     k, _, seat = _current(st, games)
-    stack = st.stack[:, games]
-    both = (stack > 0).all(axis=0)
-    ask = both & ~st.answered[games]
+    some = (st.stack[:, games] > 0).any(axis=0)
+    ask = some & ~st.answered[games]
     if ask.any():
         _park(st, games[ask], ASK_LUCK_CARD, run)
     go = ~ask
-    g, s, kk = games[go], seat[go], k[go]
-    # answered: the chosen kind; one stack empty: the other; both empty: none
-    kind = np.where(both[go], st.answer[g], np.where(stack[PLUS5, go] > 0, PLUS5, DOUBLE)).astype(np.intp)
-    some = (stack[:, go] > 0).any(axis=0)
+    g, s, kk, some = games[go], seat[go], k[go], some[go]
+    kind = st.answer[g].astype(np.intp)
     gg, ss, kind = g[some], s[some], kind[some]
     st.luck[kind, ss, gg] += 1
     st.luck_new[kind, ss, gg] += 1
@@ -454,6 +455,7 @@ def _moved(st: BoardState, games: NDArray, run: NDArray, ev) -> None:
         if ev is not None:
             ev.plus5[k[plus5], g] = True
             ev.points[k[plus5], g] += PLUS5_POINTS
+    st.answered[games] = False
     st.stage[games] = STAGE_NEXT
 
 

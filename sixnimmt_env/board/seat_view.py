@@ -181,9 +181,9 @@ class BoardSeatView:
         yes_no = self.is_asker & (ask != ASK_LUCK_CARD)
         mask[yes_no, ANSWER_NO] = True
         mask[yes_no, ANSWER_YES] = True
-        luck = self.is_asker & (ask == ASK_LUCK_CARD)
-        mask[luck, LUCK_ACTION[PLUS5]] = True
-        mask[luck, LUCK_ACTION[DOUBLE]] = True
+        luck = self.is_asker & (ask == ASK_LUCK_CARD)  # from the stacks that hold cards
+        mask[luck, LUCK_ACTION[PLUS5]] = self.stack[luck, PLUS5] > 0
+        mask[luck, LUCK_ACTION[DOUBLE]] = self.stack[luck, DOUBLE] > 0
         mask[:, PASS_ACTION] = ~self.must_act
         return mask
 
@@ -195,9 +195,13 @@ class BoardSeatView:
             tile = self.hand[np.arange(self.n), slot].astype(np.int64)
             actions = np.where(self.picking, tile - 1, actions)
         if self.is_asker.any():
-            coin = rng.random(self.n) < 0.5
-            first = np.where(self.ask == ASK_LUCK_CARD, LUCK_ACTION[PLUS5], ANSWER_NO)
-            actions = np.where(self.is_asker, first + coin, actions)
+            second = (rng.random(self.n) < 0.5).astype(np.int64)  # no/yes, or "+5"/"2x"
+            luck = self.ask == ASK_LUCK_CARD
+            # a luck card comes from a stack that holds one: forced when the other is empty
+            stack = self.stack
+            second = np.where(luck & (stack[:, PLUS5] == 0), 1, np.where(luck & (stack[:, DOUBLE] == 0), 0, second))
+            first = np.where(luck, LUCK_ACTION[PLUS5], ANSWER_NO)
+            actions = np.where(self.is_asker, first + second, actions)
         return actions
 
     def known_state(self) -> BoardState:
