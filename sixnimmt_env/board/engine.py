@@ -152,6 +152,42 @@ def from_deal(config: BoardConfig, hands: ArrayLike, start: ArrayLike, supply: A
     return st
 
 
+def from_position(config: BoardConfig, rows: list[list[int]], hands: list[list[int]], *,
+                  scores=None, luck=None, stacks=None, pointer: int = START_ROWS - 1,
+                  supply=(), refilled: bool | None = None, turn: int = 0) -> BoardState:
+    """One game at the start of a turn, from plain data (scripted rule cases, tests).
+
+    Args:
+        rows: per row the tiles on fields 1..k ([] for a free row).
+        hands: per seat its tiles (every seat as many, at most 12).
+        scores: (P,) points so far (default 0).
+        luck: (P, 2) luck cards held by kind, all gained before this turn (default none).
+        stacks: (2,) luck cards left on the stacks (default: the rules' counts).
+        pointer: the most recently opened row (next_row="rotate").
+        supply: the tiles still to be drawn, in order.
+        refilled: whether the 2-3 player refill is behind us (default: not yet, when it applies).
+    """
+    P = config.players
+    if len(hands) != P or len({len(h) for h in hands}) != 1 or len(hands[0]) > HAND_SIZE:
+        raise ConfigError(f"hands: give {P} hands of one size, at most {HAND_SIZE} tiles")
+    st = empty_state(config, np.zeros(1, np.uint64))
+    for r, row in enumerate(rows):
+        st.tiles[r, :len(row), 0] = row
+        st.length[r, 0] = len(row)
+    for p, hand in enumerate(hands):
+        st.hands[p, :len(hand), 0] = hand
+    st.supply[:len(supply), 0] = list(supply)
+    st.score[:, 0] = 0 if scores is None else scores
+    if luck is not None:
+        st.luck[:, :, 0] = np.asarray(luck, dtype=np.int8).T
+    st.stack[:, 0] = (config.plus5_cards, config.double_cards) if stacks is None else stacks
+    st.pointer[0] = pointer
+    st.refilled[0] = not config.refill if refilled is None else refilled
+    st.turn[0] = turn
+    _start_turn(st, np.arange(1))
+    return st
+
+
 # --------------------------------------------------------------------------- stepping
 
 
