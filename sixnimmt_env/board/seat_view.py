@@ -176,7 +176,8 @@ class BoardSeatView:
         mask = np.zeros((self.n, N_ACTIONS), dtype=bool)
         picking = np.flatnonzero(self.picking)
         held = self.hand[picking].astype(np.intp)
-        mask[picking[:, None], np.maximum(held - 1, 0)] = held > 0
+        entry, slot = np.nonzero(held)  # only held tiles: tile t is action t - 1
+        mask[picking[entry], held[entry, slot] - 1] = True
         ask = self.ask
         yes_no = self.is_asker & (ask != ASK_LUCK_CARD)
         mask[yes_no, ANSWER_NO] = True
