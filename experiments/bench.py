@@ -138,3 +138,43 @@ def bench_vec_env(players: int = 4, batch: int = 4096, seconds: float = 5.0, see
     return {"impl": "SixNimmtVecEnv", "P": players, "B": batch, "row_choice": row_choice,
             "learner_steps_per_s": round(steps / elapsed, 1),
             "mean_return_per_episode": round(returns / max(episodes, 1), 3)}
+
+
+def bench_board_engine(players: int = 4, batch: int = 4096, seconds: float = 5.0, seed: int = 0,
+                       variant: str = "basic", repeats: int = 3) -> dict:
+    """Random play of whole board games on the batched board engine: games/s and turns/s.
+
+    Every seat puts out a uniformly random tile of its hand (and answers questions at
+    random in the luck variant); a finished batch is dealt anew. The median of `repeats`
+    windows counts. The card engine's rounds/s of the same run give the ratio people
+    ask about (a card round is ten turns; a board game 12 turns, or 24 with 2-3 players).
+    """
+    from sixnimmt_env.core.game import make_game
+
+    tune_allocator()
+    game = make_game("board", players=players, variant=variant)
+    rng = np.random.default_rng(seed)
+    run = [0]
+
+    def one_batch() -> int:
+        st = game.new_games(game_seeds(seed + run[0], batch))
+        run[0] += 1
+        seats = [np.full(batch, p) for p in range(players)]
+        while not game.game_over(st).all():
+            actions = np.stack([game.view(st, seats[p]).random_legal_actions(rng) for p in range(players)])
+            game.step(st, actions, inplace=True)
+        return int(st.turn.sum())
+
+    one_batch()  # warm-up
+    games_rates, turn_rates = [], []
+    for _ in range(repeats):
+        games = turns = 0
+        t0 = time.perf_counter()
+        while (elapsed := time.perf_counter() - t0) < seconds / repeats or games == 0:
+            turns += one_batch()
+            games += batch
+        games_rates.append(games / elapsed)
+        turn_rates.append(turns / elapsed)
+    return {"impl": "board engine (NumPy)", "P": players, "B": batch, "variant": variant,
+            "games_per_s": round(float(np.median(games_rates)), 1),
+            "turns_per_s": round(float(np.median(turn_rates)), 1)}
