@@ -1,0 +1,399 @@
+"""Board-game records (`sixnimmt-record/1` with "game": "board", docs/spec/board-record.md)
+and their replay.
+
+`Recorder` writes one record per game of a batch while it is stepped; `replay` reads one
+back, checks the deal, every tile put out and every decision against the rules by playing
+them through the engine (there is no second rules implementation here), recomputes the
+scores and winners, and reports where they differ from the outputs the record gives.
+Malformed records raise InvalidRecordError with one line naming the turn and seat (or the
+part of the deal) where they first go wrong.
+
+A record carries its board: the layout's rows and clovers and the tile bullheads, so it
+replays with no other file (`layout.layout_to_dict` / `layout_from_dict`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..core.errors import ConfigError, IllegalActionError, InvalidRecordError
+from ..core.records import FORMAT, check_envelope
+from . import engine
+from .actions import ANSWER_NO, ANSWER_YES, LUCK_ACTION, PASS_ACTION, tile_action
+from .layout import layout_from_dict, layout_to_dict
+from .rules import HAND_SIZE, IMPLEMENTED, LUCK_KINDS, N_TILES, RULE_KEYS, START_ROWS, VARIANTS, BoardConfig
+from .state import (ASK_LUCK_CARD, ASK_NAMES, PHASE_ASK, PHASE_OVER, PHASE_PICK, PHASE_PICK_SECOND,
+                    BoardState)
+
+GAME = "board"
+DEFAULT_VARIANT = "basic"  # a record without "variant"
+SIDE = {"basic": "basic", "luck": "basic", "pro": "pro", "pro-luck": "pro"}  # the board side of a variant
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def _answer_value(ask: int, action: int) -> Any:
+    """An encoded answer as the record writes it: "+5"/"2x" for luck_card, else true/false."""
+    if ask == ASK_LUCK_CARD:
+        return LUCK_KINDS[action - LUCK_ACTION[0]]
+    return action == ANSWER_YES
+
+
+def _answer_action(ask: str, answer: Any) -> int:
+    """A record's (legal) answer as the encoded action."""
+    if ask == ASK_NAMES[ASK_LUCK_CARD]:
+        return LUCK_ACTION[LUCK_KINDS.index(answer)]
+    return ANSWER_YES if answer else ANSWER_NO
+
+
+class Recorder:
+    """Builds one record per game of a batch while it is stepped.
+
+    Create it with the batch as `new_games` (or `from_deal`) returned it, then call
+    `observe(before, actions, after, events)` after every step with the (P, B) encoded
+    actions the step took; `records(state)` returns the records so far. Games a step did not
+    advance (its `games` mask) are left alone. `events` is accepted for the observer
+    protocol but not needed: the record is written from the states and actions.
+
+    Each pick step adds a tile per seat to the current turn (two steps under play-two);
+    each question step adds the asked seat's answer to the turn's decisions, in the order
+    the engine asks them (the record's order). `records` leaves out a turn that is not
+    finished yet (a game saved mid-turn), with the scores as of the last finished turn.
+    """
+
+    def __init__(self, state: BoardState, seats: list[str] | None = None, seeds: list[int] | None = None):
+        self.config = state.config
+        if (state.turn != 0).any() or (state.phase != PHASE_PICK).any() or (state.hand_size() != HAND_SIZE).any():
+            raise ValueError("a Recorder starts with games that have not begun (turn 0, every hand full)")
+        B = state.batch_size
+        self._games: list[dict[str, Any]] = []
+        for b in range(B):
+            rec: dict[str, Any] = {"format": FORMAT, "game": GAME, "variant": self.config.variant,
+                                   "rules": self.config.to_dict(), **layout_to_dict(self.config.board)}
+            if seats is not None:
+                rec["seats"] = list(seats)
+            if seeds is not None:
+                rec["seed"] = int(seeds[b])
+            rec["hands"] = state.hand_lists(b)
+            rec["start"] = [int(state.tiles[r, 0, b]) for r in range(START_ROWS)]
+            rec["draws"] = []  # filled in by records(): the tiles drawn so far
+            rec["turns"] = []
+            self._games.append(rec)
+        self._finished = [0] * B  # turns finished per game
+        self._scores = [state.score[:, b].astype(int).tolist() for b in range(B)]  # as of then
+
+    def observe(self, before: BoardState, actions, after: BoardState, events=None) -> None:
+        """Add what one step did (`actions`: (P, B) encoded, as the step took them)."""
+        if before is after:
+            raise ValueError("Recorder needs the state before the step: step without inplace=True")
+        actions = np.asarray(actions)
+        moved = np.zeros(before.batch_size, dtype=bool)  # the games the step advanced
+        for f in dataclasses.fields(before):
+            if f.name != "config":
+                a, b = getattr(before, f.name), getattr(after, f.name)
+                moved |= (a != b).reshape(-1, a.shape[-1]).any(axis=0)
+        for b in np.flatnonzero(moved & (before.phase != PHASE_OVER)):
+            turns = self._games[b]["turns"]
+            phase = before.phase[b]
+            if phase == PHASE_PICK:
+                turns.append({"tiles": [[int(a) + 1] for a in actions[:, b]], "decisions": []})
+            elif phase == PHASE_PICK_SECOND:
+                for seat, a in enumerate(actions[:, b]):
+                    turns[-1]["tiles"][seat].append(int(a) + 1)
+            elif phase == PHASE_ASK:
+                seat, ask = int(before.asker[b]), int(before.ask[b])
+                turns[-1]["decisions"].append({"seat": seat, "ask": ASK_NAMES[ask],
+                                               "answer": _answer_value(ask, int(actions[seat, b]))})
+            if after.phase[b] in (PHASE_PICK, PHASE_OVER):  # the turn is over (the next one waits)
+                self._finished[b] = len(turns)
+                self._scores[b] = after.score[:, b].astype(int).tolist()
+
+    def records(self, state: BoardState) -> list[dict[str, Any]]:
+        """The records of every game as of `state` (the batch last observed): the tiles
+        drawn from the supply, the finished turns, scores and winners ([] while not over)."""
+        out = []
+        winners = state.winners()
+        for b, rec in enumerate(self._games):
+            rec = dict(rec)
+            rec["draws"] = state.supply[:int(state.drawn[b]), b].astype(int).tolist()
+            mid_turn = state.phase[b] in (PHASE_PICK_SECOND, PHASE_ASK)
+            rec["turns"] = rec["turns"][:self._finished[b]]
+            rec["scores"] = list(self._scores[b]) if mid_turn else state.score[:, b].astype(int).tolist()
+            rec["winners"] = np.flatnonzero(winners[:, b]).tolist()
+            out.append(rec)
+        return out
+
+
+# --------------------------------------------------------------------------- replay
+
+
+@dataclass
+class ReplayResult:
+    """What replaying a board-game record computed, and how it differs from the record."""
+
+    record: dict[str, Any]
+    scores: list[int]
+    winners: list[int]
+    over: bool
+    turns: int
+    luck: list[dict[str, int]] = field(default_factory=list)  # luck cards held at the end, per seat
+    differences: list[str] = field(default_factory=list)
+
+    @property
+    def totals(self) -> list[int]:
+        """The scores (the game interface calls every game's points `totals`)."""
+        return self.scores
+
+    def completed(self) -> dict[str, Any]:
+        """The record with scores and winners filled in from the replay."""
+        rec = json.loads(json.dumps(self.record))
+        rec["scores"], rec["winners"] = self.scores, self.winners
+        return rec
+
+    def summary_lines(self) -> list[str]:
+        """What the replay computed, for the command line."""
+        lines = [f"turns: {self.turns}"]
+        if any(sum(held.values()) for held in self.luck):
+            lines.append("luck cards held: " + "; ".join(
+                f"seat {s}: " + (", ".join(k for k, n in held.items() for _ in range(n)) or "none")
+                for s, held in enumerate(self.luck)))
+        lines.append(f"scores: {self.scores}")
+        lines.append(f"winners: {self.winners}" if self.over else "winners: [] (game not over)")
+        return lines
+
+
+def _fail(where: str, what: str) -> InvalidRecordError:
+    return InvalidRecordError(f"{where}: {what}" if where else what)
+
+
+def _at(where: str, place: str) -> str:
+    return f"{where}, {place}" if where else place
+
+
+def _int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    """A value from a record as JSON writes it, cut to fit a one-line message."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _ask_name(ask: Any) -> str:
+    """An ask as a message names it: a known ask bare, anything else as JSON."""
+    return ask if ask in ASK_NAMES[1:] and isinstance(ask, str) else _short(ask)
+
+
+def _got(value: Any) -> str:
+    """What a record gives where a list was expected: its length, or the value."""
+    if value is None:
+        return "nothing"
+    return str(len(value)) if isinstance(value, list) else _short(value)
+
+
+def _config(record: Any) -> BoardConfig:
+    """The rule options and the board of a record, validated."""
+    game = check_envelope(record)
+    if game != GAME:
+        raise _fail("", f"game must be {GAME!r} for the board game's replay, got {game!r}")
+    variant = record.get("variant", DEFAULT_VARIANT)
+    if variant not in VARIANTS:
+        raise _fail("", f"unknown variant {_short(variant)} (known: {', '.join(VARIANTS)})")
+    if variant not in IMPLEMENTED:
+        raise _fail("", f"the board game's {variant!r} variant (professional side) is not implemented "
+                        f"yet; implemented: {', '.join(IMPLEMENTED)}")
+    rules = record.get("rules", {})
+    if not isinstance(rules, dict):
+        raise _fail("", "rules must be an object")
+    unknown = sorted(str(k) for k in set(rules) - set(RULE_KEYS))
+    if unknown:
+        raise _fail("", f"unknown rule option(s): {', '.join(unknown)} (known: {', '.join(RULE_KEYS)})")
+    if "layout" not in record:
+        raise _fail("", 'the record has no "layout": a board-game record carries its board '
+                        '("layout" and "bullheads")')
+    try:
+        board = layout_from_dict(record, SIDE[variant])
+        return BoardConfig(variant=variant, layout=board, **rules)
+    except ConfigError as e:  # one line naming the row and field, or the option
+        raise _fail("", str(e)) from None
+
+
+def check_deal(config: BoardConfig, deal: Any, where: str) -> tuple[list[list[int]], list[int], list[int]]:
+    """The tiles of a deal ({"hands", "start", "draws"}, as a record has them), checked.
+
+    Returns (hands: P lists of 12 tiles, start: the 4 start tiles of rows 0-3, supply: the
+    tiles not dealt in the order they are drawn). The supply is `draws` followed by every
+    other tile that is not dealt, in ascending order, so the engine always holds a full
+    supply; `replay` separately requires that the game draws only tiles `draws` lists.
+
+    Raises:
+        InvalidRecordError: one line naming the seat, start row or draw: a hand of the wrong
+            size, a value that is not a tile 1..100, a tile dealt twice.
+    """
+    P = config.players
+    if not isinstance(deal, dict):
+        raise _fail(where, "a deal must be an object with hands, start and draws")
+    hands, start, draws = deal.get("hands"), deal.get("start"), deal.get("draws")
+    if not isinstance(hands, list) or len(hands) != P:
+        raise _fail(where, f"hands must list {P} hands, one per seat, got {_got(hands)}")
+    if not isinstance(start, list) or len(start) != START_ROWS:
+        raise _fail(where, f"start must list the {START_ROWS} start tiles of rows 0-{START_ROWS - 1}, "
+                           f"got {_got(start)}")
+    if draws is None:
+        draws = []
+    if not isinstance(draws, list):
+        raise _fail(where, f"draws must be a list of tiles, got {_short(draws)}")
+    owner: dict[int, str] = {}
+
+    def deal_tile(value: Any, place: str, what: str) -> int:
+        if not _int(value) or not 1 <= value <= N_TILES:
+            raise _fail(_at(where, place), f"{_short(value)} is not a tile (an integer 1..{N_TILES})")
+        if value in owner:
+            raise _fail(_at(where, place), f"tile {value} is dealt twice (also {owner[value]})")
+        owner[value] = what
+        return value
+
+    hand_tiles = []
+    for s, hand in enumerate(hands):
+        if not isinstance(hand, list) or len(hand) != HAND_SIZE:
+            raise _fail(_at(where, f"seat {s}"), f"a hand must hold {HAND_SIZE} tiles, got {_got(hand)}")
+        hand_tiles.append([deal_tile(t, f"seat {s}", f"in seat {s}'s hand") for t in hand])
+    start_tiles = [deal_tile(t, f"start, row {r}", f"the start tile of row {r}") for r, t in enumerate(start)]
+    drawn = [deal_tile(t, f"draws, draw {i}", f"draw {i}") for i, t in enumerate(draws)]
+    supply = drawn + [t for t in range(1, N_TILES + 1) if t not in owner]
+    return hand_tiles, start_tiles, supply
+
+
+def replay(record: Any) -> ReplayResult:
+    """Check a board-game record against the rules and recompute its outputs.
+
+    Raises:
+        InvalidRecordError: the record is malformed or breaks the rules.
+    """
+    cfg = _config(record)
+    hands, start, supply = check_deal(cfg, record, "")
+    listed = len(record.get("draws") or [])
+    st = engine.from_deal(cfg, [hands], [start], [supply])
+    turns = record.get("turns")
+    if not isinstance(turns, list):
+        raise _fail("", f"turns must be a list of turns, got {_got(turns)}")
+    for t, turn in enumerate(turns):
+        if st.phase[0] == PHASE_OVER:
+            raise _fail(f"turn {t}", f"the game was already over after turn {t - 1}")
+        _replay_turn(st, turn, t)
+        drawn = int(st.drawn[0])
+        if drawn > listed:
+            raise _fail(f"turn {t}", f"the refill draws {drawn} tiles from the supply ({HAND_SIZE} per seat, "
+                                     f"seat 0 first), but draws lists only {listed}")
+    over = bool(st.phase[0] == PHASE_OVER)
+    scores = st.score[:, 0].astype(int).tolist()
+    winners = np.flatnonzero(st.winners()[:, 0]).tolist()
+    luck = [{kind: int(st.luck[k, p, 0]) for k, kind in enumerate(LUCK_KINDS)} for p in range(cfg.players)]
+    result = ReplayResult(record, scores, winners, over, len(turns), luck)
+    result.differences = _differences(record, result)
+    return result
+
+
+def _step(st: BoardState, actions: np.ndarray, where: str) -> None:
+    try:
+        engine.step(st, actions, inplace=True)
+    except IllegalActionError as e:  # checked before: this would be a gap in the checks
+        raise _fail(where, str(e)) from None
+
+
+def _tile_count_reason(st: BoardState, n: int) -> str:
+    if n == 2:
+        return "play two: an active row has an uncovered play-two field"
+    if st.hand_size()[0] == 1:
+        return "one tile left in hand"
+    return "no active row has an uncovered play-two field"
+
+
+def _replay_turn(st: BoardState, turn: Any, t: int) -> None:
+    """Play one recorded turn (its tiles, then every question the placing asks) in place."""
+    P = st.players
+    where = f"turn {t}"
+    if not isinstance(turn, dict):
+        raise _fail(where, "a turn must be an object with tiles and decisions")
+    tiles = turn.get("tiles")
+    if not isinstance(tiles, list) or len(tiles) != P:
+        raise _fail(where, f"tiles must list {P} seats' tiles, one list per seat, got {_got(tiles)}")
+    decisions = turn.get("decisions")
+    if decisions is None:
+        decisions = []
+    if not isinstance(decisions, list):
+        raise _fail(where, f"decisions must be a list, got {_short(decisions)}")
+    n = int(st.picks[0])
+    held = st.hand_lists(0)
+    for s, put in enumerate(tiles):
+        here = f"{where}, seat {s}"
+        if not isinstance(put, list):
+            raise _fail(here, f"a seat's tiles must be a list, got {_short(put)}")
+        if len(put) != n:
+            raise _fail(here, f"the rules ask for {n} tile{'s' if n > 1 else ''} this turn "
+                              f"({_tile_count_reason(st, n)}), got {len(put)}")
+        for tile in put:
+            if not _int(tile) or not 1 <= tile <= N_TILES:
+                raise _fail(here, f"{_short(tile)} is not a tile (an integer 1..{N_TILES})")
+            if tile not in held[s]:
+                again = put.count(tile) > 1
+                raise _fail(here, f"tile {tile} is put out twice" if again else
+                            f"tile {tile} is not in the seat's hand (never dealt to it, or put out already)")
+            held[s].remove(tile)
+    for k in range(n):
+        _step(st, tile_action(np.array([[put[k]] for put in tiles])), where)
+    i = 0
+    while st.phase[0] == PHASE_ASK:
+        seat, ask = int(st.asker[0]), ASK_NAMES[int(st.ask[0])]
+        tile = int(st.queue[int(st.at[0]), 0])
+        here = f"{where}, seat {seat}"
+        asked = f"{ask} (for tile {tile})"
+        if i >= len(decisions):
+            raise _fail(here, f"decision {i} is missing: the rules ask {asked}, and the turn lists "
+                              f"{len(decisions)} decision{'s' if len(decisions) != 1 else ''}")
+        d = decisions[i]
+        if not isinstance(d, dict) or not {"seat", "ask", "answer"} <= set(d):
+            raise _fail(here, f"decision {i} must be an object with seat, ask and answer, got {_short(d)}")
+        if not (_int(d["seat"]) and d["seat"] == seat and d["ask"] == ask):
+            raise _fail(here, f"decision {i} is missing or out of place: the rules ask {asked}, the "
+                              f"record has seat {_short(d['seat'])} {_ask_name(d['ask'])}")
+        answer = d["answer"]
+        if ask == ASK_NAMES[ASK_LUCK_CARD]:
+            legal = [kind for k, kind in enumerate(LUCK_KINDS) if st.stack[k, 0] > 0]
+            if answer not in legal or not isinstance(answer, str):
+                empty = " (that stack is empty)" if answer in LUCK_KINDS and isinstance(answer, str) else ""
+                raise _fail(here, f"illegal answer {_short(answer)} to {ask}{empty}; legal: "
+                                  f"{', '.join(_short(k) for k in legal)}")
+        elif not isinstance(answer, bool):
+            raise _fail(here, f"illegal answer {_short(answer)} to {ask}; legal: true, false")
+        actions = np.full((P, 1), PASS_ACTION, dtype=np.int64)
+        actions[seat, 0] = _answer_action(ask, answer)
+        _step(st, actions, here)
+        i += 1
+    if i < len(decisions):
+        d = decisions[i]
+        seat = d.get("seat") if isinstance(d, dict) else None
+        here = f"{where}, seat {seat}" if _int(seat) else where
+        what = f"{_ask_name(d.get('ask'))} " if isinstance(d, dict) else ""
+        raise _fail(here, f"decision {i} ({what}{_short(d.get('answer') if isinstance(d, dict) else d)}) is "
+                          f"not needed: the rules ask {i} decision{'s' if i != 1 else ''} in this turn")
+
+
+def _differences(record: dict[str, Any], result: ReplayResult) -> list[str]:
+    """Each output the record gives that differs from the replay's."""
+    diffs = []
+    if "scores" in record and record["scores"] != result.scores:
+        diffs.append(f"scores are {_short(record['scores'], 200)}, replay gives {result.scores}")
+    if "winners" in record and record["winners"] != result.winners:
+        diffs.append(f"winners are {_short(record['winners'], 200)}, replay gives {result.winners}")
+    return diffs
