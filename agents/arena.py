@@ -8,8 +8,11 @@ the game seed). Luck of the deal then cancels out of the comparison. All games r
 one batch; each agent decides for all its seats at once.
 
 Per agent (agents listed twice are pooled): mean points per round (bullheads in the
-card games), win share (ties split, so the fair share is 1/P), 95% confidence intervals
-over deals, and the time per decision.
+card games; the board game is one long round, so per game), win share (ties split, so
+the fair share is 1/P), 95% confidence intervals over deals, and the time per decision.
+Tables rank by the game's `info.utility`: fewest points first when points are penalties
+(the card games), most points first when they are won (the board game), and name the
+points by `info.score_unit`.
 """
 
 from __future__ import annotations
@@ -31,7 +34,9 @@ Z95 = 1.959964
 
 @dataclass
 class AgentResult:
-    """One agent's figures over a match."""
+    """One agent's figures over a match. `penalty_per_round` is the game's points per
+    round whatever they mean (penalties in the card games, won points in the board game:
+    see `ranked`)."""
 
     name: str
     seats: int  # seats it held at the table
@@ -55,11 +60,45 @@ class MatchResult:
     rules: dict
     seed: int
     seconds: float
+    game: str = "cards"  # the game kind (GameInfo.game), its variant, and how its points count
+    variant: str = "classic"
+    score_unit: str = "bullheads"
+    utility: int = -1
 
     def as_dict(self) -> dict:
-        return {"rules": self.rules, "seed": self.seed, "deals": self.deals, "games": self.games,
-                "rounds": self.rounds, "seconds": round(self.seconds, 2),
+        return {"game": self.game, "variant": self.variant, "rules": self.rules, "seed": self.seed,
+                "deals": self.deals, "games": self.games, "rounds": self.rounds,
+                "seconds": round(self.seconds, 2), "score_unit": self.score_unit, "utility": self.utility,
                 "agents": [a.as_dict() for a in self.agents]}
+
+
+def ranked(results: list[AgentResult], utility: int = -1) -> list[AgentResult]:
+    """Best first: fewest points per round when points are penalties (utility -1), most
+    when they are won (+1). Ties keep their order."""
+    return sorted(results, key=lambda a: -utility * a.penalty_per_round)
+
+
+def better(mine: float, theirs: float, utility: int = -1) -> bool:
+    """Whether a total `mine` beats `theirs` under the game's utility."""
+    return (mine - theirs) * utility > 0
+
+
+def open_recorder(game, state, *, seats: list[str] | None = None, seeds=None, required: bool = True):
+    """`game.recorder(state, ...)`, for a game kind that can write records.
+
+    A game kind whose records module has not landed yet (its `recorder` fails to import
+    it) gives a one-line ConfigError when a record is `required`, else None: the caller
+    plays on without recording."""
+    try:
+        return game.recorder(state, seats=seats, seeds=seeds)
+    except ModuleNotFoundError as e:
+        package = type(game).__module__.rpartition(".")[0]
+        if not package or not (e.name or "").startswith(package + "."):
+            raise
+        if required:
+            raise ConfigError(f"the {game.info.game} game cannot write game records yet "
+                              f"({e.name} is missing)") from None
+        return None
 
 
 def mean_ci(samples) -> tuple[float, float]:
@@ -70,8 +109,10 @@ def mean_ci(samples) -> tuple[float, float]:
     return float(samples.mean()), float(Z95 * samples.std(ddof=1) / np.sqrt(len(samples)))
 
 
-def build_agents(specs: list) -> tuple[list[str], dict]:
-    """Names by position, and one agent object per distinct name (specs or objects)."""
+def build_agents(specs: list, game: str | None = None) -> tuple[list[str], dict]:
+    """Names by position, and one agent object per distinct name (specs or objects).
+    With `game` (a game kind's name), a spec naming an agent that cannot play it is a
+    ConfigError that lists the agents that can."""
     from .registry import make_agent
 
     built: dict[str, object] = {}
@@ -79,7 +120,7 @@ def build_agents(specs: list) -> tuple[list[str], dict]:
     for item in specs:  # spec strings, or agent objects (named by their .name)
         name = item if isinstance(item, str) else item.name
         if name not in built:
-            built[name] = make_agent(item) if isinstance(item, str) else item
+            built[name] = make_agent(item, game) if isinstance(item, str) else item
         names.append(name)
     return names, built
 
@@ -109,7 +150,7 @@ def play_duplicate(names: list[str], agents: dict, game, deal_seeds, rng, *,
     position = (np.arange(P)[:, None] - rotation[None, :]) % P  # agent position at seat s, game g
     distinct = list(dict.fromkeys(names))
     where = {n: np.nonzero(np.isin(position, [i for i, m in enumerate(names) if m == n])) for n in distinct}
-    recorder = game.recorder(st, seeds=[int(s) for s in seeds]) if records else None
+    recorder = open_recorder(game, st, seeds=[int(s) for s in seeds]) if records else None
     observers = list(observers) + ([recorder] if recorder is not None else [])
     act_time = dict.fromkeys(distinct, 0.0)
     decisions = dict.fromkeys(distinct, 0)
@@ -188,7 +229,7 @@ def run_match(specs: list, game, deals: int, seed: int, *,
         raise ConfigError("the number of games must be at least 1")
     game = as_game(game)
     P = game.info.players
-    names, agents = build_agents(specs)
+    names, agents = build_agents(specs, game.info.game)
     if len(names) != P:
         raise ConfigError(f"{len(names)} agents for {P} seats: list one agent per seat")
     from tqdm import tqdm
@@ -206,17 +247,19 @@ def run_match(specs: list, game, deals: int, seed: int, *,
             write_record(rec, out / f"game-{g:05d}.json")
     results = summarize(rows, act_time, decisions)
     rounds = sum(r["rounds"] for r in rows)
-    return MatchResult(results, deals, len(rows), rounds, game.rules.to_dict(), seed, seconds)
+    info = game.info
+    return MatchResult(results, deals, len(rows), rounds, game.rules.to_dict(), seed, seconds,
+                       game=info.game, variant=info.variant, score_unit=info.score_unit, utility=info.utility)
 
 
 def format_table(result: MatchResult) -> str:
-    """The match result as a plain-text table."""
+    """The match result as a plain-text table, best agent first (by the game's utility)."""
     P = result.rules["players"]
     lines = [f"{result.deals} deals x {P} seat rotations = {result.games} games, "
              f"{result.rounds} rounds, {result.seconds:.1f} s",
-             f"{'agent':32} {'seats':>5} {'bullheads/round':>20} "
+             f"{'agent':32} {'seats':>5} {result.score_unit + '/round':>20} "
              f"{'win share (fair ' + format(1 / P, '.3f') + ')':>28} {'ms/decision':>12}"]
-    for a in sorted(result.agents, key=lambda a: a.penalty_per_round):
+    for a in ranked(result.agents, result.utility):
         lines.append(f"{a.name:32} {a.seats:>5} {a.penalty_per_round:>11.3f} ± {a.penalty_ci:<6.3f} "
                      f"{a.win_share:>19.3f} ± {a.win_ci:<6.3f} {a.ms_per_decision:>12.2f}")
     return "\n".join(lines)

@@ -3,7 +3,10 @@
 Typed errors become one-line messages with an exit code, never tracebacks. Commands
 import what they need inside their bodies, so `sixnimmt --help` stays fast. The CLI is
 the top layer: it may import every package (sixnimmt_env, agents, training, experiments).
-Games are picked with `--game` (default `cards`) and built through the game interface.
+Games are picked with `--game` (default `cards`, or `board`) and built through the game
+interface: the rule options default to None ("the game's default") and only those given
+reach the game, which refuses in one line an option it does not know. Card-only commands
+(baselines, study, bench) say so in their help.
 """
 
 from __future__ import annotations
@@ -19,9 +22,9 @@ from sixnimmt_env.core.errors import ConfigError, InvalidRecordError, SixNimmtEr
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="sixnimmt lab: 6 nimmt! rules engine, environments, agents and experiments.")
-bench_app = typer.Typer(no_args_is_help=True, help="Speed benchmarks.")
+bench_app = typer.Typer(no_args_is_help=True, help="Speed benchmarks (card game only).")
 app.add_typer(bench_app, name="bench")
-study_app = typer.Typer(no_args_is_help=True, help="Studies of how a game plays.")
+study_app = typer.Typer(no_args_is_help=True, help="Studies of how a game plays (card game only).")
 app.add_typer(study_app, name="study")
 
 STANDARD_AGENTS = ("ppo:path=training/models/ppo-4p.zip,mcs,bayes,lowest,highest,min-gap,"
@@ -31,41 +34,64 @@ EXIT_INVALID = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, the shell's convention for a program stopped by Ctrl-C
 
 
-VARIANT_HELP = "classic (104 cards) or die-sechste (52 playing cards; two decks for 5+ players)."
-# The rule options every playing command shares (one definition each).
-GAME = typer.Option("cards", "--game", help="The game: cards (classic 6 nimmt! and Die Sechste).")
-VARIANT = typer.Option("classic", help=VARIANT_HELP)
-ROW_CHOICE = typer.Option("player", help="player (the owner of a too-low card chooses the row) or cheapest (automatic).")
-END_SCORE = typer.Option(66, help="Game ends after the round in which someone reaches this (0: unused).")
-MAX_ROUNDS = typer.Option(None, help="Game ends after this many rounds.")
-DECK = typer.Option("full", help="full, or exact (known deck: cards 1..10*players+4).")
+# The rule options every playing command shares (one definition each). Each defaults to
+# None, "the game's default": `_game` passes a game only the options given, and a game
+# that does not know one says so in one line (e.g. --row-choice with --game board).
+GAME = typer.Option("cards", "--game", help="The game: cards (classic 6 nimmt! and Die Sechste) or board "
+                                            "(6 nimmt! Das Brettspiel, 2019).")
+VARIANT = typer.Option(None, help="cards: classic (104 cards, default) or die-sechste (52 playing cards; two "
+                                  "decks for 5+ players). board: basic (default) or luck (luck cards).")
+ROW_CHOICE = typer.Option(None, help="cards only: player (default: the owner of a too-low card chooses the row) "
+                                     "or cheapest (automatic).")
+END_SCORE = typer.Option(None, help="cards only: the game ends after the round in which someone reaches this "
+                                    "(default 66; 0: unused).")
+MAX_ROUNDS = typer.Option(None, help="cards only: the game ends after this many rounds (default: unused).")
+DECK = typer.Option(None, help="cards only: full (default), or exact (known deck: cards 1..10*players+4).")
+LAYOUT = typer.Option(None, "--layout", metavar="FILE|NAME",
+                      help="board only: the board, a shipped layout's name (default basic-default) or a "
+                           "TOML/JSON layout file (docs/board-layout.md).")
+NEXT_ROW = typer.Option(None, help="board only: where a tile goes after taking a row: scan (default: the first "
+                                   "empty row below) or rotate (the first empty row after the last one opened).")
+PLAYERS_HELP = "2..10 for cards, 2..6 for board"
 
 
-def _game(game: str, players: int, row_choice: str = "player", end_score: Optional[int] = 66,
-          max_rounds: Optional[int] = None, deck: str = "full", variant: str = "classic"):
-    """The Game the rule options name (ConfigError on a bad one); end_score 0 means unused."""
+def _rule_options(**given) -> dict:
+    """The rule options given on the command line, as make_game keywords: those left None
+    are dropped (the game's default); end_score 0 means "no end score" (None)."""
+    options = {k: v for k, v in given.items() if v is not None}
+    if options.get("end_score") == 0:
+        options["end_score"] = None
+    return options
+
+
+def _game(game: str, players: int, **given):
+    """The Game the rule options name (ConfigError on a bad one, also for an option the
+    game does not know); see _rule_options."""
     from sixnimmt_env.core.game import make_game
-    return make_game(game, players=players, row_choice=row_choice, end_score=end_score or None,
-                     max_rounds=max_rounds, deck=deck, variant=variant)
+    return make_game(game, players=players, **_rule_options(**given))
 
 
 @app.command()
 def demo(
-    players: int = typer.Option(4, help="Seats at the table, 2..10."),
+    players: int = typer.Option(4, help=f"Seats at the table, {PLAYERS_HELP}."),
     seed: int = typer.Option(7, help="Seed of the game."),
-    row_choice: str = ROW_CHOICE,
+    row_choice: Optional[str] = ROW_CHOICE,
     end_score: Optional[int] = END_SCORE,
     max_rounds: Optional[int] = MAX_ROUNDS,
-    deck: str = DECK,
-    variant: str = VARIANT,
+    deck: Optional[str] = DECK,
+    variant: Optional[str] = VARIANT,
+    layout: Optional[str] = LAYOUT,
+    next_row: Optional[str] = NEXT_ROW,
     game: str = GAME,
     record: Optional[Path] = typer.Option(None, help="Write the game record (JSON) here."),
 ) -> None:
-    """Play a seeded game between built-in players and print it turn by turn."""
+    """Play a seeded game between built-in players and print it turn by turn (any game)."""
     from experiments.demo import play_demo
     from sixnimmt_env.core.records import write_record
 
-    rec = play_demo(_game(game, players, row_choice, end_score, max_rounds, deck, variant), seed, echo=typer.echo)
+    table = _game(game, players, variant=variant, row_choice=row_choice, end_score=end_score,
+                  max_rounds=max_rounds, deck=deck, layout=layout, next_row=next_row)
+    rec = play_demo(table, seed, echo=typer.echo, record=record is not None)
     if record is not None:
         write_record(rec, record)
         typer.echo(f"record written to {record}")
@@ -73,21 +99,24 @@ def demo(
 
 @app.command()
 def play(
-    opponents: str = typer.Option("mcs", help="Agent specs for the other seats, comma-separated "
-                                              "(cycled if fewer than players-1), e.g. mcs,ppo,bayes."),
-    players: int = typer.Option(4, help="Seats at the table, you included, 2..10."),
-    variant: str = VARIANT,
+    opponents: Optional[str] = typer.Option(None, help="Agent specs for the other seats, comma-separated "
+                                                       "(cycled if fewer than players-1), e.g. mcs,ppo,bayes "
+                                                       "(default: mcs where it plays the game, else random)."),
+    players: int = typer.Option(4, help=f"Seats at the table, you included, {PLAYERS_HELP}."),
+    variant: Optional[str] = VARIANT,
     seed: Optional[int] = typer.Option(None, help="Seed of the deals (default: a fresh one, printed)."),
-    row_choice: str = ROW_CHOICE,
+    row_choice: Optional[str] = ROW_CHOICE,
     end_score: Optional[int] = END_SCORE,
     max_rounds: Optional[int] = MAX_ROUNDS,
-    deck: str = DECK,
+    deck: Optional[str] = DECK,
+    layout: Optional[str] = LAYOUT,
+    next_row: Optional[str] = NEXT_ROW,
     game: str = GAME,
-    hints: bool = typer.Option(False, help="Before each decision, show what mcs would play and its "
-                                           "expected penalty per choice."),
+    hints: bool = typer.Option(False, help="cards only: before each decision, show what mcs would play and "
+                                           "its expected penalty per choice."),
     record: Optional[Path] = typer.Option(None, help="Write the game record (JSON) here, also when stopped early."),
 ) -> None:
-    """Play a game in the terminal against agents: you are seat 0.
+    """Play a game in the terminal against agents: you are seat 0 (cards or board).
 
     Ctrl-C (or typing quit) stops the game; the turns completed so far are still saved
     when a record file is given. Exit 0 when the game ends or you quit, 130 after Ctrl-C.
@@ -96,16 +125,18 @@ def play(
 
     from rich.console import Console
 
-    from experiments.play import TerminalGame, opponent_specs
+    from experiments.play import default_opponents, opponent_specs, terminal_game
     from sixnimmt_env.core.records import write_record
 
-    rules = _game(game, players, row_choice, end_score, max_rounds, deck, variant)
-    specs = opponent_specs(opponents, players)
+    rules = _game(game, players, variant=variant, row_choice=row_choice, end_score=end_score,
+                  max_rounds=max_rounds, deck=deck, layout=layout, next_row=next_row)
+    specs = opponent_specs(default_opponents(rules.info.game) if opponents is None else opponents, players)
     console = Console(highlight=False)
     if seed is None:
         seed = secrets.randbelow(2**31)
     try:
-        game = TerminalGame(rules, specs, seed, console, console.input, hints=hints)
+        game = terminal_game(rules, specs, seed, console, console.input, hints=hints,
+                             record=record is not None)
         result = game.play()
     except KeyboardInterrupt:  # while the agents load, before any turn
         typer.echo("\nstopped before the first turn; nothing to record", err=True)
@@ -149,21 +180,24 @@ def match(
     agents: str = typer.Option(..., help="One agent spec per seat, comma-separated, e.g. mcs,random,random,random."),
     games: int = typer.Option(100, help="Deals; each is played once per seat rotation."),
     seed: int = typer.Option(0),
-    row_choice: str = ROW_CHOICE,
+    row_choice: Optional[str] = ROW_CHOICE,
     end_score: Optional[int] = END_SCORE,
     max_rounds: Optional[int] = MAX_ROUNDS,
-    deck: str = DECK,
-    variant: str = VARIANT,
+    deck: Optional[str] = DECK,
+    variant: Optional[str] = VARIANT,
+    layout: Optional[str] = LAYOUT,
+    next_row: Optional[str] = NEXT_ROW,
     game: str = GAME,
     records: Optional[Path] = typer.Option(None, help="Write every game's record into this directory."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
     progress: bool = typer.Option(True, help="Show a progress bar."),
 ) -> None:
-    """Play agents against each other over duplicate deals with seat rotation."""
+    """Play agents against each other over duplicate deals with seat rotation (any game)."""
     from agents.arena import format_table, run_match
 
     specs = [s.strip() for s in agents.split(",") if s.strip()]
-    table = _game(game, len(specs), row_choice, end_score, max_rounds, deck, variant)
+    table = _game(game, len(specs), variant=variant, row_choice=row_choice, end_score=end_score,
+                  max_rounds=max_rounds, deck=deck, layout=layout, next_row=next_row)
     result = run_match(specs, table, games, seed, records_dir=records, progress=progress)
     typer.echo(json.dumps(result.as_dict(), indent=1) if as_json else format_table(result))
     if records is not None and not as_json:
@@ -177,13 +211,15 @@ def baselines(
     deals: int = typer.Option(250, help="Deals per agent; each played in every seat rotation (one round each)."),
     seed: int = typer.Option(0),
     agents: Optional[str] = typer.Option(None, help="Comma-separated agent specs (default: all baselines)."),
-    variant: str = VARIANT,
+    variant: str = typer.Option("classic", help="classic (104 cards) or die-sechste (52 playing cards; two "
+                                                "decks for 5+ players)."),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Each agent in one seat against random opponents: bullheads per round (markdown table)."""
+    """Card game only: each agent in one seat against random opponents, bullheads per round (markdown table)."""
     from experiments.baselines import baseline_rows, markdown
 
-    _game("cards", players, row_choice, None, 1, "full", variant)  # validates the options
+    _game("cards", players, row_choice=row_choice, end_score=0, max_rounds=1, deck="full",
+          variant=variant)  # validates the options
     specs = [s.strip() for s in agents.split(",")] if agents else None
     rows = baseline_rows(players, row_choice, deals, seed, specs, variant=variant)
     typer.echo(json.dumps(rows, indent=1) if as_json else
@@ -221,16 +257,19 @@ def tournament(
     seed: int = typer.Option(0),
     out: Path = typer.Option(Path("out/tournament"), help="Directory for results, report and plots."),
     workers: int = typer.Option(1, help="Worker processes."),
-    row_choice: str = ROW_CHOICE,
+    row_choice: Optional[str] = ROW_CHOICE,
     end_score: Optional[int] = END_SCORE,
     max_rounds: Optional[int] = MAX_ROUNDS,
-    variant: str = VARIANT,
+    deck: Optional[str] = DECK,
+    variant: Optional[str] = VARIANT,
+    layout: Optional[str] = LAYOUT,
+    next_row: Optional[str] = NEXT_ROW,
     game: str = GAME,
     records: bool = typer.Option(False, help="Also write every game's record to DIR/records/."),
     resume: Optional[Path] = typer.Option(None, help="Finish the interrupted tournament in this directory."),
     progress: bool = typer.Option(True),
 ) -> None:
-    """Round robin over line-ups with duplicate deals; writes results, report and plots."""
+    """Round robin over line-ups with duplicate deals; writes results, report and plots (any game)."""
     from experiments.report import build_report, leaderboard_markdown
     from experiments.tournament import TournamentConfig, run_tournament
 
@@ -246,16 +285,17 @@ def tournament(
             except ValueError:
                 raise ConfigError(f"--players-range must look like 2-10, got {players_range!r}") from None
             counts = list(range(lo, hi + 1))
+        options = _rule_options(variant=variant, row_choice=row_choice, end_score=end_score,
+                                max_rounds=max_rounds, deck=deck, layout=layout, next_row=next_row)
         cfg = TournamentConfig(agents=[a.strip() for a in agents.split(",") if a.strip()], players=counts,
-                               games=games, seed=seed, row_choice=row_choice, end_score=end_score or None,
-                               max_rounds=max_rounds, variant=variant, game=game, records=records)
+                               games=games, seed=seed, game=game, rule_options=options, records=records)
         target = run_tournament(cfg, out, workers=workers, progress=progress)
     summary = build_report(target)
     from agents.arena import AgentResult
     for p, results in summary["by_players"].items():
         res = [AgentResult(**{k: v for k, v in a.items() if k != "penalty_per_game"}) for a in results]
         typer.echo(f"\n{p} players ({summary['games']} games in all):")
-        typer.echo(leaderboard_markdown(res, summary["ratings"], int(p)))
+        typer.echo(leaderboard_markdown(res, summary["ratings"], int(p), summary["score_unit"], summary["utility"]))
     typer.echo(f"\nreport: {target}/report.md  plots: {target}/leaderboard.png, head_to_head.png, penalties.png")
 
 
@@ -289,7 +329,7 @@ def study_die_sechste(
     workers: int = typer.Option(2, help="Worker processes."),
     progress: bool = typer.Option(True),
 ) -> None:
-    """Die Sechste next to the classic game: points, game length, rule frequencies, seat position."""
+    """Card game only: Die Sechste next to the classic game (points, game length, rule frequencies, seat position)."""
     from agents.registry import make_agent
     from experiments.study import StudyConfig, run_study
 
@@ -316,12 +356,12 @@ def bench_engine_cmd(
     limit_script: Optional[Path] = typer.Option(None, help="The C speed limit's limit.sh (default: ../shared/bench/limit.sh beside the checkout)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON lines."),
 ) -> None:
-    """Random play on the batched engine (the work unit of docs/bench.md): rounds/s."""
+    """Card game only: random play on the batched engine (the work unit of docs/bench.md), rounds/s."""
     from experiments.bench import DEFAULT_LIMIT_SCRIPT, bench_engine, run_limit
 
     if batch < 1 or seconds <= 0:
         raise ConfigError("batch must be >= 1 and seconds > 0")
-    _game("cards", players, "cheapest", None, 1)  # validates players
+    _game("cards", players, row_choice="cheapest", end_score=0, max_rounds=1)  # validates players
     script = limit_script or DEFAULT_LIMIT_SCRIPT
     if limit_script is not None and not limit_script.exists():
         raise ConfigError(f"--limit-script {limit_script}: no such file")
@@ -356,14 +396,14 @@ def bench_env_cmd(
     seed: int = typer.Option(0),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON line."),
 ) -> None:
-    """Random legal play through an environment adapter: env steps/s."""
+    """Card game only: random legal play through an environment adapter, env steps/s."""
     from experiments.bench import bench_parallel_env, bench_vec_env
 
     if kind not in ("parallel", "vec"):
         raise ConfigError(f"--kind must be parallel or vec, got {kind!r}")
     if batch < 1 or seconds <= 0:
         raise ConfigError("batch must be >= 1 and seconds > 0")
-    _game("cards", players, row_choice)  # validates the options
+    _game("cards", players, row_choice=row_choice)  # validates the options
     if kind == "parallel":
         result = bench_parallel_env(players, seconds, seed, row_choice)
         text = (f"ParallelEnv P={players}: {result['rounds_per_s']:,.0f} rounds/s, "

@@ -1,8 +1,12 @@
-"""A seeded demo game between built-in players, printed turn by turn (the card games).
+"""A seeded demo game between built-in players, printed turn by turn (any game).
 
-The players are simple and built in on purpose (a uniformly random card; when the rules
-ask for a row, the allowed row with the fewest bullheads): the demo shows the engine,
-records and renderer working together through the game interface, not playing strength.
+The players are simple and built in on purpose: the demo shows the engine, records and
+renderer working together through the game interface, not playing strength. Any game
+is played by uniformly random legal actions (`view.random_legal_actions`) and shown with
+`game.render` at each new turn and `game.render_step` after each step. The card games
+keep the demo they had before there were other games, line for line (its players take
+a uniformly random card and, when the rules ask for a row, the allowed row with the
+fewest bullheads; tests/test_golden_cards.py holds its output).
 """
 
 from __future__ import annotations
@@ -16,8 +20,11 @@ from sixnimmt_env.cards.placement import cheapest_row
 from sixnimmt_env.cards.render import scores_line, table_lines
 from sixnimmt_env.cards.rules import HAND_SIZE
 from sixnimmt_env.cards.state import PHASE_ROW
+from agents.arena import open_recorder
 from sixnimmt_env.core.game import as_game
 from sixnimmt_env.core.rng import game_seeds
+
+DEMO_SEAT = "demo-random"  # the players' name under "seats" in the record
 
 
 def demo_actions(st, rng: np.random.Generator) -> np.ndarray:
@@ -33,13 +40,59 @@ def demo_actions(st, rng: np.random.Generator) -> np.ndarray:
     return actions
 
 
-def play_demo(game, seed: int, echo: Callable[[str], None] = print) -> dict:
-    """Play one game (a card Game or its RuleConfig), echoing every turn; returns its record."""
+def play_demo(game, seed: int, echo: Callable[[str], None] = print, record: bool = True) -> dict | None:
+    """Play one game (a Game, a game kind's name or its rules), echoing every turn; returns
+    its record. A game kind that cannot write records yet plays all the same and returns
+    None, unless a `record` is required (then a ConfigError before the first turn)."""
     game = as_game(game)
+    demo = DEMOS.get(game.info.game, interface_demo)
+    return demo(game, seed, echo, record)
+
+
+def interface_demo(game, seed: int, echo: Callable[[str], None] = print, record: bool = True) -> dict | None:
+    """The demo of any game, through the game interface alone: random legal actions for
+    every seat, `render` at each new turn, `render_step` after every step."""
+    info = game.info
+    P = info.players
+    st = game.new_games(game_seeds(seed, 1))
+    rng = np.random.default_rng(seed)
+    recorder = open_recorder(game, st, seats=[DEMO_SEAT] * P, seeds=[seed], required=record)
+    rules = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in game.rules.to_dict().items() if k != "players")
+    echo(f"{info.game} demo ({info.variant}): {P} players, {rules}, seed {seed}")
+    echo(f"random legal play; the {'fewest' if info.utility < 0 else 'most'} {info.score_unit} win")
+    seats, games = np.arange(P), np.zeros(P, dtype=np.intp)
+    shown = None
+    while not game.game_over(st)[0]:
+        where = game.progress(st)
+        if (where["round"], where["turn"]) != shown:
+            shown = (where["round"], where["turn"])
+            echo("")
+            for line in game.render(st):
+                echo("   " + line)
+        actions = game.view(st, seats, games).random_legal_actions(rng)[:, None]  # pass where nothing to decide
+        after, events = game.step(st, actions, report=True)
+        if recorder is not None:
+            recorder.observe(st, actions, after, events)
+        for line in game.render_step(st, events, after):
+            echo(line)
+        st = after
+    _final(game, st, echo, info.score_unit)
+    return None if recorder is None else recorder.records(st)[0]
+
+
+def _final(game, st, echo, unit: str | None = None) -> None:
+    winners = np.flatnonzero(game.winners(st)[:, 0]).tolist()
+    head = "\nfinal scores" + (f" ({unit})" if unit else "") + ": "
+    echo(head + ", ".join(f"seat {p}: {int(t)}" for p, t in enumerate(game.totals(st)[:, 0])))
+    echo("winner" + ("s" if len(winners) > 1 else "") + ": " + ", ".join(f"seat {w}" for w in winners))
+
+
+def card_demo(game, seed: int, echo: Callable[[str], None] = print, record: bool = True) -> dict:
+    """The card games' demo (the card game records every game: `record` changes nothing)."""
     config = game.rules
     st = game.new_games(game_seeds(seed, 1))
     rng = np.random.default_rng(seed)
-    recorder = game.recorder(st, seats=["demo-random"] * config.players, seeds=[seed])
+    recorder = game.recorder(st, seats=[DEMO_SEAT] * config.players, seeds=[seed])
     echo(f"{'6 nimmt!' if config.variant == 'classic' else config.variant} demo: {config.players} players, row choice {config.row_choice}, seed {seed}")
     announced_round = -1
     while not game.game_over(st)[0]:
@@ -58,7 +111,9 @@ def play_demo(game, seed: int, echo: Callable[[str], None] = print) -> dict:
         if events.round_over[0]:
             echo(scores_line(after))
         st = after
-    winners = np.flatnonzero(game.winners(st)[:, 0]).tolist()
-    echo("\nfinal scores: " + ", ".join(f"seat {p}: {int(t)}" for p, t in enumerate(game.totals(st)[:, 0])))
-    echo("winner" + ("s" if len(winners) > 1 else "") + ": " + ", ".join(f"seat {w}" for w in winners))
+    _final(game, st, echo)
     return recorder.records(st)[0]
+
+
+# A game kind's own demo, where it has one; every other kind plays interface_demo.
+DEMOS = {"cards": card_demo}

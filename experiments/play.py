@@ -14,6 +14,10 @@ Cards are shown and read by the variant's own names (`Variant.card_name`): the p
 types a card as it is printed, so a variant with other names needs no change here. Row
 choices are read against the legal rows of the view, never assumed to be "all four
 after a too-low card". Rows are numbered 1..4 on screen; records number them 0..3.
+
+The board game has its own terminal game (experiments/play_board.py) on the same
+design; `terminal_game` picks the one of a game, and `SeatZeroSession` holds what both
+share (the agents at the other seats, reading a line, quit and Ctrl-D).
 """
 
 from __future__ import annotations
@@ -82,6 +86,38 @@ class PlayResult:
         return sum(len(r["turns"]) for r in self.record["rounds"])
 
 
+DEFAULT_OPPONENT = "mcs"  # where it plays the game; else FALLBACK_OPPONENT
+FALLBACK_OPPONENT = "random"
+
+
+def default_opponents(game: str) -> str:
+    """The opponents of `sixnimmt play` when none are given: mcs where it plays game kind
+    `game`, random elsewhere."""
+    from agents.registry import ANY_GAME, available
+    entry = available()[DEFAULT_OPPONENT]
+    return DEFAULT_OPPONENT if entry.games == ANY_GAME or game in entry.games else FALLBACK_OPPONENT
+
+
+# The terminal game of each game kind: (module, class).
+TERMINAL_GAMES = {"cards": ("experiments.play", "TerminalGame"),
+                  "board": ("experiments.play_board", "BoardTerminalGame")}
+
+
+def terminal_game(game, opponents: list[str], seed: int, console: Console, ask: Ask, *,
+                  hints: bool = False, record: bool = False):
+    """The terminal game of `game`'s kind (TERMINAL_GAMES). `record`: a record is wanted
+    (a game kind that cannot write records yet refuses at once; the card games always
+    keep one)."""
+    import importlib
+
+    game = as_game(game)
+    if game.info.game not in TERMINAL_GAMES:
+        raise ConfigError(f"no terminal game for {game.info.game!r}; terminal games: {', '.join(TERMINAL_GAMES)}")
+    module, name = TERMINAL_GAMES[game.info.game]
+    return getattr(importlib.import_module(module), name)(game, opponents, seed, console, ask,
+                                                          hints=hints, record=record)
+
+
 def opponent_specs(opponents: str, players: int) -> list[str]:
     """One agent spec per other seat: the comma-separated list, cycled if too short."""
     specs = [s.strip() for s in opponents.split(",") if s.strip()]
@@ -93,7 +129,42 @@ def opponent_specs(opponents: str, players: int) -> list[str]:
     return list(islice(cycle(specs), players - 1))
 
 
-class TerminalGame:
+class SeatZeroSession:
+    """What the terminal games share: the person at seat 0, agents (`self.specs`,
+    `self.agents`, `self.rng`) at the others, and one line of input at a time."""
+
+    _eofs = 0  # Ctrl-D in a row
+
+    def _agent_actions(self, st) -> np.ndarray:
+        """(P, 1) encoded actions: each agent's decision for its seat (the person's: pass)."""
+        actions = np.full((st.players, 1), self.game.info.pass_action, dtype=np.int64)
+        for seat, spec in enumerate(self.specs, start=1):
+            view = self.game.view(st, [seat], [0])
+            if not view.must_act[0]:
+                continue
+            actions[seat, 0] = self.agents[spec].act(view, self.rng)[0]
+        return actions
+
+    def _read(self, prompt: str) -> str:
+        """One line of input; Ctrl-D gets a message (and after MAX_EOF in a row, stops)."""
+        while True:
+            try:
+                line = self.ask(prompt)
+            except EOFError:
+                self._eofs += 1
+                if self._eofs >= MAX_EOF:
+                    self.console.print(f"\nNo input ({MAX_EOF} times end of input).")
+                    raise KeyboardInterrupt from None
+                self.console.print("\n(Ctrl-D: nothing read. Type your choice; Ctrl-C or 'quit' ends the game.)")
+                continue
+            self._eofs = 0
+            line = line.strip()
+            if line.casefold() in QUIT_WORDS:
+                raise _Quit
+            return line
+
+
+class TerminalGame(SeatZeroSession):
     """One game: the person at seat 0, agents at the others.
 
     Args:
@@ -104,10 +175,11 @@ class TerminalGame:
         ask: reads one line after printing a prompt (Ctrl-D: EOFError, Ctrl-C:
             KeyboardInterrupt).
         hints: before each decision, show what `mcs` would do and its estimate per choice.
+        record: whether the caller keeps the record (the card games always make one).
     """
 
     def __init__(self, game, opponents: list[str], seed: int, console: Console,
-                 ask: Ask, hints: bool = False):
+                 ask: Ask, hints: bool = False, record: bool = False):
         self.game = as_game(game)
         config = self.game.rules
         if len(opponents) != config.players - 1:
@@ -168,16 +240,6 @@ class TerminalGame:
         """A deep copy of the record at a turn boundary: what is saved if play stops."""
         return json.loads(json.dumps(recorder.records(st)[0]))
 
-    def _agent_actions(self, st: State) -> np.ndarray:
-        """(P, 1) encoded actions: each agent's decision for its seat (the person's: pass)."""
-        actions = np.full((st.players, 1), self.game.info.pass_action, dtype=np.int64)
-        for seat, spec in enumerate(self.specs, start=1):
-            view = self.game.view(st, [seat], [0])
-            if not view.must_act[0]:
-                continue
-            actions[seat, 0] = self.agents[spec].act(view, self.rng)[0]
-        return actions
-
     def _step(self, st: State, actions: np.ndarray, recorder) -> State:
         """Apply one decision step, record it, show what it did."""
         after, events = self.game.step(st, actions, report=True)
@@ -186,24 +248,6 @@ class TerminalGame:
         return after
 
     # ------------------------------------------------------------------ reading input
-
-    def _read(self, prompt: str) -> str:
-        """One line of input; Ctrl-D gets a message (and after MAX_EOF in a row, stops)."""
-        while True:
-            try:
-                line = self.ask(prompt)
-            except EOFError:
-                self._eofs += 1
-                if self._eofs >= MAX_EOF:
-                    self.console.print(f"\nNo input ({MAX_EOF} times end of input).")
-                    raise KeyboardInterrupt from None
-                self.console.print("\n(Ctrl-D: nothing read. Type your choice; Ctrl-C or 'quit' ends the game.)")
-                continue
-            self._eofs = 0
-            line = line.strip()
-            if line.casefold() in QUIT_WORDS:
-                raise _Quit
-            return line
 
     def _ask_card(self, st: State) -> int:
         """The card id the person plays, asked until it is one they hold."""

@@ -1,9 +1,14 @@
 """Tournament reports, rebuilt from DIR/results.jsonl alone (`sixnimmt report DIR`).
 
 Writes DIR/results.csv (one line per game and seat), DIR/summary.json, DIR/report.md
-and three plots: leaderboard.png (bullheads per round with 95% error bars),
+and three plots: leaderboard.png (points per round with 95% error bars),
 head_to_head.png (how often the row agent beat the column agent at the same table) and
-penalties.png (the distribution of bullheads per round in each game).
+penalties.png (the distribution of points per round in each game).
+
+Any game: the game of DIR/tournament.json says what its points are called
+(`info.score_unit`: bullheads, points) and which way is better (`info.utility`: fewest
+points win in the card games, most in the board game); rankings, ratings, head-to-head
+shares and plots follow it. (The file is still named penalties.png.)
 """
 
 from __future__ import annotations
@@ -15,7 +20,19 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.arena import mean_ci, summarize
+from agents.arena import better, mean_ci, ranked, summarize
+
+
+def tournament_game(config: dict, rows: list[dict]):
+    """The game a tournament played (at its smallest table), from its tournament.json
+    (old ones included); a directory without one played the card game."""
+    from experiments.tournament import TournamentConfig
+    from sixnimmt_env.core.game import make_game
+
+    players = min(r["players"] for r in rows)
+    if not config:
+        return make_game("cards", players=players)
+    return TournamentConfig(**config).rules(players)
 
 
 def load_rows(out: Path) -> list[dict]:
@@ -24,8 +41,9 @@ def load_rows(out: Path) -> list[dict]:
     return rows
 
 
-def ratings(rows: list[dict]) -> dict[str, dict]:
-    """PlackettLuce (openskill) ratings over all games in a fixed order."""
+def ratings(rows: list[dict], utility: int = -1) -> dict[str, dict]:
+    """PlackettLuce (openskill) ratings over all games in a fixed order (rank 1: the
+    fewest points when utility is -1, the most when +1)."""
     from openskill.models import PlackettLuce
 
     model = PlackettLuce()
@@ -35,7 +53,7 @@ def ratings(rows: list[dict]) -> dict[str, dict]:
         for name in seats:
             current.setdefault(name, model.rating(name=name))
         totals = row["totals"]
-        ranks = [1 + sum(t < mine for t in totals) for mine in totals]  # fewer bullheads rank first
+        ranks = [1 + sum(better(t, mine, utility) for t in totals) for mine in totals]
         new = model.rate([[current[n]] for n in seats], ranks=ranks)
         updates = defaultdict(list)
         for name, (r,) in zip(seats, new):
@@ -46,9 +64,9 @@ def ratings(rows: list[dict]) -> dict[str, dict]:
     return {n: {"mu": r.mu, "sigma": r.sigma, "ordinal": r.ordinal()} for n, r in current.items()}
 
 
-def head_to_head(rows: list[dict]) -> tuple[list[str], np.ndarray, np.ndarray]:
-    """(names, share of meetings where row agent had fewer bullheads than column agent
-    (ties count half), number of meetings)."""
+def head_to_head(rows: list[dict], utility: int = -1) -> tuple[list[str], np.ndarray, np.ndarray]:
+    """(names, share of meetings where the row agent did better than the column agent —
+    fewer points when utility is -1, more when +1 — (ties count half), number of meetings)."""
     names = sorted({n for r in rows for n in r["seats"]})
     idx = {n: i for i, n in enumerate(names)}
     won = np.zeros((len(names), len(names)))
@@ -59,12 +77,13 @@ def head_to_head(rows: list[dict]) -> tuple[list[str], np.ndarray, np.ndarray]:
                 if a == b:
                     continue
                 met[idx[a], idx[b]] += 1
-                won[idx[a], idx[b]] += 1.0 if ta < tb else (0.5 if ta == tb else 0.0)
+                won[idx[a], idx[b]] += 1.0 if better(ta, tb, utility) else (0.5 if ta == tb else 0.0)
     with np.errstate(invalid="ignore", divide="ignore"):
         return names, won / met, met
 
 
-def _plots(out: Path, by_players: dict[int, list], rows: list[dict], h2h) -> list[str]:
+def _plots(out: Path, by_players: dict[int, list], rows: list[dict], h2h, unit: str = "bullheads",
+           utility: int = -1) -> list[str]:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -73,10 +92,10 @@ def _plots(out: Path, by_players: dict[int, list], rows: list[dict], h2h) -> lis
     fig, axes = plt.subplots(1, len(by_players), figsize=(6 * len(by_players), 0.45 * max(
         len(v) for v in by_players.values()) + 1.5), squeeze=False)
     for ax, (p, results) in zip(axes[0], sorted(by_players.items())):
-        results = sorted(results, key=lambda a: -a.penalty_per_round)
+        results = ranked(results, utility)[::-1]  # barh draws bottom up: the best on top
         ax.barh([a.name for a in results], [a.penalty_per_round for a in results],
                 xerr=[a.penalty_ci for a in results], color="#4c72b0", capsize=3)
-        ax.set_xlabel("bullheads per round (95% CI), lower is better")
+        ax.set_xlabel(f"{unit} per round (95% CI), {'lower' if utility < 0 else 'higher'} is better")
         ax.set_title(f"{p} players")
         ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
@@ -104,12 +123,12 @@ def _plots(out: Path, by_players: dict[int, list], rows: list[dict], h2h) -> lis
     for row in rows:
         for name, total in zip(row["seats"], row["totals"]):
             per_agent[name].append(total / row["rounds"])
-    order = sorted(per_agent, key=lambda n: np.mean(per_agent[n]))
+    order = sorted(per_agent, key=lambda n: -utility * np.mean(per_agent[n]))  # the best first
     fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(order)), 4))
     ax.boxplot([per_agent[n] for n in order], showfliers=False)
     ax.set_xticks(range(1, len(order) + 1), order, rotation=45, ha="right")
-    ax.set_ylabel("bullheads per round in a game")
-    ax.set_title("penalty distributions")
+    ax.set_ylabel(f"{unit} per round in a game")
+    ax.set_title("penalty distributions" if utility < 0 else f"{unit} distributions")
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
     fig.savefig(out / "penalties.png", dpi=110)
@@ -126,10 +145,13 @@ def build_report(out: str | Path, plots: bool = True) -> dict:
         from sixnimmt_env.core.errors import ConfigError
         raise ConfigError(f"{out}/results.jsonl holds no games yet")
     config = json.loads((out / "tournament.json").read_text()) if (out / "tournament.json").exists() else {}
+    game = tournament_game(config, rows)
+    info = game.info
+    score_unit, utility = info.score_unit, info.utility
     with (out / "results.csv").open("w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["players", "lineup", "deal", "rotation", "seat", "agent", "total", "rounds",
-                    "bullheads_per_round", "win_share"])
+                    f"{score_unit}_per_round", "win_share"])
         for r in rows:
             winners = set(r["winners"])
             for s, (name, total) in enumerate(zip(r["seats"], r["totals"])):
@@ -146,14 +168,16 @@ def build_report(out: str | Path, plots: bool = True) -> dict:
         for a in results:
             a.ms_per_decision = float(np.mean(ms[a.name])) if ms[a.name] else 0.0
         by_players[p] = results
-    rating = ratings(rows)
-    h2h = head_to_head(rows)
+    rating = ratings(rows, utility)
+    h2h = head_to_head(rows, utility)
     per_game = defaultdict(list)
     for r in rows:
         for name, total in zip(r["seats"], r["totals"]):
             per_game[name].append(total)
     summary = {
-        "config": config, "games": len(rows), "rounds": sum(r["rounds"] for r in rows),
+        "config": config, "game": info.game, "variant": info.variant, "score_unit": score_unit, "utility": utility,
+        "rules": {k: v for k, v in game.rules.to_dict().items() if k != "players"},
+        "games": len(rows), "rounds": sum(r["rounds"] for r in rows),
         "by_players": {str(p): [a.as_dict() | {"penalty_per_game": mean_ci(per_game[a.name])[0]}
                                 for a in res] for p, res in by_players.items()},
         "ratings": rating,
@@ -161,15 +185,16 @@ def build_report(out: str | Path, plots: bool = True) -> dict:
                          "games": h2h[2].astype(int).tolist()},
     }
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
-    files = _plots(out, by_players, rows, h2h) if plots else []
+    files = _plots(out, by_players, rows, h2h, score_unit, utility) if plots else []
     (out / "report.md").write_text(_markdown(summary, by_players, rating, files))
     return summary
 
 
-def leaderboard_markdown(results, rating: dict, players: int) -> str:
-    lines = ["| rank | agent | bullheads / round (95% CI) | win share (fair " + f"{1 / players:.3f}" +
+def leaderboard_markdown(results, rating: dict, players: int, unit: str = "bullheads", utility: int = -1) -> str:
+    """The agents of one seat count as a markdown table, best first (by `utility`)."""
+    lines = [f"| rank | agent | {unit} / round (95% CI) | win share (fair " + f"{1 / players:.3f}" +
              ") | rating (ordinal) | ms / decision |", "| --- | --- | --- | --- | --- | --- |"]
-    for i, a in enumerate(sorted(results, key=lambda a: a.penalty_per_round), 1):
+    for i, a in enumerate(ranked(results, utility), 1):
         r = rating.get(a.name, {})
         lines.append(f"| {i} | `{a.name}` | {a.penalty_per_round:.2f} ± {a.penalty_ci:.2f} | "
                      f"{a.win_share:.3f} ± {a.win_ci:.3f} | {r.get('ordinal', float('nan')):.2f} | "
@@ -179,16 +204,20 @@ def leaderboard_markdown(results, rating: dict, players: int) -> str:
 
 def _markdown(summary: dict, by_players: dict, rating: dict, files: list[str]) -> str:
     cfg = summary["config"]
+    unit, utility = summary["score_unit"], summary["utility"]
+    # the game's rules, and options given that its rules do not list (the board's layout)
+    extra = {k: v for k, v in cfg.get("rule_options", {}).items() if k not in summary["rules"] and k != "variant"}
+    options = {**summary["rules"], **extra}
+    rules = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in options.items())
     parts = ["# Tournament report\n",
              f"{summary['games']} games, {summary['rounds']} rounds. Agents: "
-             f"{', '.join('`' + a + '`' for a in cfg.get('agents', []))}. Variant "
-             f"{cfg.get('variant', 'classic')}, seed {cfg.get('seed')}, "
-             f"row choice {cfg.get('row_choice')}, end score {cfg.get('end_score')}, "
-             f"max rounds {cfg.get('max_rounds')}; {cfg.get('games')} deals per line-up, each in every "
-             "seat rotation. ± is a 95% confidence interval over deals. Ratings: PlackettLuce "
-             "(openskill) over all games, ordinal = mu − 3 sigma.\n"]
+             f"{', '.join('`' + a + '`' for a in cfg.get('agents', []))}. Game {summary['game']}, variant "
+             f"{summary['variant']}, seed {cfg.get('seed')}, {rules}; {cfg.get('games')} deals per line-up, "
+             f"each in every seat rotation. {unit.capitalize()} per round: "
+             f"{'fewer' if utility < 0 else 'more'} is better. ± is a 95% confidence interval over deals. "
+             "Ratings: PlackettLuce (openskill) over all games, ordinal = mu − 3 sigma.\n"]
     for p, results in sorted(by_players.items()):
-        parts.append(f"## {p} players\n\n{leaderboard_markdown(results, rating, p)}\n")
+        parts.append(f"## {p} players\n\n{leaderboard_markdown(results, rating, p, unit, utility)}\n")
     for f in files:
         parts.append(f"![{f}]({f})\n")
     return "\n".join(parts)

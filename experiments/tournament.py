@@ -11,6 +11,12 @@ Results are appended to DIR/results.jsonl as each unit finishes (one JSON line p
 game); `--resume DIR` skips the units already complete there and recomputes any unit a
 crash cut short, so nothing is lost or counted twice. The report is rebuilt from the
 results alone (`sixnimmt report DIR`).
+
+Any game: DIR/tournament.json names the game kind (`game`) and the rule options given
+(`rule_options`, passed to `make_game` for every seat count; an option left out is the
+game's default). Directories written before there were other games hold the card
+options as keys of their own (`row_choice`, `end_score`, `max_rounds`, `variant`);
+`TournamentConfig` still reads them, so those tournaments resume as they were.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ import json
 import multiprocessing
 import os
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import InitVar, asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -30,27 +36,45 @@ from sixnimmt_env.core.game import Game, make_game
 from sixnimmt_env.core.rng import game_seeds
 
 CHUNK_DEALS = 5  # deals per work unit
+# The card options older tournament.json files (and callers) give as keys of their own.
+LEGACY_RULE_KEYS = ("row_choice", "end_score", "max_rounds", "variant")
+_UNSET = object()  # a legacy key not given (None is a value: end_score None means unused)
 
 
 @dataclass
 class TournamentConfig:
+    """What a tournament plays: agents, seat counts, deals, and the game with its rule
+    options (`rule_options`: make_game keywords besides players; those left out are the
+    game's defaults). The legacy keywords row_choice, end_score, max_rounds and variant
+    are folded into `rule_options` (a tournament.json of before there were other games)."""
+
     agents: list[str]
     players: list[int]
     games: int  # deals per line-up (each played in all P rotations)
     seed: int = 0
-    row_choice: str = "player"
     game: str = "cards"
-    end_score: int | None = 66
-    max_rounds: int | None = None
-    variant: str = "classic"
+    rule_options: dict = field(default_factory=dict)
     records: bool = False
     chunk_deals: int = CHUNK_DEALS
     extra: dict = field(default_factory=dict)
+    row_choice: InitVar[object] = _UNSET
+    end_score: InitVar[object] = _UNSET
+    max_rounds: InitVar[object] = _UNSET
+    variant: InitVar[object] = _UNSET
+
+    def __post_init__(self, row_choice, end_score, max_rounds, variant) -> None:
+        legacy = dict(zip(LEGACY_RULE_KEYS, (row_choice, end_score, max_rounds, variant)))
+        given = {k: v for k, v in legacy.items() if v is not _UNSET}
+        clash = sorted(k for k in given if k in self.rule_options and self.rule_options[k] != given[k])
+        if clash:
+            raise ConfigError(f"tournament option(s) {', '.join(clash)} given twice, differently")
+        self.rule_options = {**self.rule_options, **given}
+        if "players" in self.rule_options:
+            raise ConfigError("give the seat counts as players, not as a rule option")
 
     def rules(self, players: int) -> Game:
         """The game at a table of `players` seats."""
-        return make_game(self.game, players=players, row_choice=self.row_choice, end_score=self.end_score,
-                         max_rounds=self.max_rounds, variant=self.variant)
+        return make_game(self.game, players=players, **self.rule_options)
 
     def validate(self) -> None:
         from agents.registry import make_agent
@@ -60,10 +84,16 @@ class TournamentConfig:
             raise ConfigError("list each agent once")
         if self.games < 1:
             raise ConfigError("--games must be at least 1")
+        if not self.players:
+            raise ConfigError("a tournament needs at least one seat count")
         for p in self.players:
             self.rules(p)
         for spec in self.agents:
-            make_agent(spec)  # fails early, with the valid names, on a bad spec
+            make_agent(spec, self.game)  # fails early, with the valid names, on a bad spec
+        if self.records:  # a game kind that cannot write records yet fails here, not mid-way
+            from agents.arena import open_recorder
+            game = self.rules(self.players[0])
+            open_recorder(game, game.new_games(game_seeds(self.seed, 1)))
 
 
 def lineups(agents: list[str], players: int) -> list[tuple[str, ...]]:

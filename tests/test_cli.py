@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import re
 import subprocess
 import sys
 
@@ -133,3 +135,185 @@ def test_play_with_piped_input(tmp_path):
 def test_play_bad_options_are_one_line_errors(args, message):
     proc = sixnimmt("play", "--seed", "1", *args, check_code=2)
     assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+# ---------------------------------------------------------------------- the board game
+
+BOARD_HAS_RECORDS = importlib.util.find_spec("sixnimmt_env.board.records") is not None
+NO_BOARD_RECORDS = "sixnimmt_env/board/records.py has not landed in this tree yet (another branch writes it)"
+
+
+@pytest.mark.parametrize("args", [
+    [],
+    ["--variant", "luck", "--players", "2", "--seed", "3"],
+    ["--variant", "basic", "--players", "6", "--next-row", "rotate",
+     "--layout", "sixnimmt_env/board/layouts/basic-default.toml"],
+])
+def test_demo_plays_the_board_game(args):
+    out = sixnimmt("demo", "--game", "board", *args).stdout
+    assert out.startswith("board demo (")
+    assert "board basic-default" in out and "revealed: seat 0" in out
+    assert "final scores (points):" in out and "winner" in out
+    assert out == sixnimmt("demo", "--game", "board", *args).stdout  # seeded: the same game again
+
+
+def test_demo_record_of_the_board_game(tmp_path):
+    path = tmp_path / "board.json"
+    if not BOARD_HAS_RECORDS:  # refused before the first turn, in one line
+        proc = sixnimmt("demo", "--game", "board", "--record", str(path), check_code=2)
+        assert "cannot write game records yet" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+        assert not proc.stdout and not path.exists()
+        pytest.skip(NO_BOARD_RECORDS)
+    sixnimmt("demo", "--game", "board", "--variant", "luck", "--record", str(path))
+    assert json.loads(path.read_text())["game"] == "board"
+    assert sixnimmt("replay", str(path)).returncode == 0
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--game", "board", "--row-choice", "cheapest"], "unknown rule option(s) for the board game: row_choice"),
+    (["--game", "board", "--end-score", "0"], "unknown rule option(s) for the board game: end_score"),
+    (["--game", "board", "--max-rounds", "2"], "unknown rule option(s) for the board game: max_rounds"),
+    (["--game", "board", "--deck", "exact"], "unknown rule option(s) for the board game: deck"),
+    (["--game", "board", "--variant", "classic"], "variant must be one of basic, luck"),
+    (["--game", "board", "--players", "7"], "players must be 2..6 for the board game"),
+    (["--game", "board", "--next-row", "up"], "next_row must be one of scan, rotate"),
+    (["--game", "board", "--layout", "no-such-layout.toml"], "no-such-layout.toml"),
+    (["--layout", "basic-default"], "unknown rule option(s) for the card games: layout"),
+    (["--next-row", "rotate"], "unknown rule option(s) for the card games: next_row"),
+    (["--game", "chess"], "unknown game 'chess'"),
+])
+def test_options_a_game_does_not_know_are_one_line_errors(args, message):
+    proc = sixnimmt("demo", *args, check_code=2)
+    assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_help_says_which_game_each_option_belongs_to():
+    text = sixnimmt("demo", "--help").stdout
+    for option in ("--row-choice", "--end-score", "--max-rounds", "--deck", "--layout", "--next-row"):
+        assert option in text
+    assert text.count("cards only") == 4 and text.count("board only") == 2
+    assert "board: basic" in " ".join(re.sub(r"[│\s]+", " ", text).split())
+    for command in (["baselines"], ["study", "die-sechste"], ["bench", "engine"], ["bench", "env"]):
+        assert "Card game only" in " ".join(sixnimmt(*command, "--help").stdout.split()), command
+
+
+def test_card_defaults_are_the_games_defaults():
+    # --end-score not given: the card game's 66; --end-score 0: none (then max rounds ends it)
+    default = json.loads(sixnimmt("match", "--agents", "lowest,highest", "--games", "1", "--json",
+                                  "--no-progress").stdout)
+    assert default["rules"] == {"players": 2, "row_choice": "player", "end_score": 66, "max_rounds": None,
+                                "deck": "full"}
+    assert default["game"] == "cards" and default["variant"] == "classic" and default["utility"] == -1
+    none = json.loads(sixnimmt("match", "--agents", "lowest,highest", "--games", "1", "--json", "--no-progress",
+                               "--end-score", "0", "--max-rounds", "1").stdout)
+    assert none["rules"]["end_score"] is None and none["rules"]["max_rounds"] == 1
+    proc = sixnimmt("match", "--agents", "lowest,highest", "--games", "1", "--end-score", "0", check_code=2)
+    assert "set end_score or max_rounds" in proc.stderr
+
+
+def test_match_plays_the_board_game_and_ranks_the_most_points_first():
+    out = sixnimmt("match", "--game", "board", "--agents", "random,random,random", "--games", "2",
+                   "--no-progress").stdout
+    assert "points/round" in out and "bullheads" not in out and re.search(r"^random\s+3\s+-?\d", out, re.M)
+    data = json.loads(sixnimmt("match", "--game", "board", "--variant", "luck", "--agents", "random,random",
+                               "--games", "2", "--json", "--no-progress").stdout)
+    assert (data["game"], data["variant"], data["score_unit"], data["utility"]) == ("board", "luck", "points", 1)
+    assert data["games"] == 4 and data["rules"]["players"] == 2
+    proc = sixnimmt("match", "--game", "board", "--agents", "random,greedy", "--games", "1", check_code=2)
+    assert "agent 'greedy' plays cards, not 'board'" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_match_records_of_the_board_game(tmp_path):
+    args = ["match", "--game", "board", "--agents", "random,random", "--games", "1", "--no-progress",
+            "--records", str(tmp_path / "recs")]
+    if not BOARD_HAS_RECORDS:
+        proc = sixnimmt(*args, check_code=2)
+        assert "cannot write game records yet" in proc.stderr
+        pytest.skip(NO_BOARD_RECORDS)
+    sixnimmt(*args)
+    records = sorted((tmp_path / "recs").glob("*.json"))
+    assert len(records) == 2 and sixnimmt("replay", str(records[0])).returncode == 0
+
+
+def test_play_the_board_game_with_piped_input(tmp_path):
+    proc = sixnimmt("play", "--game", "board", "--players", "2", "--variant", "luck", "--seed", "3",
+                    check_code=130, stdin="abc\n")
+    assert "Das Brettspiel (with luck cards)" in proc.stdout and "seat 1 (random)" in proc.stdout  # default opponents
+    assert "'abc' is not a tile" in proc.stdout and "No input" in proc.stdout
+    assert "(not saved: add --record FILE" in proc.stdout
+    proc = sixnimmt("play", "--game", "board", "--players", "2", "--seed", "3", check_code=0, stdin="quit\n")
+    assert "Game stopped." in proc.stdout
+    record = tmp_path / "board.json"
+    if not BOARD_HAS_RECORDS:
+        proc = sixnimmt("play", "--game", "board", "--record", str(record), check_code=2, stdin="quit\n")
+        assert "cannot write game records yet" in proc.stderr and not proc.stdout
+        pytest.skip(NO_BOARD_RECORDS)
+    sixnimmt("play", "--game", "board", "--players", "2", "--seed", "3", "--record", str(record),
+             check_code=0, stdin="quit\n")
+    assert sixnimmt("replay", str(record)).returncode == 0
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--opponents", "mcs"], "agent 'mcs' plays cards, not 'board'"),
+    (["--hints"], "--hints is for the card games"),
+    (["--row-choice", "player"], "unknown rule option(s) for the board game: row_choice"),
+    (["--players", "3", "--opponents", "random,random,random"], "3 opponents for 2 other seats"),
+])
+def test_play_board_bad_options_are_one_line_errors(args, message):
+    proc = sixnimmt("play", "--game", "board", "--seed", "1", *args, check_code=2)
+    assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+@pytest.fixture
+def second_board_agent(monkeypatch):
+    """A second agent that plays any game ("random2"), for a board tournament: the only
+    board agent in this tree is random, and a tournament lists each agent once."""
+    import agents.registry as registry
+    from agents.random_agent import RandomAgent
+
+    entries = registry._entries
+
+    def with_random2():
+        found = entries()
+        found["random2"] = registry.AgentEntry(RandomAgent, {}, "random again", registry.ANY_GAME)
+        return found
+
+    monkeypatch.setattr(registry, "_entries", with_random2)
+
+
+def test_tournament_plays_the_board_game(tmp_path, second_board_agent):
+    from typer.testing import CliRunner
+
+    from experiments.cli import app
+
+    out = tmp_path / "board"
+    run = CliRunner().invoke(app, ["tournament", "--game", "board", "--variant", "luck", "--agents", "random,random2",
+                                   "--players-range", "2-3", "--games", "2", "--out", str(out), "--no-progress"])
+    assert run.exit_code == 0, run.output
+    assert "points / round" in run.output and "bullheads" not in run.output
+    config = json.loads((out / "tournament.json").read_text())
+    assert config["game"] == "board" and config["rule_options"] == {"variant": "luck"}
+    summary = json.loads((out / "summary.json").read_text())
+    assert (summary["game"], summary["score_unit"], summary["utility"]) == ("board", "points", 1)
+    for results in summary["by_players"].values():  # summary order is the agents'; the report ranks
+        assert {a["name"] for a in results} == {"random", "random2"}
+    report = (out / "report.md").read_text()
+    assert "Game board, variant luck" in report and "Points per round: more is better" in report
+    tables = re.findall(r"\| rank \|.*?(?=\n\n|\Z)", report, re.S)
+    assert len(tables) == 2  # 2 and 3 players
+    for table in tables:
+        values = [float(v) for v in re.findall(r"^\| \d+ \| `[^`]+` \| (-?[\d.]+) ±", table, re.M)]
+        assert len(values) == 2 and values == sorted(values, reverse=True)
+    assert "points_per_round" in (out / "results.csv").read_text().splitlines()[0]
+    for name in ("leaderboard.png", "head_to_head.png", "penalties.png"):
+        assert (out / name).exists()
+    again = CliRunner().invoke(app, ["report", str(out)])
+    assert again.exit_code == 0 and (out / "report.md").read_text() == report
+
+
+def test_tournament_refuses_card_agents_and_card_options_for_the_board(tmp_path):
+    proc = sixnimmt("tournament", "--game", "board", "--out", str(tmp_path / "t"), "--no-progress", check_code=2)
+    assert "plays cards, not 'board'" in proc.stderr and not (tmp_path / "t").exists()
+    proc = sixnimmt("tournament", "--game", "board", "--agents", "random,ppo", "--max-rounds", "1",
+                    "--out", str(tmp_path / "t"), "--no-progress", check_code=2)
+    assert "unknown rule option(s) for the board game: max_rounds" in proc.stderr and not (tmp_path / "t").exists()

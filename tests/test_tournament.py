@@ -5,13 +5,16 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import asdict
 
 import numpy as np
+import pytest
 
 from agents.arena import build_agents, play_duplicate
 from experiments.report import build_report
 from experiments.tournament import TournamentConfig, lineups, run_tournament
 from sixnimmt_env import RuleConfig, game_seeds
+from sixnimmt_env.core.errors import ConfigError
 
 
 def strip(rows):
@@ -83,3 +86,62 @@ def test_report_from_a_tiny_tournament(tmp_path):
     exists = subprocess.run([sys.executable, "-m", "experiments.cli", "tournament", "--agents", "lowest,random",
                              "--out", str(out), "--no-progress"], capture_output=True, text=True, timeout=300)
     assert exists.returncode == 2 and "already holds a tournament" in exists.stderr
+
+
+# A tournament.json as written before there were other games: the card options as keys.
+OLD_CONFIG = {"agents": ["lowest", "greedy", "random"], "players": [3], "games": 2, "seed": 5,
+              "row_choice": "player", "game": "cards", "end_score": 66, "max_rounds": 2,
+              "variant": "classic", "records": False, "chunk_deals": 2, "extra": {}}
+
+
+def test_an_old_tournament_directory_resumes_as_it_was(tmp_path):
+    old = tmp_path / "old"
+    old.mkdir()
+    (old / "tournament.json").write_text(json.dumps(OLD_CONFIG, indent=1) + "\n")
+    run_tournament(None, old, resume=True, progress=False)
+    new = run_tournament(TournamentConfig(agents=["lowest", "greedy", "random"], players=[3], games=2, seed=5,
+                                          rule_options={"max_rounds": 2}, chunk_deals=2), tmp_path / "new",
+                         progress=False)
+    assert strip(rows_of(old)) == strip(rows_of(new)) and len(rows_of(old)) == 1 * 2 * 3
+    assert json.loads((old / "tournament.json").read_text()) == OLD_CONFIG  # left as it was
+    report = (old / "report.md").read_text() if (old / "report.md").exists() else None
+    summary = build_report(old, plots=False)
+    assert summary["rules"] == {"row_choice": "player", "end_score": 66, "max_rounds": 2, "deck": "full"}
+    assert (summary["game"], summary["score_unit"], summary["utility"]) == ("cards", "bullheads", -1)
+    assert report is None and "row choice player, end score 66, max rounds 2" in (old / "report.md").read_text()
+
+
+def test_legacy_keywords_fold_into_the_rule_options():
+    cfg = TournamentConfig(agents=["a", "b"], players=[3], games=1, max_rounds=2, end_score=None, variant="classic")
+    assert cfg.rule_options == {"max_rounds": 2, "end_score": None, "variant": "classic"}
+    assert cfg.rules(3).rules.end_score is None  # None given is a value: no end score
+    assert TournamentConfig(**asdict(cfg)) == cfg
+    with pytest.raises(ConfigError, match="max_rounds given twice"):
+        TournamentConfig(agents=["a", "b"], players=[3], games=1, max_rounds=2, rule_options={"max_rounds": 3})
+    with pytest.raises(ConfigError, match="unknown rule option.*board game: row_choice"):
+        TournamentConfig(agents=["random", "ppo"], players=[3], games=1, game="board", row_choice="player").validate()
+
+
+def test_rankings_follow_the_games_utility():
+    from agents.arena import AgentResult, MatchResult, format_table, ranked
+    from experiments.report import head_to_head, leaderboard_markdown, ratings
+
+    a = AgentResult("a", 1, 10.0, 1.0, 0.2, 0.1, 0.0, 1)
+    b = AgentResult("b", 1, -5.0, 1.0, 0.8, 0.1, 0.0, 1)
+    assert [x.name for x in ranked([a, b], -1)] == ["b", "a"]  # fewest penalty points first
+    assert [x.name for x in ranked([a, b], +1)] == ["a", "b"]  # most points first
+    board = MatchResult([b, a], 1, 2, 2, {"players": 2}, 0, 0.1, game="board", variant="basic",
+                        score_unit="points", utility=1)
+    table = format_table(board)
+    assert "points/round" in table and table.index("\na ") < table.index("\nb ")
+    cards = MatchResult([a, b], 1, 2, 2, {"players": 2}, 0, 0.1)
+    assert "bullheads/round" in format_table(cards) and format_table(cards).index("\nb ") < format_table(cards).index("\na ")
+    md = leaderboard_markdown([b, a], {}, 2, "points", 1)
+    assert "points / round" in md and md.index("`a`") < md.index("`b`") and "| 1 | `a` |" in md
+    rows = [{"seats": ["a", "b"], "totals": [10, -5]}] * 3
+    names, share, _ = head_to_head(rows, +1)
+    assert share[names.index("a"), names.index("b")] == 1.0
+    names, share, _ = head_to_head(rows, -1)
+    assert share[names.index("a"), names.index("b")] == 0.0
+    up, down = ratings(rows, +1), ratings(rows, -1)
+    assert up["a"]["mu"] > up["b"]["mu"] and down["a"]["mu"] < down["b"]["mu"]

@@ -46,14 +46,35 @@ def scores_line(state: BoardState, game: int = 0) -> str:
 
 def step_lines(before: BoardState, events: BoardEvents, after: BoardState, game: int = 0) -> list[str]:
     """What a step did in one game: each tile placed, its field and points, takes, moves,
-    luck cards, and the question it stopped at."""
-    layout = before.config.board
+    luck cards, and the question it stopped at.
+
+    A question can stop a tile half way (after its take, before it moves on; before its
+    luck cards): the step that answers it goes on with that tile, and says what the rest
+    of its placing did ("seat 2: 1 goes on: moves to row 5, 1 luck card(s)")."""
     lines = []
     placed = np.flatnonzero(events.tile[:, game])
-    if len(placed) and before.phase[game] != PHASE_ASK:
-        order = sorted(placed, key=lambda k: int(events.seat[k, game]))
-        lines.append("revealed: " + ", ".join(f"seat {int(events.seat[k, game])} {int(events.tile[k, game])}"
-                                             for k in order))
+    if before.phase[game] != PHASE_ASK:  # this step revealed the turn's tiles (or put out a first one)
+        if after.phase[game] == PHASE_ASK:  # stopped by a question: every tile is in the queue
+            queue = [(int(after.queue_seat[k, game]), int(after.queue[k, game]))
+                     for k in np.flatnonzero(after.queue[:, game])]
+        else:
+            queue = [(int(events.seat[k, game]), int(events.tile[k, game])) for k in placed]
+        if queue:
+            lines.append("revealed: " + ", ".join(f"seat {s} {t}" for s, t in sorted(queue)))
+    else:  # the answer's tile goes on: what it did after the question, unless placed again below
+        k = int(before.at[game])
+        if not events.tile[k, game]:
+            parts = []
+            if events.moved_to[k, game] >= 0:
+                parts.append(f"moves to row {int(events.moved_to[k, game]) + 1}")
+            if events.plus5[k, game]:
+                parts.append("+5 card")
+            if events.points[k, game]:
+                parts.append(f"{int(events.points[k, game]):+d} points")
+            if events.luck_gained[k, game]:
+                parts.append(f"{int(events.luck_gained[k, game])} luck card(s)")
+            if parts:
+                lines.append(f"  seat {int(before.asker[game])}: {int(before.queue[k, game])} goes on: " + ", ".join(parts))
     for k in placed:
         tile, seat = int(events.tile[k, game]), int(events.seat[k, game])
         row, field = int(events.row[k, game]), int(events.field[k, game])
@@ -61,7 +82,8 @@ def step_lines(before: BoardState, events: BoardEvents, after: BoardState, game:
         text = f"  seat {seat}: {tile} -> row {row + 1} field {field + 1} ({kind})"
         if events.taken[k, game]:
             text += f", takes {int(events.taken[k, game])} tiles" + (" with 2x" if events.double[k, game] else "")
-            text += f", moves to row {int(events.moved_to[k, game]) + 1}"
+            moved = int(events.moved_to[k, game])
+            text += f", moves to row {moved + 1}" if moved >= 0 else ", moves on after the question"
         if events.plus5[k, game]:
             text += ", +5 card"
         points = int(events.points[k, game])

@@ -1,0 +1,439 @@
+"""`sixnimmt play --game board`: one person against agents at the 2019 board game.
+
+The person sits at seat 0 ("you"); the agents fill the other seats. Each turn shows the
+board — every row's fields by kind (green, red, fixed value, play two, take), the tiles
+on it, the field the next tile of each active row lands on — the person's tiles sorted,
+everyone's points and luck cards, then asks for a tile (two, one after the other, while
+a play-two field is open). While the tiles are placed the rules may ask the person a
+question: use a "+5" card on this tile? use a "2x" card on this take? which luck card
+for the clover passed? Each is asked with what the answer would change. After each step
+it shows who put out what, where each tile went and what it scored.
+
+The design is the card game's (experiments/play.py): output goes to an injected rich
+`Console` and input comes from an injected `ask(prompt) -> str` (EOFError on Ctrl-D,
+KeyboardInterrupt on Ctrl-C), so tests drive a game without a terminal; what the person
+sees comes from their seat view and the step's public events. Ctrl-C or typing quit stops
+the game, keeping the record of the completed turns. Rows and fields are numbered from 1
+on screen (0-based in records).
+
+Records: the board game's records module (sixnimmt_env/board/records.py) may not be in
+this tree yet. Without it the game plays all the same and keeps no record; asked for a
+record (`record=True`), it refuses before the first turn with a one-line ConfigError.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from agents.arena import build_agents, open_recorder
+from experiments.play import HUMAN, HUMAN_NAME, Ask, SeatZeroSession, _Quit
+from sixnimmt_env.board.actions import ANSWER_NO, ANSWER_YES, LUCK_ACTION, tile_action
+from sixnimmt_env.board.layout import FIXED, GREEN, KIND_EFFECTS, KIND_NAMES, PLAIN, PLAY_TWO, RED, TAKE
+from sixnimmt_env.board.rules import DOUBLE, LUCK_KINDS, N_TILES, PLUS5, PLUS5_POINTS
+from sixnimmt_env.board.state import (ASK_DOUBLE, ASK_LUCK_CARD, ASK_PLUS5, PHASE_ASK, PHASE_PICK,
+                                      PHASE_PICK_SECOND, BoardState)
+from sixnimmt_env.core.errors import ConfigError
+from sixnimmt_env.core.game import as_game
+from sixnimmt_env.core.rng import game_seeds
+
+# Field kinds on screen: the code (the layout file's) and its colour. Colour only helps:
+# the codes are printed too, and a legend says what they do.
+FIELD_STYLES = {PLAIN: "dim", GREEN: "bold green", RED: "bold red", PLAY_TWO: "bold cyan",
+                TAKE: "bold black on yellow"}
+FIXED_STYLES = ("bold red", "bold green")  # minus, plus
+TILE_STYLES = {2: "yellow", 3: "dark_orange", 4: "red", 5: "bold magenta"}  # by bullheads (1 plain)
+YES, NO = ("y", "yes", "j", "ja"), ("n", "no", "nein")
+LUCK_WORDS = {PLUS5: ("+5", "5", "plus5", "plus"), DOUBLE: ("2x", "2", "x2", "double", "2×")}
+LUCK_SHOWN = ("+5", "2x")  # as typed (LUCK_KINDS writes "2x" too)
+
+
+@dataclass
+class BoardPlayResult:
+    """How a board game at the terminal ended.
+
+    Attributes:
+        record: the game record as of the last completed turn (the whole game when it
+            finished), or None when the board game cannot write records yet.
+        finished: the game reached its end by the rules.
+        interrupted: stopped by Ctrl-C or closed input (not by typing quit).
+        turns: completed turns (those in the record).
+        totals: everyone's points after the last completed turn.
+    """
+
+    record: dict | None
+    finished: bool
+    interrupted: bool = False
+    turns: int = 0
+    totals: list[int] | None = None
+
+
+def _effect_points(kind: int, value: int, bulls: int) -> int:
+    """The points a field's effect gives a tile with `bulls` bullheads landing on it."""
+    if kind == GREEN:
+        return bulls
+    if kind == RED:
+        return -bulls
+    if kind == FIXED:
+        return value
+    return 0
+
+
+class BoardTerminalGame(SeatZeroSession):
+    """One board game: the person at seat 0, agents at the others.
+
+    Args:
+        game: the board game (a Game, or its BoardConfig).
+        opponents: one agent spec per other seat (experiments.play.opponent_specs); each
+            must play the board game (`sixnimmt agents`).
+        seed: the game's seed (the tiles); the agents' randomness is derived from it.
+        console: where everything is printed.
+        ask: reads one line after printing a prompt (Ctrl-D: EOFError, Ctrl-C:
+            KeyboardInterrupt).
+        hints: refused: the hint search (mcs) plays the card games only.
+        record: a record is required (ConfigError now when the board game cannot write one).
+    """
+
+    def __init__(self, game, opponents: list[str], seed: int, console: Console, ask: Ask,
+                 hints: bool = False, record: bool = False):
+        self.game = as_game(game)
+        info = self.game.info
+        if hints:
+            raise ConfigError(f"--hints is for the card games: its search (mcs) does not play the {info.game} game")
+        if len(opponents) != info.players - 1:
+            raise ConfigError(f"{len(opponents)} opponents for {info.players - 1} other seats")
+        self.config = self.game.rules
+        self.layout = self.config.board
+        self.seed, self.console, self.ask = seed, console, ask
+        self.specs = list(opponents)
+        self.record_required = record
+        _, self.agents = build_agents(self.specs, info.game)  # one object per distinct spec
+        self.rng = np.random.default_rng([seed, 0])
+        self.names = ["you"] + [f"seat {s} ({spec})" for s, spec in enumerate(self.specs, start=1)]
+        self._eofs = 0
+        if record:  # fail before anything is shown
+            open_recorder(self.game, self.game.new_games(game_seeds(seed, 1)))
+
+    # ------------------------------------------------------------------ the game loop
+
+    def play(self) -> BoardPlayResult:
+        """Play until the game ends, the person quits, or Ctrl-C; return the record."""
+        game = self.game
+        st = game.new_games(game_seeds(self.seed, 1))
+        recorder = open_recorder(game, st, seats=[HUMAN_NAME] + self.specs, seeds=[self.seed],
+                                 required=self.record_required)
+        saved = self._snapshot(recorder, st)
+        put_out: list[tuple[int, int]] = []  # this turn's tiles (seat, tile), shown when revealed
+        shown_turn = -1
+        self._show_start()
+        try:
+            while not game.game_over(st)[0]:
+                # The agents decide first (play is simultaneous; each sees its own view), so an
+                # agent that cannot play this table fails before the first prompt.
+                actions = self._agent_actions(st)
+                phase = int(st.phase[0])
+                if phase in (PHASE_PICK, PHASE_PICK_SECOND):
+                    if int(st.turn[0]) != shown_turn:
+                        shown_turn = int(st.turn[0])
+                        self._show_table(st)
+                    actions[HUMAN, 0] = tile_action(self._ask_tile(st))
+                    put_out += [(seat, int(a) + 1) for seat, a in enumerate(actions[:, 0])]
+                    if phase == PHASE_PICK_SECOND or int(st.picks[0]) == 1:
+                        self._show_reveal(put_out)
+                        put_out = []
+                elif int(st.asker[0]) == HUMAN:  # a question during the placing
+                    actions[HUMAN, 0] = self._ask_question(st)
+                turn = int(st.turn[0])
+                st = self._step(st, actions, recorder)
+                if int(st.turn[0]) != turn or game.game_over(st)[0]:
+                    saved = self._snapshot(recorder, st)
+        except (KeyboardInterrupt, _Quit) as stop:
+            interrupted = isinstance(stop, KeyboardInterrupt)
+            self.console.print("\n[bold]Game stopped[/bold]" + (" (Ctrl-C)." if interrupted else "."))
+            self._show_scores(saved.totals, "Points after the last completed turn")
+            saved.interrupted = interrupted
+            return saved
+        self._show_end(st)
+        saved.finished = True
+        return saved
+
+    def _snapshot(self, recorder, st: BoardState) -> BoardPlayResult:
+        """What is kept if play stops: the record (a deep copy) at a turn boundary."""
+        record = None if recorder is None else json.loads(json.dumps(recorder.records(st)[0]))
+        return BoardPlayResult(record, finished=False, turns=int(st.turn[0]),
+                               totals=[int(t) for t in self.game.totals(st)[:, 0]])
+
+    def _step(self, st: BoardState, actions: np.ndarray, recorder) -> BoardState:
+        """Apply one decision step, record it, show what it did."""
+        after, events = self.game.step(st, actions, report=True)
+        if recorder is not None:
+            recorder.observe(st, actions, after, events)
+        self._show_events(st, after, events)
+        return after
+
+    # ------------------------------------------------------------------ reading input
+
+    def _ask_tile(self, st: BoardState) -> int:
+        """The tile the person puts out, asked until it is one they hold."""
+        view = self.game.view(st, [HUMAN], [0])
+        held = sorted(int(t) for t in view.hand[0] if t)
+        shown = " ".join(str(t) for t in held)
+        if int(view.picks[0]) == 2:
+            prompt = "Your second tile: " if int(view.phase[0]) == PHASE_PICK_SECOND else "Your first tile: "
+        else:
+            prompt = "Your tile: "
+        while True:
+            text = self._read(prompt)
+            if not text:
+                self.console.print(f"Type one of your tiles: {shown}")
+                continue
+            if not text.isdigit() or not 1 <= int(text) <= N_TILES:
+                self.console.print(f"'{text}' is not a tile. Your tiles: {shown}")
+                continue
+            if int(text) not in held:
+                self.console.print(f"You do not hold {int(text)}. Your tiles: {shown}")
+                continue
+            return int(text)
+
+    def _ask_question(self, st: BoardState) -> int:
+        """The person's answer (an encoded action) to the question the placing stopped at."""
+        view = self.game.view(st, [HUMAN], [0])
+        ask = int(view.ask[0])
+        self._show_board(view)
+        self.console.print(self._question_text(view, ask))
+        if ask == ASK_LUCK_CARD:
+            while True:
+                text = self._read("Luck card (+5 or 2x): ").casefold()
+                for kind, words in LUCK_WORDS.items():
+                    if text in words:
+                        return LUCK_ACTION[kind]
+                self.console.print(f"'{text}' is not a luck card. Type +5 or 2x.")
+        name = LUCK_SHOWN[PLUS5 if ask == ASK_PLUS5 else DOUBLE]
+        while True:
+            text = self._read(f"Use {name}? (y/n): ").casefold()
+            if text in YES:
+                return ANSWER_YES
+            if text in NO:
+                return ANSWER_NO
+            self.console.print(f"Answer y (use a {name} card now) or n.")
+
+    def _question_text(self, view, ask: int) -> str:
+        """What the question is about and what each answer gives."""
+        tile = self._asked_tile(view)
+        row, field = (int(x[0]) for x in view.current)
+        usable = view.luck_usable[0]
+        if ask == ASK_LUCK_CARD:
+            stack = view.stack[0]
+            return (f"Your {tile} took your points down past a clover: take a luck card "
+                    f"(+5 cards left: {int(stack[PLUS5])}, 2x cards left: {int(stack[DOUBLE])}). "
+                    f"{self._luck_help()}")
+        if ask == ASK_DOUBLE:
+            tiles = [int(t) for t in view.tiles[0, row, :int(view.length[0, row])]]
+            bulls = sorted((int(self.layout.tile_bulls[t]) for t in tiles), reverse=True)
+            plain, doubled = -sum(bulls), 2 * sum(bulls[:2]) - sum(bulls)
+            return (f"Your {tile} takes row {row + 1}: {' '.join(map(str, tiles))} ({sum(bulls)} bullheads): "
+                    f"{plain:+d} points. With a 2x card the two best tiles count plus: {doubled:+d} points. "
+                    f"({self._usable(int(usable[DOUBLE]), '2x')})")
+        kind = int(self.layout.kind[row, field])
+        value = int(self.layout.value[row, field])
+        effect = _effect_points(kind, value, int(self.layout.tile_bulls[tile]))
+        return (f"Your {tile} goes to row {row + 1} field {field + 1} ({self._kind_words(kind, value)}): "
+                f"{effect:+d} points. With a +5 card it scores {PLUS5_POINTS:+d} instead. "
+                f"({self._usable(int(usable[PLUS5]), '+5')})")
+
+    @staticmethod
+    def _usable(n: int, kind: str) -> str:
+        return f"you may use {n} {kind} card" + ("s" if n != 1 else "") + " this turn"
+
+    @staticmethod
+    def _asked_tile(view) -> int:
+        waiting = view.revealed[0][view.revealed[0] > 0]  # the first is the tile asked about
+        return int(waiting[0]) if len(waiting) else 0
+
+    # ------------------------------------------------------------------ showing the game
+
+    def _kind_words(self, kind: int, value: int = 0) -> str:
+        if kind == FIXED:
+            return f"fixed {value:+d}"
+        return f"{KIND_NAMES[kind]}: {KIND_EFFECTS[kind]}"
+
+    def _luck_help(self) -> str:
+        return ("A +5 card makes a tile score +5 instead of its field; a 2x card makes a take count "
+                "its two best tiles plus. Cards gained are usable from the next turn.")
+
+    def _tile_text(self, tile: int) -> Text:
+        return Text(str(tile), style=TILE_STYLES.get(int(self.layout.tile_bulls[tile]), ""))
+
+    def _field_text(self, r: int, f: int) -> Text:
+        kind, code = int(self.layout.kind[r, f]), self.layout.rows[r][f]
+        if kind == FIXED:
+            return Text(code, style=FIXED_STYLES[int(self.layout.value[r, f]) > 0])
+        return Text(code, style=FIELD_STYLES.get(kind, ""))
+
+    def _show_start(self) -> None:
+        c, layout = self.config, self.layout
+        variant = "with luck cards" if c.luck else f"{c.variant} game"
+        self.console.print(f"[bold]6 nimmt! Das Brettspiel ({variant})[/bold] — you against "
+                           + ", ".join(self.names[1:]))
+        board = f"board {layout.name}" + (" (an APPROXIMATION of the printed board)" if layout.approximation else "")
+        refill = "; hands are refilled once" if c.refill else ""
+        self.console.print(f"seed {self.seed}; {board}; the most points win; the game ends when every "
+                           f"tile is placed{refill}.")
+        self.console.print("Each turn everyone puts out a tile (two while an active row has an open play-two "
+                           "field); tiles go lowest first behind the highest row end below them. "
+                           "Type a tile as shown in your hand; Ctrl-C or 'quit' ends the game.")
+        legend = Text("Fields: ")
+        for code, kind in ((".", PLAIN), ("+", GREEN), ("-", RED), ("+N/-N", FIXED), ("2", PLAY_TWO), ("T", TAKE)):
+            style = FIXED_STYLES[1] if kind == FIXED else FIELD_STYLES[kind]
+            legend.append(code, style=style).append(f" {KIND_EFFECTS[kind]}" + (" · " if kind != TAKE else ""))
+        self.console.print(legend)
+        if c.luck:
+            self.console.print(self._luck_help())
+
+    def _show_board(self, view) -> None:
+        """Every row: its fields by kind, the tiles on them, and where the next tile lands."""
+        layout = self.layout
+        n_fields = int(layout.row_len.max())
+        table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
+        table.add_column("row", justify="right")
+        for f in range(n_fields):
+            table.add_column(str(f + 1), justify="right")
+        table.add_column("next field")
+        for r in range(len(layout.rows)):
+            length = int(view.length[0, r])
+            cells = []
+            for f in range(n_fields):
+                if f >= int(layout.row_len[r]):
+                    cells.append(Text(""))
+                elif f < length:
+                    cells.append(self._tile_text(int(view.tiles[0, r, f])))
+                else:
+                    cells.append(self._field_text(r, f))
+            if length:
+                kind, value = int(layout.kind[r, length]), int(layout.value[r, length])
+                nxt = Text(f"{self._short_kind(kind, value)}", style="bold" if kind == TAKE else "")
+            else:
+                nxt = Text("(not active)", style="dim")
+            table.add_row(Text(str(r + 1), style="" if length else "dim"), *cells, nxt)
+        self.console.print(table)
+
+    @staticmethod
+    def _short_kind(kind: int, value: int) -> str:
+        if kind == FIXED:
+            return f"fixed {value:+d}"
+        if kind == TAKE:
+            return "TAKE: the next tile takes the row"
+        return KIND_NAMES[kind]
+
+    def _show_table(self, st: BoardState) -> None:
+        """The board, the person's tiles (sorted, with bullheads), points and luck cards."""
+        view = self.game.view(st, [HUMAN], [0])
+        two = ", two tiles each (play two)" if int(view.picks[0]) == 2 else ""
+        self.console.print(f"\n[bold]Turn {int(view.turn[0]) + 1}{two}[/bold]")
+        self._show_board(view)
+        hand = sorted(int(t) for t in view.hand[0] if t)
+        table = Table(box=None, pad_edge=False, show_header=False)
+        table.add_column(style="bold")
+        for _ in hand:
+            table.add_column(justify="right")
+        table.add_row("your tiles", *(self._tile_text(t) for t in hand))
+        table.add_row("bullheads", *(str(int(self.layout.tile_bulls[t])) for t in hand))
+        self.console.print(table)
+        self._show_scores(view.scores[0].tolist(), "Points", view.luck[0] if self.config.luck else None)
+        if self.config.luck:
+            stack = view.stack[0]
+            self.console.print(f"Luck cards left: +5 {int(stack[PLUS5])} · 2x {int(stack[DOUBLE])}")
+
+    def _show_scores(self, totals, title: str, luck=None) -> None:
+        parts = []
+        for seat, total in enumerate(totals):
+            held = ""
+            if luck is not None and luck[seat].any():
+                held = " [" + ", ".join(f"{int(luck[seat, k])}x {LUCK_SHOWN[k]}" for k in range(2) if luck[seat, k]) + "]"
+            parts.append(f"{self.names[seat]} {int(total)}{held}")
+        self.console.print(f"{title}: " + " · ".join(parts))
+
+    def _show_reveal(self, put_out: list[tuple[int, int]]) -> None:
+        line = Text("Revealed: ")
+        by_seat: dict[int, list[int]] = {}
+        for seat, tile in put_out:
+            by_seat.setdefault(seat, []).append(tile)
+        for i, seat in enumerate(sorted(by_seat)):
+            if i:
+                line.append(" · ")
+            line.append(f"{self.names[seat]} ").append_text(
+                Text(" ").join(self._tile_text(t) for t in sorted(by_seat[seat])))
+        self.console.print(line)
+
+    def _show_events(self, before: BoardState, after: BoardState, events) -> None:
+        """What a step did: each tile placed (field, take, move, luck cards, points), the
+        rest of a tile's placing after a question, the next question, the turn's end."""
+        game = 0
+        if int(before.phase[game]) == PHASE_ASK:  # the answered tile goes on
+            view = self.game.view(before, [HUMAN], [0])
+            k = int(np.flatnonzero(view.revealed[0])[0])
+            if not events.tile[k, game]:
+                seat = int(view.revealed_seat[0, k])  # relative to seat 0: absolute
+                parts = []
+                if events.moved_to[k, game] >= 0:
+                    parts.append(f"moves to row {int(events.moved_to[k, game]) + 1}")
+                if events.plus5[k, game]:
+                    parts.append("with a +5 card")
+                if events.points[k, game]:
+                    parts.append(f"{int(events.points[k, game]):+d} points")
+                if events.luck_gained[k, game]:
+                    parts.append(self._gained(int(events.luck_gained[k, game])))
+                if parts:
+                    line = Text(f"  {self.names[seat]}: ").append_text(self._tile_text(int(view.revealed[0, k])))
+                    self.console.print(line.append(" " + ", ".join(parts)))
+        for k in np.flatnonzero(events.tile[:, game]):
+            tile, seat = int(events.tile[k, game]), int(events.seat[k, game])
+            row, field = int(events.row[k, game]), int(events.field[k, game])
+            kind = int(events.kind[k, game])
+            line = Text(f"  {self.names[seat]}: ").append_text(self._tile_text(tile))
+            value = int(self.layout.value[row, field])
+            style = FIXED_STYLES[value > 0] if kind == FIXED else FIELD_STYLES.get(kind, "")
+            label = f"fixed {value:+d}" if kind == FIXED else KIND_NAMES[kind]
+            line.append(f" -> row {row + 1} field {field + 1} ").append(f"({label})", style=style)
+            if events.taken[k, game]:
+                line.append(f", takes {int(events.taken[k, game])} tiles", style="bold")
+                if events.double[k, game]:
+                    line.append(" with a 2x card", style="bold")
+                moved = int(events.moved_to[k, game])
+                line.append(f", moves to row {moved + 1}" if moved >= 0 else ", moves on after the question")
+            if events.plus5[k, game]:
+                line.append(", with a +5 card")
+            line.append(f": {int(events.points[k, game]):+d} points", style="bold")
+            if events.luck_gained[k, game]:
+                line.append(", " + self._gained(int(events.luck_gained[k, game])))
+            self.console.print(line)
+        if int(after.phase[game]) == PHASE_ASK and int(after.asker[game]) != HUMAN:
+            question = {ASK_PLUS5: "use a +5 card?", ASK_DOUBLE: "use a 2x card?",
+                        ASK_LUCK_CARD: "which luck card?"}[int(after.ask[game])]
+            self.console.print(f"  {self.names[int(after.asker[game])]} is asked: {question}")
+
+    @staticmethod
+    def _gained(n: int) -> str:
+        return f"gains {n} luck card" + ("s" if n > 1 else "")
+
+    def _show_end(self, st: BoardState) -> None:
+        totals = self.game.totals(st)[:, 0]
+        winners = np.flatnonzero(self.game.winners(st)[:, 0]).tolist()
+        self.console.rule("Game over")
+        table = Table(show_header=True, header_style="bold")
+        table.add_column("seat")
+        table.add_column("points", justify="right")
+        for seat in np.argsort(-totals, kind="stable"):  # the most points first
+            table.add_row(self.names[seat] + ("  (winner)" if seat in winners else ""), str(int(totals[seat])))
+        self.console.print(table)
+        if HUMAN in winners:
+            self.console.print("[bold green]You win![/bold green]" if len(winners) == 1 else
+                               "[bold green]You share the win.[/bold green]")
+        else:
+            self.console.print("Winner" + "s" * (len(winners) > 1) + ": "
+                               + ", ".join(self.names[w] for w in winners))
