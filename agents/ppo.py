@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from sixnimmt_env.core.errors import ConfigError
-from sixnimmt_env.core.game import make_game
+from sixnimmt_env.core.game import as_game
 
 
 # The model shipped with the repository (kept beside the training code that made it):
@@ -56,7 +56,11 @@ class PPOAgent:
                               f"the table has {view.players}")
         layout = self._layouts.get(view.config)
         if layout is None:
-            game = make_game(self.meta.get("game", "cards"), view.config)
+            game = as_game(view.config)  # the table's game, from its rules
+            trained_for = self.meta.get("game", "cards")  # models from before the board game: cards
+            if game.info.game != trained_for:
+                raise ConfigError(f"agent {self.name}: trained for the {trained_for} game, "
+                                  f"the table plays {game.info.game}")
             layout = self._layouts[view.config] = game.layout(self.meta.get("observation", "basic"))
         expected = self.model.observation_space.shape[0]
         if layout.size != expected:

@@ -64,7 +64,7 @@ def _write_json(path: Path, data) -> None:
 
 def _model_meta(cfg: TrainConfig, steps: int, penalty: float | None = None) -> dict:
     """The sidecar .json of a saved model: what it was trained for, and its evaluation."""
-    return {"players": cfg.players, "row_choice": cfg.row_choice, "observation": cfg.observation,
+    return {"game": "cards", "players": cfg.players, "row_choice": cfg.row_choice, "observation": cfg.observation,
             "episode": cfg.episode,
             "reward": cfg.reward, "timesteps": steps, "eval_penalty_per_round": penalty,
             "eval_field": f"{cfg.players - 1} x {cfg.eval_opponent}"}
