@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from .events import StepEvents
+from .events import RULE_SIXTH, RULE_TOO_LOW, StepEvents
 from .packing import BULLS_MASK, BULLS_SHIFT, COUNT_MASK, COUNT_SHIFT, INDEX_MASK, ROW_LOW_MASK
 from .rules import N_ROWS, ROW_CAPACITY
 from .state import PHASE_ROW, State
@@ -20,6 +20,8 @@ from .state import PHASE_ROW, State
 # A taken row restarts with the placed card alone: it keeps only its index bits.
 _ALL_BUT_INDEX = ROW_LOW_MASK & ~INDEX_MASK
 assert N_ROWS <= INDEX_MASK + 1 and ROW_CAPACITY <= COUNT_MASK, "rows do not fit their packed bits"
+# The flags as uint8 scalars, so that bool * flag stays uint8 like StepEvents.rule.
+_TOO_LOW, _SIXTH = np.uint8(RULE_TOO_LOW), np.uint8(RULE_SIXTH)
 
 
 def target(rows: NDArray[np.int32], code: NDArray[np.int32]) -> NDArray[np.int32]:
@@ -72,8 +74,8 @@ class RowWriter:
         self.slot_stride = N_ROWS * st.batch_size  # (C, R, B): slot-major
 
     def write(self, k: int, best: NDArray[np.int32], code: NDArray[np.int32], card: NDArray,
-              seat: NDArray, takes: NDArray[np.bool_] | None = None,
-              live: NDArray[np.bool_] | None = None) -> NDArray[np.int32]:
+              seat: NDArray, takes: NDArray[np.bool_] | None = None, live: NDArray[np.bool_] | None = None,
+              rule: NDArray | None = None) -> NDArray[np.int32]:
         """Place the k-th revealed card of every game on its packed row `best`.
 
         Args:
@@ -85,6 +87,8 @@ class RowWriter:
                 card does. Otherwise a card takes a full row as its sixth card (Rule 3).
             live: (b,) bool, the games that place a card here (None: all); the others'
                 rows and row cards are left exactly as they were.
+            rule: (b,) RULE_* flags known only to the caller (Die Sechste's twin rules);
+                the writer flags RULE_TOO_LOW and RULE_SIXTH itself. Reported games only.
 
         Returns:
             (b,) int32, the bullheads each card's owner took.
@@ -100,7 +104,7 @@ class RowWriter:
         idx = row * len(self.local) + self.local
         at = idx if self.batch is None else row * self.batch + self.gi  # the row's column in (R, B)
         if self.ev is not None:
-            self._record(k, card, seat, row, count, take, pen, live, at)
+            self._record(k, card, seat, row, count, take, pen, takes, live, rule, at)
         # The card's code holds count 1 and its bullheads: plus the row's low bits it
         # extends the row; a taken row restarts with the card alone.
         low_bits = best & ROW_LOW_MASK
@@ -116,9 +120,16 @@ class RowWriter:
         self.rows_flat[idx] = new_row
         return pen
 
-    def _record(self, k, card, seat, row, count, take, pen, live, at) -> None:
+    def _record(self, k, card, seat, row, count, take, pen, takes, live, rule, at) -> None:
         """Fill the events of placement k, from the row as it is before the card."""
         before = self.cards_flat[(np.arange(ROW_CAPACITY) * self.slot_stride)[:, None] + at]  # (C, b)
+        flags = take * _SIXTH  # take is False where no card is placed
+        if takes is not None:  # a too-low card takes its row by Rule 4, not as a sixth card
+            flags = np.where(takes & take, _TOO_LOW, flags)
         if live is not None:  # idle games place nothing
             card = card * live
-        self.ev.record(k, self.gi, card, seat, row, before, count, take, pen)
+            if rule is not None:
+                rule = rule * live
+        if rule is not None:
+            flags |= rule
+        self.ev.record(k, self.gi, card, seat, row, before, count, take, pen, flags)

@@ -18,12 +18,15 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
+from .events import RULE_ON_TWIN, RULE_TWIN_CHOICE, RULE_TWIN_SHORTER
 from .packing import COUNT_MASK, COUNT_SHIFT, LAST_SHIFT, ROW_LOW_MASK
 from .rows import RowWriter, park, target
 from .state import State
 
 _NO_KEY = np.iinfo(np.int32).max  # sorts after every row of the pair
 _NOT_PARKED = -1
+# As uint8 scalars: bool * flag stays uint8, like StepEvents.rule.
+_ON_TWIN, _TWIN_CHOICE, _TWIN_SHORTER = (np.uint8(f) for f in (RULE_ON_TWIN, RULE_TWIN_CHOICE, RULE_TWIN_SHORTER))
 
 
 def twin_tie(rows: NDArray[np.int32], best: NDArray[np.int32]):
@@ -73,18 +76,26 @@ def place_twins(st: State, writer: RowWriter, cards: NDArray, seats: NDArray, co
     P, b = codes.shape
     active = np.ones(b, dtype=bool)  # not parked for a twin-row choice
     park_at = np.full(b, _NOT_PARKED, dtype=np.intp)
+    report = writer.ev is not None
     pens = np.empty((P, b), dtype=np.int32)
     for k in range(P):
         best = first_best if k == 0 else target(writer.rows, codes[k])
         takes = first_takes if k == 0 else None
         live = active & (cards[k] > 0)
-        if not (k == 0 and first_chosen):
-            best, stop = _twin_rows(st, writer, best, takes, live, seats[k])
+        rule = None
+        if k == 0 and first_chosen:
+            if report:  # a chosen row that is not Rule 4's is the twin-row choice
+                rule = _TWIN_CHOICE * ~first_takes
+        else:
+            best, pair, stop = _twin_rows(st, writer, best, takes, live, seats[k])
             if stop.any():
                 park_at[stop] = k
                 active &= ~stop
                 live &= ~stop
-        pens[k] = writer.write(k, best, codes[k], cards[k], seats[k], takes, live)
+            if report:  # the card's row ends in its twin: the same ladder value
+                on_twin = (best >> LAST_SHIFT) == (codes[k] >> LAST_SHIFT)
+                rule = _TWIN_SHORTER * pair | _ON_TWIN * on_twin
+        pens[k] = writer.write(k, best, codes[k], cards[k], seats[k], takes, live, rule)
     # A resumed turn's 0-padded tail repeats seat 0: accumulate, not assign.
     flat_seat = seats.astype(np.intp) * st.batch_size + writer.gi
     np.add.at(st.penalty.reshape(-1), flat_seat, pens.astype(np.int16))
@@ -100,7 +111,8 @@ def _twin_rows(st: State, writer: RowWriter, best: NDArray[np.int32], takes: NDA
     rows.target), of which `takes` (b,) take their row by Rule 4 (None: none do), `live`
     (b,) are placed now, and `seat` (b,) are the owners.
 
-    Returns (best, stop): the row each card goes to; stop (b,), the games parked for
+    Returns (best, pair, stop): the row each card goes to; pair (b,), the rule picked it
+    (where a card is placed: the writer masks the rest); stop (b,), the games parked for
     their owner's choice.
     """
     same, pair, equal, shorter = twin_tie(writer.rows, best)
@@ -110,7 +122,8 @@ def _twin_rows(st: State, writer: RowWriter, best: NDArray[np.int32], takes: NDA
     stop = live & equal if st.config.row_choice == "player" else np.zeros_like(live)
     if stop.any():
         park(st, writer.gi[stop], same[:, stop], seat[stop])
-    return np.where(pair, shorter, best), stop
+    best = np.where(pair, shorter, best)
+    return best, pair, stop
 
 
 def _keep_unplaced(st: State, games: NDArray, k0: NDArray) -> None:
