@@ -262,3 +262,36 @@ def test_flags_agree_with_the_rows_in_random_games(variant, players, row_choice,
     if not twins:
         assert seen["twin_shorter"] == seen["twin_choice"] == 0
 
+
+# =========================================================================== the study's counter
+
+
+def observe_turn(counter, st, cards: list[int], rows: list[int] = ()):
+    """Feed `counter` one turn: the card step, then a step per row answer."""
+    encoded = np.asarray(cards, dtype=np.int64)[:, None] - 1  # encoded action a plays card id a + 1
+    after, ev = play(st, cards)
+    counter.observe(st, encoded, after, ev)
+    for row in rows:
+        st, (after, ev) = after, choose(after, row)
+        counter.observe(st, np.full((st.players, 1), row), after, ev)
+    return after
+
+
+def test_study_counter_reads_the_flags():
+    """RuleCounter counts each rule once per card: a question and its answer are two steps."""
+    from experiments.study import RuleCounter
+
+    config = sechste(3)
+    counter = RuleCounter(config, 1)
+    st = position(config, [["7D"], ["7D*"], ["KS"], ["5H"]], ["AC", "8C", "2C"])
+    observe_turn(counter, st, names(["AC", "8C", "2C"]), rows=[3, 0])
+    assert {k: int(v[0]) for k, v in counter.counts.items()} == {
+        "too_low": 1, "sixth": 0, "twins_same_turn": 0, "on_twin": 0, "twin_rows_shorter": 0,
+        "twin_rows_equal": 1}
+    config = sechste(4)
+    counter = RuleCounter(config, 1)
+    st = position(config, [["2C", "3C", "4C", "8S"], ["AC"], ["AD"], ["AH"]], ["AS", "9H", "2D", "9H*"])
+    observe_turn(counter, st, names(["AS", "9H", "2D", "9H*"]))
+    assert {k: int(v[0]) for k, v in counter.counts.items()} == {
+        "too_low": 0, "sixth": 1, "twins_same_turn": 1, "on_twin": 1, "twin_rows_shorter": 0,
+        "twin_rows_equal": 0}
