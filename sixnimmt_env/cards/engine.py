@@ -257,9 +257,10 @@ def _resolve(st: State, cols, chosen: NDArray | None, ev, codes: NDArray | None 
     else:
         best = target(rows, codes[0])
         takes = best == 0  # Rule 4: too low for every row
-        if takes.any() and st.config.row_choice == "cheapest":
-            best = np.where(takes, _cheapest(rows), best)
-        elif takes.any():  # the owners choose: those games wait, the others go on
+        too_low = takes.any()
+        if too_low and st.config.row_choice == "cheapest":
+            best = np.where(takes, _cheapest(rows, gi if cols is None else None), best)
+        elif too_low:  # the owners choose: those games wait, the others go on
             park(st, gi[takes])
             if takes.all():
                 return
@@ -307,12 +308,13 @@ def _chosen_rows(st: State, rows: NDArray[np.int32], chosen: NDArray,
     return best, np.ones(b, dtype=bool)
 
 
-def _cheapest(rows: NDArray[np.int32]) -> NDArray[np.int32]:
+def _cheapest(rows: NDArray[np.int32], local: NDArray | None = None) -> NDArray[np.int32]:
     """(b,) the packed row taken under row_choice="cheapest": fewest bullheads, then
-    fewest cards, then the lowest index (the packed low bits in that order)."""
+    fewest cards, then the lowest index (the packed low bits in that order). `local`:
+    arange(b), when the caller has it."""
     b = rows.shape[1]
     cheapest = (rows & ROW_LOW_MASK).min(axis=0) & INDEX_MASK
-    return rows.reshape(-1)[cheapest * b + np.arange(b)]
+    return rows.reshape(-1)[cheapest * b + (np.arange(b) if local is None else local)]
 
 
 def _columns(a: NDArray, cols) -> NDArray:
@@ -338,9 +340,10 @@ def _place_plain(st: State, writer: RowWriter, cards: NDArray, seats: NDArray, c
     """
     P, b = codes.shape
     pens = np.empty((P, b), dtype=np.int32)
-    pens[0] = writer.write(0, first_best, codes[0], cards[0], seats[0], first_takes)
+    write, rows = writer.write, writer.rows
+    pens[0] = write(0, first_best, codes[0], cards[0], seats[0], first_takes)
     for k in range(1, P):
-        pens[k] = writer.write(k, target(writer.rows, codes[k]), codes[k], cards[k], seats[k])
+        pens[k] = write(k, target(rows, codes[k]), codes[k], cards[k], seats[k])
     # Every seat places one card per game: a plain scatter-add is safe.
     st.penalty.reshape(-1)[seats.astype(np.intp) * st.batch_size + writer.gi] += pens.astype(np.int16)
 

@@ -62,6 +62,8 @@ class RowWriter:
     When reporting (`ev`), each write also fills its placement's events.
     """
 
+    __slots__ = ("rows", "rows_flat", "cards_flat", "gi", "ev", "b", "local", "batch", "slot_stride")
+
     def __init__(self, st: State, cols, gi: NDArray, rows: NDArray[np.int32], ev: StepEvents | None):
         self.rows = rows
         self.rows_flat = rows.reshape(-1)
@@ -69,7 +71,8 @@ class RowWriter:
         self.cards_flat = st.row_cards.reshape(-1)
         assert np.may_share_memory(self.cards_flat, st.row_cards), "row_cards must be C-contiguous"
         self.gi, self.ev = gi, ev
-        self.local = np.arange(len(gi))
+        self.b = len(gi)
+        self.local = gi if cols is None else np.arange(self.b)  # gi is arange(B) for all games
         self.batch = None if cols is None else st.batch_size  # None: rows are all of st.rows
         self.slot_stride = N_ROWS * st.batch_size  # (C, R, B): slot-major
 
@@ -101,7 +104,7 @@ class RowWriter:
         if live is not None:
             take &= live
         pen = ((best >> BULLS_SHIFT) & BULLS_MASK) * take
-        idx = row * len(self.local) + self.local
+        idx = row * self.b + self.local
         at = idx if self.batch is None else row * self.batch + self.gi  # the row's column in (R, B)
         if self.ev is not None:
             self._record(k, card, seat, row, count, take, pen, takes, live, rule, at)
