@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.arena import build_agents, mean_ci, play_duplicate
+from sixnimmt_env.cards.events import RULE_ON_TWIN, RULE_SIXTH, RULE_TOO_LOW, RULE_TWIN_CHOICE, RULE_TWIN_SHORTER
 from sixnimmt_env.cards.rules import RuleConfig
 from sixnimmt_env.cards.state import PHASE_CARDS, PHASE_OVER
 from sixnimmt_env.core.rng import game_seeds
@@ -67,9 +68,17 @@ class StudyConfig:
 class RuleCounter:
     """Counts, per game, how often each special rule fires, and the penalty by position.
 
-    An observer of play_duplicate: it reads the placements of every step's events and
-    follows the row ends through the turn, so it needs no help from the engine.
+    An observer of play_duplicate: the engine's step events say which rule placed each
+    card (StepEvents.rule), so the counter keeps no copy of the rules. Only twins revealed
+    in the same turn are read off the played cards, as nothing is placed by that rule.
     """
+
+    # EVENTS entry -> the RULE_* flag it counts. A card that waits for its owner's
+    # twin-row choice is flagged once, at its placement in the next step. (Under
+    # row_choice="cheapest", which the study does not play, equal twin rows are decided
+    # by the rule and count as "twin_rows_shorter".)
+    FLAGS = {"too_low": RULE_TOO_LOW, "sixth": RULE_SIXTH, "on_twin": RULE_ON_TWIN,
+             "twin_rows_shorter": RULE_TWIN_SHORTER, "twin_rows_equal": RULE_TWIN_CHOICE}
 
     def __init__(self, rules: RuleConfig, batch: int):
         self.order = rules.variant_data.order.astype(np.int64)
@@ -78,40 +87,14 @@ class RuleCounter:
         self.rounds = np.zeros(batch, dtype=np.int64)
 
     def observe(self, before, actions, after, ev) -> None:
-        P, B = before.players, before.batch_size
+        P = before.players
         live = before.phase != PHASE_OVER
-        games = np.arange(B)
         cards_step = live & (before.phase == PHASE_CARDS)
         cards = np.where(cards_step[None, :], actions + 1, 0)  # encoded action a plays card id a + 1
         values = np.sort(self.order[cards], axis=0)
         self.counts["twins_same_turn"] += ((values[1:] == values[:-1]) & (values[1:] > 0)).sum(axis=0)
-        ends = before.row_last.astype(np.int64)  # (R, B), copies followed through the turn
-        counts = before.row_count.astype(np.int64)
-        for k in range(P):
-            card = ev.card[k].astype(np.int64)
-            placed = (card > 0) & live
-            if not placed.any():
-                continue
-            v = self.order[card]
-            row = ev.row[k].astype(np.intp)
-            took = (ev.taken[k] > 0).any(axis=0)
-            eligible = ends <= v[None, :]
-            too_low = placed & ~eligible.any(axis=0)
-            top = np.where(eligible, ends, -1).max(axis=0)
-            at_top = eligible & (ends == top[None, :])
-            pair = placed & ~too_low & (at_top.sum(axis=0) == 2)
-            lengths = np.where(at_top, counts, 0)
-            equal = lengths.max(axis=0) == np.where(at_top, counts, 99).min(axis=0)
-            prev_end, prev_count = ends[row, games], counts[row, games]
-            self.counts["too_low"] += too_low
-            self.counts["sixth"] += placed & took & ~too_low
-            self.counts["on_twin"] += placed & (prev_end == v)
-            self.counts["twin_rows_shorter"] += pair & ~equal
-            # Under row_choice="player" an equal pair is asked in a step of its own and
-            # the card is placed in the next one: counted once, at its placement.
-            self.counts["twin_rows_equal"] += pair & equal
-            ends[row, games] = np.where(placed, v, prev_end)
-            counts[row, games] = np.where(placed, np.where(took, 1, prev_count + 1), prev_count)
+        for name, bit in self.FLAGS.items():  # ev.rule (P, B) is 0 where nothing was placed
+            self.counts[name] += (ev.rule & bit).astype(bool).sum(axis=0)
         ended = ev.round_over & live
         if ended.any():
             g = np.flatnonzero(ended)

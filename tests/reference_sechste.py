@@ -67,6 +67,10 @@ class TurnResult:
     rows: list[list[Card]]
     penalties: list[int]
     asked: list[tuple[int, list[int]]]  # (seat, options) of every decision, in order
+    # (seat, rules that decided the card's row or made it take one) of every placement, in
+    # placing order; rules: "too_low", "sixth", "on_twin", "twin_shorter" (the shorter row,
+    # or the cheaper on equal length under "cheapest"), "twin_choice" (the owner chose)
+    placed: list[tuple[int, set[str]]]
 
 
 def cheapest(rows: list[list[Card]], options: list[int]) -> int:
@@ -81,6 +85,7 @@ def play_turn(rows: list[list[Card]], cards: list[Card], dealer: int, row_choice
     table = [list(r) for r in rows]
     penalties = [0] * players
     asked: list[tuple[int, list[int]]] = []
+    placed: list[tuple[int, set[str]]] = []
 
     def decide(seat: int, options: list[int]) -> int:
         if row_choice == "cheapest":
@@ -98,10 +103,13 @@ def play_turn(rows: list[list[Card]], cards: list[Card], dealer: int, row_choice
         card = cards[seat]
         # A twin counts as just higher than its counterpart and may be placed on it.
         below = [r for r in range(NUM_ROWS) if ladder(table[r][-1]) <= ladder(card)]
+        rules: set[str] = set()
+        placed.append((seat, rules))
         if not below:  # too low: the player picks any row and takes it
             row = decide(seat, list(range(NUM_ROWS)))
             penalties[seat] += row_points(table[row])
             table[row] = [card]
+            rules.add("too_low")
             continue
         top = max(ladder(table[r][-1]) for r in below)
         ends = [r for r in below if ladder(table[r][-1]) == top]
@@ -109,15 +117,21 @@ def play_turn(rows: list[list[Card]], cards: list[Card], dealer: int, row_choice
             a, b = ends
             if len(table[a]) != len(table[b]):
                 row = a if len(table[a]) < len(table[b]) else b
+                rules.add("twin_shorter")
             elif row_choice == "cheapest":
                 row = min(ends, key=lambda r: (row_points(table[r]), r))
+                rules.add("twin_shorter")
             else:
                 row = decide(seat, ends)
+                rules.add("twin_choice")
         else:
             (row,) = ends
+        if top == ladder(card):  # its twin ends the row
+            rules.add("on_twin")
         if len(table[row]) == ROW_LIMIT:  # the sixth card takes the five
             penalties[seat] += row_points(table[row])
             table[row] = [card]
+            rules.add("sixth")
         else:
             table[row].append(card)
-    return TurnResult(table, penalties, asked)
+    return TurnResult(table, penalties, asked, placed)

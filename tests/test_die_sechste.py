@@ -15,6 +15,7 @@ import pytest
 
 from sixnimmt_env import (PHASE_CARDS, PHASE_OVER, PHASE_ROW, ConfigError, IllegalActionError,
                           RuleConfig, from_deal, game_seeds, new_games, step)
+from sixnimmt_env.cards.events import rule_names
 from sixnimmt_env.core.errors import InvalidRecordError
 from sixnimmt_env.cards.records import Recorder, replay
 from sixnimmt_env.cards.rules import VARIANTS
@@ -312,11 +313,12 @@ def _card(c: int) -> ref.Card:
 
 
 def play_against_reference(config: RuleConfig, batch: int, seed: int) -> tuple[int, int]:
-    """Play to the end; every completed turn must match the reference. Returns (turns
-    checked, twin-row questions seen)."""
+    """Play to the end; every completed turn must match the reference, the rule flags of
+    its placements (StepEvents.rule) included. Returns (turns checked, twin-row
+    questions seen)."""
     rng = np.random.default_rng(seed)
     st = new_games(config, game_seeds(seed, batch))
-    pending: dict[int, tuple] = {}  # game -> rows, cards, totals, dealer, choices so far
+    pending: dict[int, tuple] = {}  # game -> rows, cards, totals, dealer, choices, placements so far
     checked = twin_questions = 0
     while not st.game_over().all():
         before = st.copy()
@@ -328,15 +330,17 @@ def play_against_reference(config: RuleConfig, batch: int, seed: int) -> tuple[i
             if before.phase[b] == PHASE_CARDS:
                 pending[b] = ([[_card(c) for c in r] for r in before.row_lists(b)],
                               [_card(c) for c in actions[:, b]], before.total()[:, b].copy(),
-                              int(before.dealer[b]), [])
+                              int(before.dealer[b]), [], [])
             else:
                 seat = int(before.chooser[b])
                 options = np.flatnonzero(before.row_options[:, b]).tolist()
                 twin_questions += len(options) == 2
                 pending[b][4].append((seat, options, int(actions[seat, b])))
+            pending[b][5].extend((int(ev.seat[k, b]), set(rule_names(int(ev.rule[k, b]))))
+                                 for k in np.flatnonzero(ev.card[:, b]))
             if st.phase[b] == PHASE_ROW:
                 continue
-            rows, cards, start, dealer, choices = pending.pop(b)
+            rows, cards, start, dealer, choices, placed = pending.pop(b)
             answers = iter(choices)
 
             def answer(seat, options):
@@ -346,6 +350,7 @@ def play_against_reference(config: RuleConfig, batch: int, seed: int) -> tuple[i
 
             result = ref.play_turn(rows, cards, dealer, config.row_choice, answer)
             assert len(result.asked) == len(choices), f"game {b}: questions differ"
+            assert placed == result.placed, f"game {b}: rule flags differ"
             checked += 1
             assert (st.total()[:, b] == start + np.array(result.penalties)).all(), f"game {b}: penalties"
             if not ev.round_over[b]:

@@ -2,7 +2,8 @@
 
 Random players (uniform legal cards, uniform rows when asked) play batches of games; after
 every step each game's rows and penalties must match what the reference computes from
-the position before it. Covers 2–10 players, both row-choice modes and both decks.
+the position before it, and so must the step's placements and their rule flags
+(StepEvents.rule). Covers 2–10 players, both row-choice modes and both decks.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import numpy as np
 import pytest
 
 from sixnimmt_env import PHASE_CARDS, PHASE_OVER, PHASE_ROW, RuleConfig, game_seeds, new_games, step
+from sixnimmt_env.cards.events import rule_names
 from tests import reference as ref
 
 
@@ -25,6 +27,22 @@ def random_actions(st, rng: np.random.Generator) -> np.ndarray:
     for b in np.flatnonzero(st.phase == PHASE_ROW):
         actions[st.chooser[b], b] = rows[b]
     return actions
+
+
+def placements(ev, b: int) -> list[tuple[int, int, int, set[str]]]:
+    """(seat, card, row, rule names) of every placement of game b in one step's events."""
+    return [(int(ev.seat[k, b]), int(ev.card[k, b]), int(ev.row[k, b]), set(rule_names(int(ev.rule[k, b]))))
+            for k in np.flatnonzero(ev.card[:, b])]
+
+
+def expected_placements(result: ref.TurnResult) -> list[tuple[int, int, int, set[str]]]:
+    """The same from the reference: the chooser's card is the too-low one (Rule 4), any
+    other card that takes cards is a sixth card (Rule 3)."""
+    out = []
+    for seat, card, row, taken in result.placements:
+        rules = {"too_low"} if seat == result.chooser else ({"sixth"} if taken else set())
+        out.append((seat, card, row, rules))
+    return out
 
 
 def play_against_reference(cfg: RuleConfig, batch: int, seed: int) -> int:
@@ -59,6 +77,7 @@ def play_against_reference(cfg: RuleConfig, batch: int, seed: int) -> int:
                 chooser = cards.index(min(cards))
                 result = ref.play_turn(rows0, cards, "player", choice=int(actions[chooser, b]))
             checked += 1
+            assert placements(ev, b) == expected_placements(result), f"game {b}: placements or rule flags differ"
             expected_total = start_total + np.array(result.penalties)
             assert (st.total()[:, b] == expected_total).all(), f"game {b}: penalties differ"
             if ev.round_over[b]:
