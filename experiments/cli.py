@@ -346,6 +346,67 @@ def study_die_sechste(
     typer.echo(f"report: {out}/report.md  plots: {out}/points_and_length.png, twin_rules.png, seat_position.png")
 
 
+@study_app.command("board")
+def study_board(
+    out: Path = typer.Option(Path("out/study-board"), help="Directory for results.json, report.md and the plot."),
+    players: str = typer.Option("2,3,4,5,6", help="Seat counts, comma-separated."),
+    variants: str = typer.Option("basic,luck", help="Board variants, comma-separated."),
+    random_games: int = typer.Option(400, help="Games per cell with random players."),
+    search_games: int = typer.Option(40, help="Games per cell with the search player in every seat."),
+    search: str = typer.Option("mcs", help="The search player's spec."),
+    layout: str = typer.Option("basic-default", help="The board: a shipped layout's name or a TOML/JSON file."),
+    seed: int = typer.Option(0),
+    workers: int = typer.Option(2, help="Worker processes."),
+    progress: bool = typer.Option(True),
+) -> None:
+    """Board game only: points per seat, field kinds per game, luck cards, play-two turns."""
+    from agents.registry import make_agent
+    from experiments.board_study import BoardStudyConfig, run_board_study
+
+    try:
+        counts = [int(p) for p in players.split(",") if p.strip()]
+    except ValueError:
+        raise ConfigError(f"--players must list seat counts like 2,4,6, got {players!r}") from None
+    kinds = [v.strip() for v in variants.split(",") if v.strip()]
+    for p in counts:
+        for v in kinds:
+            _game("board", p, variant=v, layout=layout)
+    if random_games < 1 or search_games < 1 or workers < 1:
+        raise ConfigError("--random-games, --search-games and --workers must be at least 1")
+    make_agent(search, "board")
+    run_board_study(BoardStudyConfig(counts, kinds, random_games, search_games, search, layout, seed), out,
+                    workers=workers, progress=progress)
+    typer.echo(f"report: {out}/report.md  plot: {out}/board_numbers.png")
+
+
+@bench_app.command("board")
+def bench_board_cmd(
+    players: int = typer.Option(4, help="Seats, 2..6."),
+    batch: int = typer.Option(4096, help="Games stepped at once."),
+    seconds: float = typer.Option(5.0, help="Timed seconds for each engine (3 windows; the median counts)."),
+    variant: str = typer.Option("basic", help="basic or luck."),
+    seed: int = typer.Option(0),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON lines."),
+) -> None:
+    """Board game: whole random games on the batched board engine, next to the card engine in the same run."""
+    from experiments.bench import bench_board_engine, bench_engine
+
+    if batch < 1 or seconds <= 0:
+        raise ConfigError("batch must be >= 1 and seconds > 0")
+    _game("board", players, variant=variant)  # validates the options
+    board = bench_board_engine(players, batch, seconds, seed, variant)
+    cards = bench_engine(4, batch, seconds, seed)
+    board["card_turns_per_s"] = round(cards["rounds_per_s"] * 10, 1)  # ten turns a card round
+    board["ratio_to_card_turns"] = round(board["turns_per_s"] / board["card_turns_per_s"], 3)
+    if as_json:
+        typer.echo(json.dumps(board))
+        return
+    typer.echo(f"board engine P={players} B={batch} {variant}: {board['games_per_s']:,.0f} games/s, "
+               f"{board['turns_per_s']:,.0f} turns/s")
+    typer.echo(f"card engine P=4 B={batch}: {board['card_turns_per_s']:,.0f} turns/s -> per-turn ratio "
+               f"{board['ratio_to_card_turns']:.3f}")
+
+
 @bench_app.command("engine")
 def bench_engine_cmd(
     players: int = typer.Option(4, help="Seats, 2..10."),

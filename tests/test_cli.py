@@ -317,3 +317,26 @@ def test_tournament_refuses_card_agents_and_card_options_for_the_board(tmp_path)
     proc = sixnimmt("tournament", "--game", "board", "--agents", "random,ppo", "--max-rounds", "1",
                     "--out", str(tmp_path / "t"), "--no-progress", check_code=2)
     assert "unknown rule option(s) for the board game: max_rounds" in proc.stderr and not (tmp_path / "t").exists()
+
+
+def test_bench_board_json():
+    out = sixnimmt("bench", "board", "--players", "3", "--batch", "32", "--seconds", "0.3", "--json").stdout
+    result = json.loads(out.strip().splitlines()[-1])
+    assert result["games_per_s"] > 0 and result["turns_per_s"] > 0 and result["P"] == 3
+    assert 0 < result["ratio_to_card_turns"] < 10
+    err = sixnimmt("bench", "board", "--players", "7", check_code=2).stderr
+    assert "players must be 2..6" in err
+
+
+def test_study_board(tmp_path):
+    out = tmp_path / "study"
+    sixnimmt("study", "board", "--out", str(out), "--players", "2,4", "--random-games", "4", "--search-games", "2",
+             "--search", "random", "--workers", "1", "--no-progress")
+    report = (out / "report.md").read_text()
+    assert "points per seat" in report and "Luck cards per game" in report
+    assert (out / "board_numbers.png").stat().st_size > 10_000
+    summary = json.loads((out / "results.json").read_text())
+    assert {(c["variant"], c["players"]) for c in summary["cells"]} == {(v, p) for v in ("basic", "luck") for p in (2, 4)}
+    assert all(c["field_kinds_per_game"]["take"][0] > 0 for c in summary["cells"])
+    err = sixnimmt("study", "board", "--search", "greedy", check_code=2).stderr
+    assert "greedy" in err and "board" in err
