@@ -176,7 +176,9 @@ class BoardSeatView:
         mask = np.zeros((self.n, N_ACTIONS), dtype=bool)
         picking = np.flatnonzero(self.picking)
         held = self.hand[picking].astype(np.intp)
-        mask[picking[:, None], np.maximum(held - 1, 0)] = held > 0
+        # only the held slots: an empty slot must not write over tile 1's entry (action 0)
+        entry, slot = np.nonzero(held > 0)
+        mask[picking[entry], held[entry, slot] - 1] = True
         ask = self.ask
         yes_no = self.is_asker & (ask != ASK_LUCK_CARD)
         mask[yes_no, ANSWER_NO] = True
