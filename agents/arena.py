@@ -70,8 +70,10 @@ def mean_ci(samples) -> tuple[float, float]:
     return float(samples.mean()), float(Z95 * samples.std(ddof=1) / np.sqrt(len(samples)))
 
 
-def build_agents(specs: list) -> tuple[list[str], dict]:
-    """Names by position, and one agent object per distinct name (specs or objects)."""
+def build_agents(specs: list, game: str | None = None) -> tuple[list[str], dict]:
+    """Names by position, and one agent object per distinct name (specs or objects).
+    `game`: the game kind they will play, when known (specs then build that game's
+    implementation, and an agent that cannot play it is refused)."""
     from .registry import make_agent
 
     built: dict[str, object] = {}
@@ -79,7 +81,7 @@ def build_agents(specs: list) -> tuple[list[str], dict]:
     for item in specs:  # spec strings, or agent objects (named by their .name)
         name = item if isinstance(item, str) else item.name
         if name not in built:
-            built[name] = make_agent(item) if isinstance(item, str) else item
+            built[name] = make_agent(item, game) if isinstance(item, str) else item
         names.append(name)
     return names, built
 
@@ -188,7 +190,7 @@ def run_match(specs: list, game, deals: int, seed: int, *,
         raise ConfigError("the number of games must be at least 1")
     game = as_game(game)
     P = game.info.players
-    names, agents = build_agents(specs)
+    names, agents = build_agents(specs, game.info.game)
     if len(names) != P:
         raise ConfigError(f"{len(names)} agents for {P} seats: list one agent per seat")
     from tqdm import tqdm
