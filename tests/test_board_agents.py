@@ -352,3 +352,11 @@ def test_random_and_ppo_at_the_board_table():
 def test_heuristic_agent_rejects_unknown_rules():
     with pytest.raises(ValueError):
         BoardHeuristicAgent("board-reckless")
+
+
+def test_action_mask_allows_tile_1_beside_empty_slots():
+    """Regression: the view's mask wrote the empty slots' False over tile 1's entry."""
+    st = position([1, 30], [[10], [20], [40], [60]], other=[2, 3])
+    view = make_game("board", players=2).view(st, 0)
+    mask = view.action_mask()[0]
+    assert np.flatnonzero(mask).tolist() == [1 - 1, 30 - 1]
