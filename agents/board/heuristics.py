@@ -212,7 +212,8 @@ def choose_tiles(view: BoardSeatView, idx: NDArray, value) -> NDArray[np.int64]:
     if pairs.any():
         s = np.flatnonzero(pairs)
         h = hand[s]
-        then = _value_on(value, _subset(ctx, s), after_t[s], after_l[s], np.broadcast_to(h[:, None, :], h.shape[:1] + h.shape[1:2] * 2))
+        every = np.broadcast_to(h[:, None, :], (len(s),) + h.shape[1:] * 2)  # (k, H, H): tile j after tile i
+        then = _value_on(value, _subset(ctx, s), after_t[s], after_l[s], every)
         lower = (h[:, :, None] < h[:, None, :]) & (h[:, :, None] > 0) & (h[:, None, :] > 0)
         pair = np.where(lower, alone[s][:, :, None] + then, _NEG)
         best = pair.reshape(len(s), -1).argmax(axis=1)
@@ -225,7 +226,8 @@ def choose_tiles(view: BoardSeatView, idx: NDArray, value) -> NDArray[np.int64]:
         f_t, f_l, _ = place(layout, tiles[s], length[s], first)
         v_first = _value_on(value, sub, tiles[s], length[s], first[:, None])[:, 0]
         v_after_first = _value_on(value, sub, f_t, f_l, h)  # each tile after the first
-        v_first_after = _value_on(value, sub, after_t[s], after_l[s], np.broadcast_to(first[:, None, None], h.shape + (1,)))[..., 0]
+        first_each = np.broadcast_to(first[:, None, None], h.shape + (1,))
+        v_first_after = _value_on(value, sub, after_t[s], after_l[s], first_each)[..., 0]  # first after each tile
         total = np.where(h > first[:, None], v_first[:, None] + v_after_first, alone[s] + v_first_after)
         total = np.where(h > 0, total, _NEG)
         out[s] = h[np.arange(len(s)), total.argmax(axis=1)]
