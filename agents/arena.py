@@ -111,8 +111,8 @@ def mean_ci(samples) -> tuple[float, float]:
 
 def build_agents(specs: list, game: str | None = None) -> tuple[list[str], dict]:
     """Names by position, and one agent object per distinct name (specs or objects).
-    With `game` (a game kind's name), a spec naming an agent that cannot play it is a
-    ConfigError that lists the agents that can."""
+    `game`: the game kind they will play, when known (specs then build that game's
+    implementation, and an agent that cannot play it is refused)."""
     from .registry import make_agent
 
     built: dict[str, object] = {}

@@ -1,9 +1,10 @@
 """`ppo:path=...`: a trained MaskablePPO model as a batched agent.
 
 A model is saved as `<name>.zip` with `<name>.json` beside it: the rules it was trained
-for, and the observation variant it reads (`observation`; `basic` when absent, as in
-models from before the variants). It plays any table whose seat count it was trained
-for; other counts are refused with a clear error, as the policy never saw them.
+for, the game kind (`game`; `cards` when absent) and the observation variant it reads
+(`observation`; `basic` when absent, as in models from before the variants). It plays
+any table of that game kind whose seat count it was trained for; other games and counts
+are refused with a clear error, as the policy never saw them.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from sixnimmt_env.core.errors import ConfigError
-from sixnimmt_env.core.game import as_game
+from sixnimmt_env.core.game import make_game
 
 
 # The model shipped with the repository (kept beside the training code that made it):
@@ -54,13 +55,14 @@ class PPOAgent:
         if self.players is not None and view.players not in np.atleast_1d(self.players):
             raise ConfigError(f"agent {self.name}: trained for {self.players} players, "
                               f"the table has {view.players}")
+        trained_for = self.meta.get("game", "cards")
+        playing = getattr(view.config, "game", "cards")
+        if trained_for != playing:
+            raise ConfigError(f"agent {self.name}: the model was trained for the {trained_for!r} game, "
+                              f"the table plays {playing!r}")
         layout = self._layouts.get(view.config)
         if layout is None:
-            game = as_game(view.config)  # the table's game, from its rules
-            trained_for = self.meta.get("game", "cards")  # models from before the board game: cards
-            if game.info.game != trained_for:
-                raise ConfigError(f"agent {self.name}: trained for the {trained_for} game, "
-                                  f"the table plays {game.info.game}")
+            game = make_game(trained_for, view.config)
             layout = self._layouts[view.config] = game.layout(self.meta.get("observation", "basic"))
         expected = self.model.observation_space.shape[0]
         if layout.size != expected:

@@ -2,6 +2,16 @@
 
 One registry builds every agent; unknown names or parameters give an error that lists
 the valid ones.
+
+A name may have one implementation per game kind (`mcs` has one for the card games and
+one for the board game). Each implementation is an `AgentEntry` that lists the games it
+plays. `make_agent(spec, game)` builds the implementation for `game`; without a game, a
+name with a single implementation builds it (as before the board game), and a name with
+several builds a `PerGameAgent`, which builds every implementation and hands each view to
+the one for the view's game (`view.config.game`). So a spec like `mcs` plays whatever
+table it sits at — in a match, a tournament, a training pool or a terminal game — and
+callers that know the game (the arena) get the implementation itself and a clear error
+for an agent that cannot play there.
 """
 
 from __future__ import annotations
@@ -11,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from sixnimmt_env.core.errors import ConfigError
+from sixnimmt_env.core.game import DEFAULT_GAME
 
 from . import Agent
 
@@ -19,12 +30,15 @@ ANY_GAME = ("*",)
 
 @dataclasses.dataclass(frozen=True)
 class AgentEntry:
-    """How to build one kind of agent, and what it is."""
+    """How to build one implementation of an agent, and what it is."""
 
     build: Callable[..., Agent]
     params: dict[str, Any]  # name -> default (its type is the parameter's type)
     summary: str
     games: tuple[str, ...] = ("cards",)  # the game kinds it plays; ANY_GAME: every one
+
+    def plays(self, game: str) -> bool:
+        return self.games == ANY_GAME or game in self.games
 
 
 def _heuristic(rule: str) -> AgentEntry:
@@ -39,26 +53,71 @@ def _heuristic(rule: str) -> AgentEntry:
     return AgentEntry(lambda: HeuristicAgent(rule), {}, summaries[rule])
 
 
-def _entries() -> dict[str, AgentEntry]:
+def _board_heuristic(rule: str) -> AgentEntry:
+    from .board.heuristics import SUMMARIES, BoardHeuristicAgent
+    return AgentEntry(lambda: BoardHeuristicAgent(rule), {}, SUMMARIES[rule], ("board",))
+
+
+def _entries() -> dict[str, list[AgentEntry]]:
+    """Every agent name and its implementations (one per game kind, or one for all)."""
     from .random_agent import RandomAgent
+    from .board.search import BoardMonteCarloAgent
     from .cards.search import BayesAgent, MonteCarloAgent
     from .ppo import PPOAgent  # torch and SB3 load only when a model does
 
-    entries = {"random": AgentEntry(RandomAgent, {}, "uniformly random legal action", ANY_GAME)}
+    entries = {"random": [AgentEntry(RandomAgent, {}, "uniformly random legal action", ANY_GAME)]}
     for rule in ("lowest", "highest", "min-gap", "safe-high", "greedy"):
-        entries[rule] = _heuristic(rule)
-    entries["bayes"] = AgentEntry(BayesAgent, {"samples": 200},
-                                  "one-step expected penalty over sampled plays of the others")
-    entries["mcs"] = AgentEntry(MonteCarloAgent, {"rollouts": 100, "score": "own"},
-                                "flat Monte-Carlo search: rollouts of the rest of the round per card")
-    entries["ppo"] = AgentEntry(PPOAgent, {"path": "", "deterministic": True},
-                                "a trained MaskablePPO model (no path: the shipped 4-player model)", ANY_GAME)
+        entries[rule] = [_heuristic(rule)]
+    entries["bayes"] = [AgentEntry(BayesAgent, {"samples": 200},
+                                   "one-step expected penalty over sampled plays of the others")]
+    entries["mcs"] = [
+        AgentEntry(MonteCarloAgent, {"rollouts": 100, "score": "own"},
+                   "flat Monte-Carlo search: rollouts of the rest of the round per card"),
+        AgentEntry(BoardMonteCarloAgent, {"rollouts": 32, "score": "own", "horizon": 1, "card_value": 3.0,
+                                             "tie_break": "board-green", "batch": 4096},
+                   "flat Monte-Carlo search: per tile or answer, random rollouts of `horizon` turns "
+                   "(0: the whole game), unseen tiles dealt at random", ("board",)),
+    ]
+    entries["ppo"] = [AgentEntry(PPOAgent, {"path": "", "deterministic": True},
+                                 "a trained MaskablePPO model (no path: the shipped 4-player model)", ANY_GAME)]
+    for rule in ("board-greedy", "board-safe", "board-green"):
+        entries[rule] = [_board_heuristic(rule)]
     return entries
 
 
-def available() -> dict[str, AgentEntry]:
-    """Every agent kind by name."""
-    return _entries()
+def available(game: str | None = None) -> dict[str, AgentEntry]:
+    """Every agent kind by name, each as its implementation for `game` (names that cannot
+    play it left out); without a game, each name's first implementation."""
+    out = {}
+    for name, impls in _entries().items():
+        fitting = [e for e in impls if game is None or e.plays(game)]
+        if fitting:
+            out[name] = fitting[0]
+    return out
+
+
+class PerGameAgent:
+    """One agent name with an implementation per game kind: each view goes to the
+    implementation for its game (`view.config.game`). Other attributes are those of the
+    default game's implementation (so `make_agent("mcs:rollouts=7").rollouts` is 7)."""
+
+    def __init__(self, name: str, impls: dict[str, Agent]):
+        self.name = name
+        self.impls = impls
+
+    def for_game(self, game: str) -> Agent:
+        if game in self.impls:
+            return self.impls[game]
+        raise ConfigError(f"agent {self.name!r} plays {', '.join(self.impls)}, not {game!r}")
+
+    def act(self, view, rng):
+        return self.for_game(getattr(view.config, "game", DEFAULT_GAME)).act(view, rng)
+
+    def __getattr__(self, attr: str):
+        if attr.startswith("_") or attr in ("impls", "name"):  # not during unpickling
+            raise AttributeError(attr)
+        default = self.impls.get(DEFAULT_GAME) or next(iter(self.impls.values()))
+        return getattr(default, attr)
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -85,24 +144,26 @@ def _convert(spec: str, key: str, value: str, default: Any) -> Any:
         raise ConfigError(f"agent {spec!r}: {key}={value!r} is not a valid {kind.__name__}") from None
 
 
-def make_agent(spec: str, game: str | None = None) -> Agent:
-    """Build the agent a spec string names (for game kind `game`, when given: an agent
-    that cannot play it is refused)."""
-    entries = available()
-    name, given = parse_spec(spec)
-    if name not in entries:
-        raise ConfigError(f"unknown agent {name!r}; valid agents: {', '.join(entries)}")
-    entry = entries[name]
-    if game is not None and entry.games != ANY_GAME and game not in entry.games:
-        playable = ", ".join(n for n, e in entries.items() if e.games == ANY_GAME or game in e.games)
-        raise ConfigError(f"agent {name!r} plays {', '.join(entry.games)}, not {game!r}; "
-                          f"agents for {game!r}: {playable}")
-    unknown = set(given) - set(entry.params)
-    if unknown:
-        valid = ", ".join(f"{k} (default {v!r})" for k, v in entry.params.items()) or "none"
-        raise ConfigError(f"agent {name!r} has no parameter {', '.join(sorted(unknown))}; "
-                          f"valid parameters: {valid}")
-    kwargs = {k: _convert(spec, k, v, entry.params[k]) for k, v in given.items()}
+def _games_of(entry: AgentEntry) -> str:
+    return "any game" if entry.games == ANY_GAME else ", ".join(entry.games)
+
+
+def _params_text(impls: list[AgentEntry]) -> str:
+    """The parameters of a name's implementations, with defaults (per game where they differ)."""
+    keys = list(dict.fromkeys(k for e in impls for k in e.params))
+    parts = []
+    for k in keys:
+        having = [e for e in impls if k in e.params]
+        defaults = {repr(e.params[k]) for e in having}
+        if len(impls) == 1 or (len(having) == len(impls) and len(defaults) == 1):
+            parts.append(f"{k} (default {having[0].params[k]!r})")
+        else:
+            parts.append(f"{k} (" + "; ".join(f"{_games_of(e)}: default {e.params[k]!r}" for e in having) + ")")
+    return ", ".join(parts) or "none"
+
+
+def _build(spec: str, name: str, entry: AgentEntry, given: dict[str, str]) -> Agent:
+    kwargs = {k: _convert(spec, k, v, entry.params[k]) for k, v in given.items() if k in entry.params}
     try:
         agent = entry.build(**kwargs)
     except ValueError as e:  # an agent's own check of its parameters (ConfigError passes as is)
@@ -113,11 +174,41 @@ def make_agent(spec: str, game: str | None = None) -> Agent:
     return agent
 
 
+def make_agent(spec: str, game: str | None = None) -> Agent:
+    """Build the agent a spec string names: its implementation for game kind `game` (an
+    agent that cannot play it is refused), or, without a game, for every game it plays
+    (a PerGameAgent when it has several implementations; see the module doc)."""
+    entries = _entries()
+    name, given = parse_spec(spec)
+    if name not in entries:
+        raise ConfigError(f"unknown agent {name!r}; valid agents: {', '.join(entries)}")
+    impls = entries[name]
+    if game is not None:
+        fitting = [e for e in impls if e.plays(game)]
+        if not fitting:
+            playable = ", ".join(n for n, es in entries.items() if any(e.plays(game) for e in es))
+            games = ", ".join(dict.fromkeys(g for e in impls for g in e.games))
+            raise ConfigError(f"agent {name!r} plays {games}, not {game!r}; agents for {game!r}: {playable}")
+        impls = fitting[:1]
+    unknown = set(given) - {k for e in impls for k in e.params}
+    if unknown:
+        raise ConfigError(f"agent {name!r} has no parameter {', '.join(sorted(unknown))}; "
+                          f"valid parameters: {_params_text(impls)}")
+    if len(impls) == 1:
+        return _build(spec, name, impls[0], given)
+    built = {}
+    for entry in impls:
+        agent = _build(spec, name, entry, given)
+        for g in entry.games:
+            built.setdefault(g, agent)
+    return PerGameAgent(spec.strip(), built)
+
+
 def describe() -> str:
-    """One line per agent: name, parameters, summary."""
+    """One line per agent implementation: name, parameters, summary, the games it plays."""
     lines = []
-    for name, e in available().items():
-        params = ":".join(f"{k}={v}" for k, v in e.params.items())
-        games = "any game" if e.games == ANY_GAME else ", ".join(e.games)
-        lines.append(f"{name + (':' + params if params else ''):40} {e.summary} ({games})")
+    for name, impls in _entries().items():
+        for e in impls:
+            params = ":".join(f"{k}={v}" for k, v in e.params.items())
+            lines.append(f"{name + (':' + params if params else ''):40} {e.summary} ({_games_of(e)})")
     return "\n".join(lines)

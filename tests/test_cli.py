@@ -254,7 +254,7 @@ def test_play_the_board_game_with_piped_input(tmp_path):
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--opponents", "mcs"], "agent 'mcs' plays cards, not 'board'"),
+    (["--opponents", "bayes"], "agent 'bayes' plays cards, not 'board'"),
     (["--hints"], "--hints is for the card games"),
     (["--row-choice", "player"], "unknown rule option(s) for the board game: row_choice"),
     (["--players", "3", "--opponents", "random,random,random"], "3 opponents for 2 other seats"),

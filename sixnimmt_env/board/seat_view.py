@@ -154,6 +154,11 @@ class BoardSeatView:
         return self._st.stack[:, self.games].T
 
     @cached_property
+    def pointer(self) -> NDArray[np.int8]:
+        """(n,) the most recently opened row (where next_row="rotate" counts from; public)."""
+        return self._st.pointer[self.games]
+
+    @cached_property
     def turn(self) -> NDArray[np.int16]:
         """(n,) turns completed."""
         return self._st.turn[self.games]
@@ -215,4 +220,5 @@ class BoardSeatView:
         # under play-two the others' first tiles stay face down until all are out
         st.picked *= ~(others & (st.phase == PHASE_PICK_SECOND)[None, :])[None, :, :]
         st.supply[:] = 0
+        st.seed[:] = 0  # the deal is a function of the seed: it would tell every hidden tile
         return st

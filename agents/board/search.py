@@ -1,0 +1,234 @@
+"""`mcs` for the board game: determinized flat Monte-Carlo search through the batched engine.
+
+For every entry that must decide, each candidate — every tile in hand in the pick
+phases (under play-two the first tile is the candidate and the second comes from the
+rollout policy), both answers of a question — is played in `rollouts` simulated worlds.
+A world starts from `BoardSeatView.known_state()` (the game as the seat knows it) with
+the tiles the seat has not seen (`unseen`) dealt at random: into the other hands (as many
+as the seat holds), into the others' first tiles when they are already face down under
+play-two, and the rest into the supply (with 2-3 players before the refill, the refill
+comes from it). The candidate is played, and the game runs on under the rollout policy
+for `horizon` turns counting the current one (0: to the end of the game). A rollout that
+stops before the end counts `card_value` points for each luck card a seat holds (cards
+gained for a loss soften it; at the cut they would otherwise count nothing). The
+candidate with the best mean result wins: own points (`score=own`) or own minus the
+others' mean (`score=relative`). Equal means (common: several tiles land on plain
+fields) go to the tile `tie_break` values most (a heuristic's value, `none`: the lowest).
+
+Rollout policy: every seat puts out the tile in its last held slot; the other hands are
+dealt, and the searcher's own hand shuffled, in random order, so that is uniformly
+random play. Questions are answered by the heuristics' rules
+(`agents.board.heuristics.answer_questions`: "+5" when the field is worse than +5, "2x"
+always, a "+5" luck card unless its owner holds one per tile left); answering at random
+would waste the cards the search is trying to value.
+
+Common random numbers: every candidate of an entry is played in the same worlds, and
+there the others play the same tiles in the same order, so the comparison sees the
+candidates' differences rather than the worlds'. All candidates of all entries run in one
+engine batch (chunks of at most `batch` simulations), so the engine's per-step cost is
+shared: a view of many games costs little more per decision than a view of one.
+
+The defaults (32 rollouts, horizon 1, card value 3, board-green ties) were chosen by
+matches against three `board-green` (docs in the README's board-agents section): longer
+random rollouts did not play better, and cost more engine steps (every question stops a
+world for a step). The search never reads a hidden tile: it sees only the view (a test
+deals the hidden tiles anew and checks the decisions stay the same).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from sixnimmt_env.board import engine
+from sixnimmt_env.board.actions import ANSWER_NO, ANSWER_YES, LUCK_ACTION, PASS_ACTION
+from sixnimmt_env.board.placement import field_effect
+from sixnimmt_env.board.rules import DOUBLE, N_TILES, PLUS5, PLUS5_POINTS
+from sixnimmt_env.board.seat_view import BoardSeatView
+from sixnimmt_env.board.state import (ASK_DOUBLE, ASK_LUCK_CARD, ASK_PLUS5, PHASE_ASK, PHASE_OVER,
+                                      PHASE_PICK_SECOND, BoardState)
+
+from .heuristics import VALUES, tile_values
+
+
+def rollout_actions(st: BoardState) -> NDArray[np.int64]:
+    """(P, B) the rollout policy's actions: every seat puts out the tile in its last held
+    slot (hands are dealt, and the searcher's own hand shuffled, in random order, so this
+    is uniformly random play — and the same play in every candidate's copy of a world);
+    the asker of an open question answers by the heuristics' rules (the engine ignores
+    the other entries)."""
+    count = (st.hands[0] > 0).sum(axis=0)
+    last = np.maximum(count - 1, 0)
+    actions = np.take_along_axis(st.hands, np.broadcast_to(last, (st.players, 1, st.batch_size)),
+                                 axis=1)[:, 0, :].astype(np.int64) - 1
+    asked = np.flatnonzero(st.phase == PHASE_ASK)
+    if len(asked):
+        actions[st.asker[asked].astype(np.intp), asked] = rule_answers(st, asked)
+    return actions
+
+
+def rule_answers(st: BoardState, games: NDArray) -> NDArray[np.int64]:
+    """The heuristics' answers (see the module doc) for the askers of `games`, from the state."""
+    layout = st.config.board
+    ask = st.ask[games]
+    seat = st.asker[games].astype(np.intp)
+    tile = st.queue[st.at[games].astype(np.intp), games]
+    effect = field_effect(layout, st.row[games].astype(np.intp), st.field[games].astype(np.intp), tile)
+    plus5 = np.where(effect < PLUS5_POINTS, ANSWER_YES, ANSWER_NO)
+    left = (st.hands[0, :, games] > 0).sum(axis=1)
+    kind = np.where(st.luck[PLUS5, seat, games] >= left, LUCK_ACTION[DOUBLE], LUCK_ACTION[PLUS5])
+    return np.select([ask == ASK_PLUS5, ask == ASK_DOUBLE, ask == ASK_LUCK_CARD],
+                     [plus5, np.full(len(games), ANSWER_YES), kind], PASS_ACTION).astype(np.int64)
+
+
+def determinize(known: BoardState, seats: NDArray, unseen: NDArray, rng: np.random.Generator) -> None:
+    """In place: deal each game's unseen tiles (unseen (G, N+1) bool) in random order
+    into the other seats' hands, their face-down first tiles (PHASE_PICK_SECOND) and the
+    supply, and shuffle the observing seat's own hand. `known` is a known_state() copy
+    (those places empty), seats[g] the observing seat of game g."""
+    G, P = known.batch_size, known.players
+    H = known.hands.shape[1]
+    rows = np.arange(G)
+    keys = rng.random((G, N_TILES + 1))
+    keys[~unseen] = 2.0  # seen tiles (and tile 0) sort last
+    perm = np.argsort(keys, axis=1).astype(np.int8)  # (G, N+1): the unseen tiles first, shuffled
+    u = unseen.sum(axis=1)
+    own = known.hands[seats, :, rows]  # (G, H)
+    h = (own > 0).sum(axis=1)  # everyone holds as many tiles as the seat
+    order = np.argsort(np.where(own > 0, rng.random((G, H)), 2.0), axis=1)
+    known.hands[seats[:, None], np.arange(H)[None, :], rows[:, None]] = np.take_along_axis(own, order, axis=1)
+    second = (known.phase == PHASE_PICK_SECOND).astype(np.int64)
+    j = np.arange(H)[None, :]
+    for k in range(P - 1):
+        seat = (seats + 1 + k) % P
+        src = np.minimum(k * h[:, None] + j, N_TILES)
+        known.hands[seat[:, None], j, rows[:, None]] = np.where(j < h[:, None], perm[rows[:, None], src], 0)
+        first = perm[rows, np.minimum((P - 1) * h + k, N_TILES)]
+        known.picked[0, seat, rows] = np.where(second > 0, first, known.picked[0, seat, rows])
+    offset = (P - 1) * (h + second)
+    rest = u - offset
+    if (rest < 0).any():
+        raise ValueError("more hidden places than unseen tiles (inconsistent view)")
+    # the supply's undrawn part starts at `drawn` (the drawn part is never read again)
+    S = known.supply.shape[0]
+    pos = np.arange(S)[None, :] - known.drawn.astype(np.int64)[:, None]  # (G, S) place among the undrawn
+    src = np.clip(offset[:, None] + pos, 0, N_TILES)
+    known.supply[:] = np.where((pos >= 0) & (pos < rest[:, None]), perm[rows[:, None], src], 0).T
+
+
+class BoardMonteCarloAgent:
+    """Flat Monte-Carlo search over tiles and answers, rollouts batched in the engine."""
+
+    name = "mcs"
+
+    def __init__(self, rollouts: int = 32, score: str = "own", horizon: int = 1, card_value: float = 3.0,
+                 tie_break: str = "board-green", batch: int = 4096):
+        if tie_break != "none" and tie_break not in VALUES:
+            raise ValueError(f"tie_break must be none or one of {', '.join(VALUES)}")
+        self.card_value, self.tie_break = card_value, tie_break
+        if rollouts < 1:
+            raise ValueError("rollouts must be >= 1")
+        if score not in ("own", "relative"):
+            raise ValueError("score must be own or relative")
+        if horizon < 0:
+            raise ValueError("horizon must be >= 0 (0: to the end of the game)")
+        if batch < 1:
+            raise ValueError("batch must be >= 1")
+        self.rollouts, self.relative, self.horizon, self.batch = rollouts, score == "relative", horizon, batch
+
+    def act(self, view: BoardSeatView, rng: np.random.Generator) -> NDArray[np.int64]:
+        actions = np.full(view.n, PASS_ACTION, dtype=np.int64)
+        estimates = self.estimates(view, rng)
+        ties = self._tie_break(view, estimates)
+        for e, (cands, means) in estimates.items():
+            actions[e] = cands[int(np.argmax(means + ties.get(e, 0.0)))]
+        return actions
+
+    def _tie_break(self, view: BoardSeatView, estimates: dict) -> dict[int, NDArray]:
+        """Entry -> a tiny bonus per candidate tile: its board-green value (equal means
+        are common when several tiles land on plain fields); questions keep the first."""
+        if self.tie_break == "none":
+            return {}
+        picking = np.array([e for e, (c, m) in estimates.items() if len(c) > 1 and view.picking[e]], dtype=np.intp)
+        if not len(picking):
+            return {}
+        values = tile_values(view, picking, self.tie_break)  # (m, H) by hand slot
+        out = {}
+        for i, e in enumerate(picking):
+            cands = estimates[int(e)][0]
+            hand = view.hand[e].astype(np.int64)
+            slot = np.argmax(hand[None, :] == (cands + 1)[:, None], axis=1)
+            v = values[i, slot]
+            out[int(e)] = 1e-4 * (v - v.min()) / max(float(v.max() - v.min()), 1e-9)
+        return out
+
+    @staticmethod
+    def candidates(view: BoardSeatView) -> dict[int, NDArray[np.int64]]:
+        """Entry -> its candidate actions (tiles ascending; no, yes; "+5", "2x")."""
+        out = {}
+        for e in np.flatnonzero(view.picking):
+            out[int(e)] = np.sort(view.hand[e][view.hand[e] > 0]).astype(np.int64) - 1
+        for e in np.flatnonzero(view.is_asker):
+            first = LUCK_ACTION[PLUS5] if view.ask[e] == ASK_LUCK_CARD else ANSWER_NO
+            out[int(e)] = np.array([first, first + 1], dtype=np.int64)
+        return out
+
+    def estimates(self, view: BoardSeatView, rng: np.random.Generator) -> dict[int, tuple[NDArray, NDArray]]:
+        """Entry -> (candidate actions, mean rollout result of each), for every entry that
+        must act; an entry with one candidate gets it with mean 0 (nothing simulated)."""
+        cands = self.candidates(view)
+        out = {e: (c, np.zeros(1)) for e, c in cands.items() if len(c) == 1}
+        search = [e for e, c in cands.items() if len(c) > 1]
+        R = self.rollouts
+        known = view.known_state() if search else None
+        chunk: list[int] = []
+        size = 0
+        for e in search + [None]:
+            if e is not None and (not chunk or size + len(cands[e]) * R <= self.batch):
+                chunk.append(e)
+                size += len(cands[e]) * R
+                continue
+            if chunk:
+                means = self._simulate(view, known, np.array(chunk), [cands[c] for c in chunk], rng)
+                out.update({c: (cands[c], m) for c, m in zip(chunk, means)})
+            chunk, size = ([e], len(cands[e]) * R) if e is not None else ([], 0)
+        return out
+
+    def _simulate(self, view: BoardSeatView, known: BoardState, entries: NDArray, cands: list[NDArray],
+                  rng: np.random.Generator) -> list[NDArray]:
+        """Mean results of every candidate of `entries`, one engine batch. Every candidate
+        of an entry is played in the same `rollouts` worlds (common random numbers: the
+        same hidden tiles, and the others play the same tiles in the same order), so the
+        comparison sees the candidates' differences, not the worlds'."""
+        R = self.rollouts
+        E = len(entries)
+        counts = np.array([len(c) for c in cands])
+        worlds = known.take(np.repeat(entries, R))  # world r of entry e at e * R + r (known: one game per entry)
+        seats_w = view.seats[entries].astype(np.intp).repeat(R)
+        determinize(worlds, seats_w, view.unseen[entries].repeat(R, axis=0), rng)
+        # copy (e, candidate j, world r) -> world e * R + r
+        world_of = np.concatenate([np.tile(e * R + np.arange(R), counts[e]) for e in range(E)])
+        st = worlds.take(world_of)
+        seats = seats_w[world_of]
+        first = np.concatenate([np.repeat(c, R) for c in cands])  # (G,) each candidate R times
+        G = st.batch_size
+        actions = rollout_actions(st)
+        actions[seats, np.arange(G)] = first
+        engine.step(st, actions, inplace=True, validate=False)
+        horizon = self.horizon if self.horizon > 0 else 10 ** 6
+        limit = view.turn[entries].astype(np.int64).repeat(counts * R) + horizon
+        while True:
+            live = (st.phase != PHASE_OVER) & (st.turn < limit)
+            if not live.any():
+                break
+            engine.step(st, rollout_actions(st), inplace=True, validate=False, games=live)
+        rows = np.arange(G)
+        value = st.score.astype(np.float64)
+        if self.card_value and st.config.luck:  # cards held where a rollout stops short of the end
+            value += self.card_value * st.luck.sum(axis=0) * (st.phase != PHASE_OVER)
+        own = value[seats, rows]
+        if self.relative:
+            others = (value.sum(axis=0) - own) / (st.players - 1)
+            own = own - others
+        bounds = np.concatenate([[0], np.cumsum(counts * R)])
+        return [own[bounds[i]:bounds[i + 1]].reshape(counts[i], R).mean(axis=1) for i in range(E)]

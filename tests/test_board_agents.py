@@ -1,0 +1,362 @@
+"""Agents for the board game: legal actions in every phase for 2-6 players and both
+variants, reproducibility, blindness to hidden tiles, the heuristics' documented choices,
+the registry's per-game `mcs`, and a small strength check."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents.arena import run_match
+from agents.board.heuristics import BoardHeuristicAgent, answer_questions
+from agents.board.search import BoardMonteCarloAgent, determinize
+from agents.registry import PerGameAgent, describe, make_agent
+from sixnimmt_env.board import engine
+from sixnimmt_env.board.actions import ANSWER_YES, LUCK_ACTION, PASS_ACTION
+from sixnimmt_env.board.rules import DOUBLE, HAND_SIZE, PLUS5, BoardConfig
+from sixnimmt_env.board.state import (ASK_DOUBLE, ASK_LUCK_CARD, ASK_PLUS5, PHASE_ASK, PHASE_OVER,
+                                      PHASE_PICK, PHASE_PICK_SECOND)
+from sixnimmt_env.core.errors import ConfigError
+from sixnimmt_env.core.game import make_game
+
+FAST_MCS = "mcs:rollouts=3"
+SPECS = ["random", "board-greedy", "board-safe", "board-green", FAST_MCS,
+         "mcs:rollouts=2:horizon=3:score=relative:tie_break=none:card_value=0"]
+HEURISTICS = ["board-greedy", "board-safe", "board-green"]
+
+
+def play(specs, players, variant, games=2, seed=0, check=True):
+    """A mixed table (seat s plays specs[s % len(specs)]) to the end of every game.
+    Returns (the actions of every step, the phases and questions seen, the final state)."""
+    game = make_game("board", players=players, variant=variant)
+    agents = [make_agent(specs[s % len(specs)], "board") for s in range(players)]
+    rng = np.random.default_rng(seed)
+    st = game.new_games(np.arange(seed, seed + games))
+    trace, seen = [], set()
+    while not game.game_over(st).all():
+        actions = np.zeros((players, games), dtype=np.int64)
+        for seat, agent in enumerate(agents):
+            view = game.view(st, np.full(games, seat))
+            chosen = agent.act(view, rng)
+            assert chosen.shape == (games,) and chosen.dtype == np.int64
+            if check:
+                mask = view.action_mask()
+                assert mask[np.arange(games), chosen].all(), f"{agent.name} played an illegal action"
+            for e in np.flatnonzero(view.must_act):
+                seen.add(("ask", int(view.ask[e])) if view.is_asker[e] else ("phase", int(view.phase[e])))
+            actions[seat] = chosen
+        trace.append(actions.copy())
+        st, _ = game.step(st, actions)
+    return trace, seen, st
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("variant", ["basic", "luck"])
+def test_every_agent_plays_legal_actions_to_the_end(players, variant):
+    order = SPECS[players % len(SPECS):] + SPECS[:players % len(SPECS)]  # every agent in some seat
+    _, seen, st = play(order, players, variant, games=2, seed=players)
+    assert (st.phase == PHASE_OVER).all()
+    assert ("phase", PHASE_PICK) in seen
+
+
+def test_every_phase_and_question_is_exercised():
+    seen = set()
+    for players in (2, 4, 6):
+        seen |= play(["board-green", FAST_MCS, "random", "board-safe"], players, "luck", games=4,
+                     seed=10 + players)[1]
+    assert {("phase", PHASE_PICK), ("phase", PHASE_PICK_SECOND), ("ask", ASK_PLUS5),
+            ("ask", ASK_DOUBLE), ("ask", ASK_LUCK_CARD)} <= seen
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_same_seed_same_decisions(spec):
+    a = play([spec, "board-green", spec], 3, "luck", games=2, seed=5, check=False)[0]
+    b = play([spec, "board-green", spec], 3, "luck", games=2, seed=5, check=False)[0]
+    assert len(a) == len(b) and all((x == y).all() for x, y in zip(a, b))
+
+
+def test_mcs_rolls_out_to_the_end_of_the_game():
+    _, _, st = play(["mcs:rollouts=2:horizon=0", "random", "board-safe", "random"], 4, "basic", games=1, seed=3)
+    assert (st.phase == PHASE_OVER).all()
+
+
+def hide_differently(st, seat: int, rng):
+    """A copy of `st` with every tile `seat` cannot see dealt anew: the other hands, the
+    others' face-down first tiles (play-two) and the supply's undrawn part; other seed."""
+    alt = st.copy()
+    P = st.players
+    for b in range(st.batch_size):
+        places = []  # (array, index) of every hidden tile
+        for p in range(P):
+            if p == seat:
+                continue
+            places += [(alt.hands, (p, j, b)) for j in range(HAND_SIZE) if alt.hands[p, j, b]]
+            if st.phase[b] == PHASE_PICK_SECOND:
+                places.append((alt.picked, (0, p, b)))
+        places += [(alt.supply, (j, b)) for j in range(int(alt.drawn[b]), alt.supply.shape[0]) if alt.supply[j, b]]
+        hidden = np.array([arr[i] for arr, i in places])
+        for (arr, i), tile in zip(places, rng.permutation(hidden)):
+            arr[i] = tile
+    alt.seed = st.seed + np.uint64(12345)
+    return alt
+
+
+def blind(agent, players: int, variant: str) -> bool:
+    """At every step of random games, the tiles seat (step mod P) cannot see dealt anew
+    give the same decisions for the same random stream."""
+    game = make_game("board", players=players, variant=variant)
+    rng = np.random.default_rng(players)
+    st = game.new_games(np.arange(3))
+    steps = 0
+    while not game.game_over(st).all():
+        seat = steps % players
+        alt = hide_differently(st, seat, rng)
+        view, alt_view = game.view(st, seat), game.view(alt, seat)
+        assert (view.unseen == alt_view.unseen).all()
+        a = agent.act(view, np.random.default_rng(steps))
+        b = agent.act(alt_view, np.random.default_rng(steps))
+        if (a != b).any():
+            return False
+        actions = np.stack([game.view(st, s).random_legal_actions(rng) for s in range(players)])
+        st, _ = game.step(st, actions)
+        steps += 1
+    return True
+
+
+@pytest.mark.parametrize("spec", SPECS[1:] + ["mcs:rollouts=8:horizon=2"])
+@pytest.mark.parametrize("players,variant", [(2, "luck"), (4, "luck"), (5, "basic")])
+def test_decisions_ignore_hidden_tiles(spec, players, variant):
+    assert blind(make_agent(spec, "board"), players, variant), f"{spec} decided differently with other hidden tiles"
+
+
+class Peeker:
+    """Plays the tile of its hand nearest to the next seat's first hidden tile."""
+
+    name = "peeker"
+
+    def act(self, view, rng):
+        actions = view.random_legal_actions(rng)
+        st = view._st
+        for e in np.flatnonzero(view.picking):
+            target = int(st.hands[(view.seats[e] + 1) % view.players, 0, view.games[e]])
+            hand = view.hand[e][view.hand[e] > 0].astype(np.int64)
+            actions[e] = hand[np.argmin(np.abs(hand - target))] - 1
+        return actions
+
+
+def test_the_blindness_check_catches_a_peeker():
+    assert not blind(Peeker(), 4, "basic")
+
+
+# --------------------------------------------------------------------------- heuristics
+
+
+def position(hand, rows, players=2, variant="basic", other=None):
+    """One game: seat 0 holds `hand`, rows[r] lists row r's tiles (the first four rows
+    hold at least one), the other seats hold the lowest tiles left."""
+    cfg = BoardConfig(players=players, variant=variant)
+    used = set(hand) | {t for r in rows for t in r}
+    free = [t for t in range(1, 101) if t not in used]
+    hands = [list(hand) + [0] * (HAND_SIZE - len(hand))]
+    for p in range(1, players):
+        mine = (other or free)[(p - 1) * len(hand):p * len(hand)]
+        hands.append(mine + [0] * (HAND_SIZE - len(mine)))
+    free = [t for t in free if all(t not in h for h in hands)]
+    st = engine.from_deal(cfg, [hands], [[r[0] for r in rows[:4]]], [free])
+    for r, tiles in enumerate(rows):
+        st.tiles[r, :len(tiles), 0] = tiles
+        st.length[r, 0] = len(tiles)
+    st.picks[:] = 1
+    return st
+
+
+def test_heuristics_pick_their_documented_tiles():
+    # rows end 10 (field 2 plain), 25 (row 2: ". + . - . T", next field 3 plain),
+    # 42 (row 3: ". - + T", next field 3 green) and 60 (row 4 field 2 plain)
+    rows = [[10], [20, 25], [40, 42], [60]]
+    st = position([44, 66, 26, 13], rows, other=[1, 2, 3, 4])
+    view = make_game("board", players=2).view(st, 0)
+    # 44 lands on the green field of row 3 (+5: 44 is a multiple of 11, 5 bullheads); 66,
+    # 26 and 13 on plain fields
+    for spec in ("board-greedy", "board-green"):
+        assert make_agent(spec, "board").act(view, np.random.default_rng(0))[0] == 44 - 1
+    # board-safe counts only losses: 44 risks being pushed onto the take field (43 is
+    # unseen), the others lose nothing; of those, the fewest bullheads (26, 13: 1 each),
+    # then the smallest gap: 26 follows 25
+    assert make_agent("board-safe", "board").act(view, np.random.default_rng(0))[0] == 26 - 1
+
+
+def test_heuristics_avoid_a_take():
+    # row 3 (". - + T") holds 40 41 42: 43 would take it (3 + 1 + 1 bullheads lost);
+    # row 1 (". . + - T") holds 10 11: 12 lands on its green field (+1)
+    rows = [[10, 11], [20], [40, 41, 42], [60]]
+    st = position([43, 12], rows, other=[1, 2])
+    view = make_game("board", players=2).view(st, 0)
+    for spec in HEURISTICS:
+        assert make_agent(spec, "board").act(view, np.random.default_rng(0))[0] == 12 - 1
+
+
+def test_play_two_pairs():
+    """Under play-two the pair counts. Row 6 (". 2 + - . T") holds 70: 98 covers its
+    play-two field (0), then 99 lands on its green field (+5: a multiple of 11). 42 alone
+    scores +1 on row 3's green field, but 42 and 43 together take row 3 (40 41 42)."""
+    rows = [[10], [20], [40, 41], [60], [], [70]]
+    st = position([42, 43, 99, 98], rows, other=[1, 2, 3, 4])
+    st.picks[:] = 2
+    game = make_game("board", players=2)
+    agent = make_agent("board-greedy", "board")
+    view = game.view(st, 0)
+    assert view.picks[0] == 2
+    assert agent.act(view, np.random.default_rng(0))[0] == 98 - 1  # the lower tile of the best pair
+    st, _ = game.step(st, np.array([[98 - 1], [1 - 1]]))
+    view = game.view(st, 0)
+    assert view.phase[0] == PHASE_PICK_SECOND and view.picked[0, 0] == 98
+    assert agent.act(view, np.random.default_rng(0))[0] == 99 - 1
+
+
+def test_answers_to_questions():
+    game = make_game("board", players=2, variant="luck")
+    st = position([12, 30], [[10, 11], [20], [40], [60]], variant="luck", other=[1, 2])
+    st.luck[PLUS5, 0] = 1  # usable (gained in an earlier turn)
+    st, _ = game.step(st, np.array([[12 - 1], [1 - 1]]))  # 1 goes after 60; 12 onto row 1's green field
+    view = game.view(st, 0)
+    assert view.is_asker[0] and view.ask[0] == ASK_PLUS5
+    # 12 would score +1 on the green field: worse than +5, so play it
+    assert answer_questions(view)[0] == ANSWER_YES
+    for spec in HEURISTICS:
+        assert make_agent(spec, "board").act(view, np.random.default_rng(0))[0] == ANSWER_YES
+    assert (make_agent("board-green", "board").act(game.view(st, 1), np.random.default_rng(0)) == PASS_ACTION).all()
+
+
+def test_luck_card_choice():
+    st = position([12, 30], [[10, 11], [20], [40], [60]], variant="luck", other=[1, 2])
+    st.phase[:] = PHASE_ASK
+    st.ask[:], st.asker[:] = ASK_LUCK_CARD, 0
+    view = make_game("board", players=2, variant="luck").view(st, 0)
+    assert answer_questions(view)[0] == LUCK_ACTION[PLUS5]
+    st.luck[PLUS5, 0] = 2  # one "+5" per tile in hand already: take a "2x"
+    view = make_game("board", players=2, variant="luck").view(st, 0)
+    assert answer_questions(view)[0] == LUCK_ACTION[DOUBLE]
+    st.ask[:] = ASK_DOUBLE
+    assert answer_questions(make_game("board", players=2, variant="luck").view(st, 0))[0] == ANSWER_YES
+
+
+# --------------------------------------------------------------------------- search
+
+
+def test_determinize_fills_every_hidden_place_from_the_unseen_tiles():
+    for players in (2, 3, 5):
+        game = make_game("board", players=players, variant="luck")
+        st = game.new_games(np.arange(4))
+        rng = np.random.default_rng(0)
+        for _ in range(3):
+            st, _ = game.step(st, np.stack([game.view(st, s).random_legal_actions(rng) for s in range(players)]))
+        view = game.view(st, np.arange(4) % players)
+        known = view.known_state()
+        determinize(known, view.seats, view.unseen, rng)
+        for b in range(4):
+            seat = int(view.seats[b])
+            hands = known.hands[:, :, b]
+            counts = (hands > 0).sum(axis=1)
+            assert (counts == counts[seat]).all()
+            dealt = [t for p in range(players) if p != seat for t in hands[p] if t]
+            if st.phase[b] == PHASE_PICK_SECOND:
+                dealt += [int(known.picked[0, p, b]) for p in range(players) if p != seat]
+            supply = [t for t in known.supply[int(known.drawn[b]):, b] if t]
+            everything = sorted(dealt + supply)
+            assert everything == np.flatnonzero(view.unseen[b]).tolist()  # each unseen tile once
+            if players <= 3 and not st.refilled[b]:
+                assert len(supply) >= players * HAND_SIZE  # the refill comes from it
+            assert sorted(t for t in hands[seat] if t) == sorted(t for t in st.hands[seat, :, b] if t)
+
+
+def test_mcs_estimates_every_candidate():
+    game = make_game("board", players=4, variant="luck")
+    st = game.new_games([3])
+    view = game.view(st, 0)
+    agent = BoardMonteCarloAgent(rollouts=8, horizon=1, tie_break="none")
+    (cands, means), = agent.estimates(view, np.random.default_rng(0)).values()
+    assert sorted(cands + 1) == sorted(int(t) for t in st.hands[0, :, 0] if t)
+    assert means.shape == cands.shape and np.isfinite(means).all()
+    assert agent.act(view, np.random.default_rng(0))[0] == cands[int(np.argmax(means))]
+
+
+def test_mcs_batch_chunks_give_legal_decisions():
+    """A small `batch` splits the entries into several engine batches."""
+    play(["mcs:rollouts=3:batch=40", "board-green"], 4, "luck", games=3, seed=2)
+
+
+def test_mcs_beats_random():
+    result = run_match(["mcs", "random", "random", "random"], make_game("board", players=4, variant="luck"),
+                       deals=16, seed=1, progress=False)
+    by = {a.name: a for a in result.agents}
+    assert by["mcs"].penalty_per_round > by["random"].penalty_per_round + 3
+    assert by["mcs"].win_share > 0.25
+    assert 0 < by["mcs"].ms_per_decision < 50
+
+
+# --------------------------------------------------------------------------- registry
+
+
+def test_mcs_plays_both_games():
+    agent = make_agent("mcs:rollouts=5")
+    assert isinstance(agent, PerGameAgent)
+    assert agent.rollouts == 5  # the default game's (cards) implementation
+    assert isinstance(agent.for_game("board"), BoardMonteCarloAgent) and agent.for_game("board").rollouts == 5
+    assert isinstance(make_agent("mcs", "board"), BoardMonteCarloAgent)
+    # the same object at a card table and at a board table
+    for game_name, rules in (("cards", {"players": 3, "max_rounds": 1, "row_choice": "cheapest"}),
+                             ("board", {"players": 3, "variant": "luck"})):
+        result = run_match([agent, "random", "random"], make_game(game_name, **rules), deals=1, seed=0,
+                           progress=False)
+        assert {a.name for a in result.agents} == {"mcs:rollouts=5", "random"}
+
+
+def test_board_agents_are_listed_and_refused_elsewhere():
+    text = describe()
+    for spec in HEURISTICS:
+        assert any(line.startswith(spec) and line.endswith("(board)") for line in text.splitlines())
+    assert sum(line.startswith("mcs:") for line in text.splitlines()) == 2
+    with pytest.raises(ConfigError, match="agents for 'board': random, mcs, ppo, board-greedy"):
+        make_agent("greedy", "board")
+    with pytest.raises(ConfigError, match="plays board, not 'cards'"):
+        make_agent("board-safe", "cards")
+    with pytest.raises(ConfigError, match="horizon"):
+        make_agent("mcs:depth=2")
+    with pytest.raises(ConfigError, match="horizon must be"):
+        make_agent("mcs:horizon=-1", "board")
+    with pytest.raises(ConfigError, match="tie_break must be"):
+        make_agent("mcs:tie_break=lowest", "board")
+    with pytest.raises(ConfigError, match="agents for 'board'"):
+        run_match(["lowest", "random"], make_game("board", players=2), deals=1, seed=0, progress=False)
+
+
+def test_random_and_ppo_at_the_board_table():
+    from sb3_contrib import MaskablePPO
+
+    from agents.ppo import PPOAgent
+    from sixnimmt_env.adapters.vec_env import SixNimmtVecEnv
+
+    game = make_game("board", players=4, variant="luck")
+    with pytest.raises(ConfigError, match="trained for the 'cards' game"):
+        run_match(["ppo", "random", "random", "random"], game, deals=1, seed=0, progress=False)
+    env = SixNimmtVecEnv(num_games=4, game="board", players=4, variant="luck", seed=0)
+    model = MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=32, n_epochs=1, verbose=0, seed=0)
+    agent = PPOAgent(model=model, meta={"game": "board", "players": 4})
+    agent.name = "ppo-board"
+    result = run_match([agent, "random", "board-green", "mcs:rollouts=2"], game, deals=1, seed=0,
+                       progress=False)
+    assert {a.name for a in result.agents} == {"ppo-board", "random", "board-green", "mcs:rollouts=2"}
+
+
+def test_heuristic_agent_rejects_unknown_rules():
+    with pytest.raises(ValueError):
+        BoardHeuristicAgent("board-reckless")
+
+
+def test_action_mask_allows_tile_1_beside_empty_slots():
+    """Regression: the view's mask wrote the empty slots' False over tile 1's entry."""
+    st = position([1, 30], [[10], [20], [40], [60]], other=[2, 3])
+    view = make_game("board", players=2).view(st, 0)
+    mask = view.action_mask()[0]
+    assert np.flatnonzero(mask).tolist() == [1 - 1, 30 - 1]
