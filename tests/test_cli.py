@@ -264,30 +264,13 @@ def test_play_board_bad_options_are_one_line_errors(args, message):
     assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
 
 
-@pytest.fixture
-def second_board_agent(monkeypatch):
-    """A second agent that plays any game ("random2"), for a board tournament: the only
-    board agent in this tree is random, and a tournament lists each agent once."""
-    import agents.registry as registry
-    from agents.random_agent import RandomAgent
-
-    entries = registry._entries
-
-    def with_random2():
-        found = entries()
-        found["random2"] = registry.AgentEntry(RandomAgent, {}, "random again", registry.ANY_GAME)
-        return found
-
-    monkeypatch.setattr(registry, "_entries", with_random2)
-
-
-def test_tournament_plays_the_board_game(tmp_path, second_board_agent):
+def test_tournament_plays_the_board_game(tmp_path):
     from typer.testing import CliRunner
 
     from experiments.cli import app
 
     out = tmp_path / "board"
-    run = CliRunner().invoke(app, ["tournament", "--game", "board", "--variant", "luck", "--agents", "random,random2",
+    run = CliRunner().invoke(app, ["tournament", "--game", "board", "--variant", "luck", "--agents", "random,board-greedy",
                                    "--players-range", "2-3", "--games", "2", "--out", str(out), "--no-progress"])
     assert run.exit_code == 0, run.output
     assert "points / round" in run.output and "bullheads" not in run.output
@@ -296,7 +279,7 @@ def test_tournament_plays_the_board_game(tmp_path, second_board_agent):
     summary = json.loads((out / "summary.json").read_text())
     assert (summary["game"], summary["score_unit"], summary["utility"]) == ("board", "points", 1)
     for results in summary["by_players"].values():  # summary order is the agents'; the report ranks
-        assert {a["name"] for a in results} == {"random", "random2"}
+        assert {a["name"] for a in results} == {"random", "board-greedy"}
     report = (out / "report.md").read_text()
     assert "Game board, variant luck" in report and "Points per round: more is better" in report
     tables = re.findall(r"\| rank \|.*?(?=\n\n|\Z)", report, re.S)
