@@ -83,24 +83,6 @@ def better(mine: float, theirs: float, utility: int = -1) -> bool:
     return (mine - theirs) * utility > 0
 
 
-def open_recorder(game, state, *, seats: list[str] | None = None, seeds=None, required: bool = True):
-    """`game.recorder(state, ...)`, for a game kind that can write records.
-
-    A game kind whose records module has not landed yet (its `recorder` fails to import
-    it) gives a one-line ConfigError when a record is `required`, else None: the caller
-    plays on without recording."""
-    try:
-        return game.recorder(state, seats=seats, seeds=seeds)
-    except ModuleNotFoundError as e:
-        package = type(game).__module__.rpartition(".")[0]
-        if not package or not (e.name or "").startswith(package + "."):
-            raise
-        if required:
-            raise ConfigError(f"the {game.info.game} game cannot write game records yet "
-                              f"({e.name} is missing)") from None
-        return None
-
-
 def mean_ci(samples) -> tuple[float, float]:
     """Mean and the half-width of its 95% normal confidence interval."""
     samples = np.asarray(samples, dtype=np.float64)
@@ -150,7 +132,7 @@ def play_duplicate(names: list[str], agents: dict, game, deal_seeds, rng, *,
     position = (np.arange(P)[:, None] - rotation[None, :]) % P  # agent position at seat s, game g
     distinct = list(dict.fromkeys(names))
     where = {n: np.nonzero(np.isin(position, [i for i, m in enumerate(names) if m == n])) for n in distinct}
-    recorder = open_recorder(game, st, seeds=[int(s) for s in seeds]) if records else None
+    recorder = game.recorder(st, seeds=[int(s) for s in seeds]) if records else None
     observers = list(observers) + ([recorder] if recorder is not None else [])
     act_time = dict.fromkeys(distinct, 0.0)
     decisions = dict.fromkeys(distinct, 0)

@@ -91,7 +91,7 @@ def demo(
 
     table = _game(game, players, variant=variant, row_choice=row_choice, end_score=end_score,
                   max_rounds=max_rounds, deck=deck, layout=layout, next_row=next_row)
-    rec = play_demo(table, seed, echo=typer.echo, record=record is not None)
+    rec = play_demo(table, seed, echo=typer.echo)
     if record is not None:
         write_record(rec, record)
         typer.echo(f"record written to {record}")
@@ -135,8 +135,7 @@ def play(
     if seed is None:
         seed = secrets.randbelow(2**31)
     try:
-        game = terminal_game(rules, specs, seed, console, console.input, hints=hints,
-                             record=record is not None)
+        game = terminal_game(rules, specs, seed, console, console.input, hints=hints)
         result = game.play()
     except KeyboardInterrupt:  # while the agents load, before any turn
         typer.echo("\nstopped before the first turn; nothing to record", err=True)

@@ -20,7 +20,6 @@ from sixnimmt_env.cards.placement import cheapest_row
 from sixnimmt_env.cards.render import scores_line, table_lines
 from sixnimmt_env.cards.rules import HAND_SIZE
 from sixnimmt_env.cards.state import PHASE_ROW
-from agents.arena import open_recorder
 from sixnimmt_env.core.game import as_game
 from sixnimmt_env.core.rng import game_seeds
 
@@ -40,23 +39,22 @@ def demo_actions(st, rng: np.random.Generator) -> np.ndarray:
     return actions
 
 
-def play_demo(game, seed: int, echo: Callable[[str], None] = print, record: bool = True) -> dict | None:
+def play_demo(game, seed: int, echo: Callable[[str], None] = print) -> dict:
     """Play one game (a Game, a game kind's name or its rules), echoing every turn; returns
-    its record. A game kind that cannot write records yet plays all the same and returns
-    None, unless a `record` is required (then a ConfigError before the first turn)."""
+    its record."""
     game = as_game(game)
     demo = DEMOS.get(game.info.game, interface_demo)
-    return demo(game, seed, echo, record)
+    return demo(game, seed, echo)
 
 
-def interface_demo(game, seed: int, echo: Callable[[str], None] = print, record: bool = True) -> dict | None:
+def interface_demo(game, seed: int, echo: Callable[[str], None] = print) -> dict:
     """The demo of any game, through the game interface alone: random legal actions for
     every seat, `render` at each new turn, `render_step` after every step."""
     info = game.info
     P = info.players
     st = game.new_games(game_seeds(seed, 1))
     rng = np.random.default_rng(seed)
-    recorder = open_recorder(game, st, seats=[DEMO_SEAT] * P, seeds=[seed], required=record)
+    recorder = game.recorder(st, seats=[DEMO_SEAT] * P, seeds=[seed])
     rules = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in game.rules.to_dict().items() if k != "players")
     echo(f"{info.game} demo ({info.variant}): {P} players, {rules}, seed {seed}")
     echo(f"random legal play; the {'fewest' if info.utility < 0 else 'most'} {info.score_unit} win")
@@ -71,13 +69,12 @@ def interface_demo(game, seed: int, echo: Callable[[str], None] = print, record:
                 echo("   " + line)
         actions = game.view(st, seats, games).random_legal_actions(rng)[:, None]  # pass where nothing to decide
         after, events = game.step(st, actions, report=True)
-        if recorder is not None:
-            recorder.observe(st, actions, after, events)
+        recorder.observe(st, actions, after, events)
         for line in game.render_step(st, events, after):
             echo(line)
         st = after
     _final(game, st, echo, info.score_unit)
-    return None if recorder is None else recorder.records(st)[0]
+    return recorder.records(st)[0]
 
 
 def _final(game, st, echo, unit: str | None = None) -> None:
@@ -87,7 +84,7 @@ def _final(game, st, echo, unit: str | None = None) -> None:
     echo("winner" + ("s" if len(winners) > 1 else "") + ": " + ", ".join(f"seat {w}" for w in winners))
 
 
-def card_demo(game, seed: int, echo: Callable[[str], None] = print, record: bool = True) -> dict:
+def card_demo(game, seed: int, echo: Callable[[str], None] = print) -> dict:
     """The card games' demo (the card game records every game: `record` changes nothing)."""
     config = game.rules
     st = game.new_games(game_seeds(seed, 1))

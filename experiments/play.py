@@ -104,10 +104,8 @@ TERMINAL_GAMES = {"cards": ("experiments.play", "TerminalGame"),
 
 
 def terminal_game(game, opponents: list[str], seed: int, console: Console, ask: Ask, *,
-                  hints: bool = False, record: bool = False):
-    """The terminal game of `game`'s kind (TERMINAL_GAMES). `record`: a record is wanted
-    (a game kind that cannot write records yet refuses at once; the card games always
-    keep one)."""
+                  hints: bool = False):
+    """The terminal game of `game`'s kind (TERMINAL_GAMES); each keeps the game's record."""
     import importlib
 
     game = as_game(game)
@@ -115,7 +113,7 @@ def terminal_game(game, opponents: list[str], seed: int, console: Console, ask: 
         raise ConfigError(f"no terminal game for {game.info.game!r}; terminal games: {', '.join(TERMINAL_GAMES)}")
     module, name = TERMINAL_GAMES[game.info.game]
     return getattr(importlib.import_module(module), name)(game, opponents, seed, console, ask,
-                                                          hints=hints, record=record)
+                                                          hints=hints)
 
 
 def opponent_specs(opponents: str, players: int) -> list[str]:
@@ -175,11 +173,10 @@ class TerminalGame(SeatZeroSession):
         ask: reads one line after printing a prompt (Ctrl-D: EOFError, Ctrl-C:
             KeyboardInterrupt).
         hints: before each decision, show what `mcs` would do and its estimate per choice.
-        record: whether the caller keeps the record (the card games always make one).
     """
 
     def __init__(self, game, opponents: list[str], seed: int, console: Console,
-                 ask: Ask, hints: bool = False, record: bool = False):
+                 ask: Ask, hints: bool = False):
         self.game = as_game(game)
         config = self.game.rules
         if len(opponents) != config.players - 1:

@@ -16,9 +16,7 @@ sees comes from their seat view and the step's public events. Ctrl-C or typing q
 the game, keeping the record of the completed turns. Rows and fields are numbered from 1
 on screen (0-based in records).
 
-Records: the board game's records module (sixnimmt_env/board/records.py) may not be in
-this tree yet. Without it the game plays all the same and keeps no record; asked for a
-record (`record=True`), it refuses before the first turn with a one-line ConfigError.
+The game is kept as a board-game record (docs/spec/board-record.md).
 """
 
 from __future__ import annotations
@@ -31,11 +29,11 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from agents.arena import build_agents, open_recorder
+from agents.arena import build_agents
 from experiments.play import HUMAN, HUMAN_NAME, Ask, SeatZeroSession, _Quit
 from sixnimmt_env.board.actions import ANSWER_NO, ANSWER_YES, LUCK_ACTION, tile_action
 from sixnimmt_env.board.layout import FIXED, GREEN, KIND_EFFECTS, KIND_NAMES, PLAIN, PLAY_TWO, RED, TAKE
-from sixnimmt_env.board.rules import DOUBLE, LUCK_KINDS, N_TILES, PLUS5, PLUS5_POINTS
+from sixnimmt_env.board.rules import DOUBLE, N_TILES, PLUS5, PLUS5_POINTS
 from sixnimmt_env.board.state import (ASK_DOUBLE, ASK_LUCK_CARD, ASK_PLUS5, PHASE_ASK, PHASE_PICK,
                                       PHASE_PICK_SECOND, BoardState)
 from sixnimmt_env.core.errors import ConfigError
@@ -59,14 +57,14 @@ class BoardPlayResult:
 
     Attributes:
         record: the game record as of the last completed turn (the whole game when it
-            finished), or None when the board game cannot write records yet.
+            finished).
         finished: the game reached its end by the rules.
         interrupted: stopped by Ctrl-C or closed input (not by typing quit).
         turns: completed turns (those in the record).
         totals: everyone's points after the last completed turn.
     """
 
-    record: dict | None
+    record: dict
     finished: bool
     interrupted: bool = False
     turns: int = 0
@@ -96,11 +94,10 @@ class BoardTerminalGame(SeatZeroSession):
         ask: reads one line after printing a prompt (Ctrl-D: EOFError, Ctrl-C:
             KeyboardInterrupt).
         hints: refused: the hint search (mcs) plays the card games only.
-        record: a record is required (ConfigError now when the board game cannot write one).
     """
 
     def __init__(self, game, opponents: list[str], seed: int, console: Console, ask: Ask,
-                 hints: bool = False, record: bool = False):
+                 hints: bool = False):
         self.game = as_game(game)
         info = self.game.info
         if hints:
@@ -111,13 +108,10 @@ class BoardTerminalGame(SeatZeroSession):
         self.layout = self.config.board
         self.seed, self.console, self.ask = seed, console, ask
         self.specs = list(opponents)
-        self.record_required = record
         _, self.agents = build_agents(self.specs, info.game)  # one object per distinct spec
         self.rng = np.random.default_rng([seed, 0])
         self.names = ["you"] + [f"seat {s} ({spec})" for s, spec in enumerate(self.specs, start=1)]
         self._eofs = 0
-        if record:  # fail before anything is shown
-            open_recorder(self.game, self.game.new_games(game_seeds(seed, 1)))
 
     # ------------------------------------------------------------------ the game loop
 
@@ -125,8 +119,7 @@ class BoardTerminalGame(SeatZeroSession):
         """Play until the game ends, the person quits, or Ctrl-C; return the record."""
         game = self.game
         st = game.new_games(game_seeds(self.seed, 1))
-        recorder = open_recorder(game, st, seats=[HUMAN_NAME] + self.specs, seeds=[self.seed],
-                                 required=self.record_required)
+        recorder = game.recorder(st, seats=[HUMAN_NAME] + self.specs, seeds=[self.seed])
         saved = self._snapshot(recorder, st)
         put_out: list[tuple[int, int]] = []  # this turn's tiles (seat, tile), shown when revealed
         shown_turn = -1
@@ -164,15 +157,14 @@ class BoardTerminalGame(SeatZeroSession):
 
     def _snapshot(self, recorder, st: BoardState) -> BoardPlayResult:
         """What is kept if play stops: the record (a deep copy) at a turn boundary."""
-        record = None if recorder is None else json.loads(json.dumps(recorder.records(st)[0]))
+        record = json.loads(json.dumps(recorder.records(st)[0]))
         return BoardPlayResult(record, finished=False, turns=int(st.turn[0]),
                                totals=[int(t) for t in self.game.totals(st)[:, 0]])
 
     def _step(self, st: BoardState, actions: np.ndarray, recorder) -> BoardState:
         """Apply one decision step, record it, show what it did."""
         after, events = self.game.step(st, actions, report=True)
-        if recorder is not None:
-            recorder.observe(st, actions, after, events)
+        recorder.observe(st, actions, after, events)
         self._show_events(st, after, events)
         return after
 

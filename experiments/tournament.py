@@ -90,10 +90,6 @@ class TournamentConfig:
             self.rules(p)
         for spec in self.agents:
             make_agent(spec, self.game)  # fails early, with the valid names, on a bad spec
-        if self.records:  # a game kind that cannot write records yet fails here, not mid-way
-            from agents.arena import open_recorder
-            game = self.rules(self.players[0])
-            open_recorder(game, game.new_games(game_seeds(self.seed, 1)))
 
 
 def lineups(agents: list[str], players: int) -> list[tuple[str, ...]]:

@@ -11,9 +11,8 @@ import numpy as np
 import pytest
 
 from sixnimmt_env import make_game
-from sixnimmt_env.board.actions import tile_action
 from sixnimmt_env.board.rules import LUCK_KINDS
-from sixnimmt_env.board.state import ASK_LUCK_CARD, ASK_NAMES, PHASE_ASK, PHASE_PICK_SECOND
+from sixnimmt_env.board.state import ASK_LUCK_CARD, ASK_NAMES, PHASE_ASK
 from sixnimmt_env.core.rng import game_seeds
 from tests import reference_board as ref
 

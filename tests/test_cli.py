@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 import subprocess
@@ -139,8 +138,6 @@ def test_play_bad_options_are_one_line_errors(args, message):
 
 # ---------------------------------------------------------------------- the board game
 
-BOARD_HAS_RECORDS = importlib.util.find_spec("sixnimmt_env.board.records") is not None
-NO_BOARD_RECORDS = "sixnimmt_env/board/records.py has not landed in this tree yet (another branch writes it)"
 
 
 @pytest.mark.parametrize("args", [
@@ -159,11 +156,6 @@ def test_demo_plays_the_board_game(args):
 
 def test_demo_record_of_the_board_game(tmp_path):
     path = tmp_path / "board.json"
-    if not BOARD_HAS_RECORDS:  # refused before the first turn, in one line
-        proc = sixnimmt("demo", "--game", "board", "--record", str(path), check_code=2)
-        assert "cannot write game records yet" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
-        assert not proc.stdout and not path.exists()
-        pytest.skip(NO_BOARD_RECORDS)
     sixnimmt("demo", "--game", "board", "--variant", "luck", "--record", str(path))
     assert json.loads(path.read_text())["game"] == "board"
     assert sixnimmt("replay", str(path)).returncode == 0
@@ -226,10 +218,6 @@ def test_match_plays_the_board_game_and_ranks_the_most_points_first():
 def test_match_records_of_the_board_game(tmp_path):
     args = ["match", "--game", "board", "--agents", "random,random", "--games", "1", "--no-progress",
             "--records", str(tmp_path / "recs")]
-    if not BOARD_HAS_RECORDS:
-        proc = sixnimmt(*args, check_code=2)
-        assert "cannot write game records yet" in proc.stderr
-        pytest.skip(NO_BOARD_RECORDS)
     sixnimmt(*args)
     records = sorted((tmp_path / "recs").glob("*.json"))
     assert len(records) == 2 and sixnimmt("replay", str(records[0])).returncode == 0
@@ -244,10 +232,6 @@ def test_play_the_board_game_with_piped_input(tmp_path):
     proc = sixnimmt("play", "--game", "board", "--players", "2", "--seed", "3", check_code=0, stdin="quit\n")
     assert "Game stopped." in proc.stdout
     record = tmp_path / "board.json"
-    if not BOARD_HAS_RECORDS:
-        proc = sixnimmt("play", "--game", "board", "--record", str(record), check_code=2, stdin="quit\n")
-        assert "cannot write game records yet" in proc.stderr and not proc.stdout
-        pytest.skip(NO_BOARD_RECORDS)
     sixnimmt("play", "--game", "board", "--players", "2", "--seed", "3", "--record", str(record),
              check_code=0, stdin="quit\n")
     assert sixnimmt("replay", str(record)).returncode == 0

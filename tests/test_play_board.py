@@ -3,7 +3,6 @@ and the board's step text that the demo prints."""
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import re
 
@@ -17,8 +16,6 @@ from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.core.game import make_game
 from sixnimmt_env.core.rng import game_seeds
 
-HAS_RECORDS = importlib.util.find_spec("sixnimmt_env.board.records") is not None
-NO_RECORDS = "sixnimmt_env/board/records.py has not landed in this tree yet (another branch writes it)"
 
 LUCK_2P = make_game("board", players=2, variant="luck")
 BASIC_3P = make_game("board", players=3)
@@ -188,21 +185,12 @@ def test_terminal_game_dispatches_on_the_game():
     assert type(terminal_game(make_game("cards", players=3), ["random", "random"], 1, console, input)) is TerminalGame
 
 
-@pytest.mark.skipif(HAS_RECORDS, reason="the board records module exists: the record tests below run")
-def test_a_required_record_is_refused_while_the_board_cannot_write_records():
-    with pytest.raises(ConfigError, match="cannot write game records yet"):
-        BoardTerminalGame(BASIC_3P, ["random", "random"], 1, Console(file=io.StringIO()), input, record=True)
-    result = play(Person(tiles=[None, "quit"]), BASIC_3P, seed=4)
-    assert result.record is None and result.turns == 1  # without a record asked for, it plays on
-
-
-@pytest.mark.skipif(not HAS_RECORDS, reason=NO_RECORDS)
 def test_the_record_of_a_stopped_and_of_a_whole_game_replays():
     from sixnimmt_env.core.records import replay
-    result = play(Person(tiles=[None, None, "quit"]), BASIC_3P, seed=4, record=True)
+    result = play(Person(tiles=[None, None, "quit"]), BASIC_3P, seed=4)
     assert result.record["seats"] == [HUMAN_NAME, "random", "random"]
     assert not replay(result.record).differences
-    result = play(Person(), LUCK_2P, seed=7, record=True)
+    result = play(Person(), LUCK_2P, seed=7)
     assert result.finished and not replay(result.record).differences
 
 
@@ -211,8 +199,8 @@ def test_the_record_of_a_stopped_and_of_a_whole_game_replays():
 
 def test_board_demo_is_deterministic_and_tells_every_step():
     lines, again = [], []
-    play_demo(LUCK_2P, 5, echo=lines.append, record=False)
-    play_demo(LUCK_2P, 5, echo=again.append, record=False)
+    play_demo(LUCK_2P, 5, echo=lines.append)
+    play_demo(LUCK_2P, 5, echo=again.append)
     assert lines == again
     text = "\n".join(lines)
     assert lines[0] == "board demo (luck): 2 players, next row scan, plus5 cards 6, double cards 6, seed 5"
@@ -225,7 +213,7 @@ def test_a_move_after_a_question_is_told_by_the_step_that_answers_it():
     game = LUCK_2P
     for seed in range(40):
         lines = []
-        play_demo(game, seed, echo=lines.append, record=False)
+        play_demo(game, seed, echo=lines.append)
         for i, line in enumerate(lines):
             if line.endswith("moves on after the question: " + line.rsplit(": ", 1)[-1]) and "take" in line:
                 tile = re.search(r"seat (\d): (\d+) ->", line).groups()

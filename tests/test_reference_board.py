@@ -23,8 +23,7 @@ from collections import Counter
 import pytest
 
 from tests import reference_board as ref
-from tests.board_cases import (B0, CASES, ENDS_3_64_75_90, LUCK, RED_NEXT, TAKE_NEXT, active_of, board_of,
-                                bullheads_with)
+from tests.board_cases import B0, CASES, active_of, board_of, bullheads_with
 
 # =========================================================================== helpers
 

@@ -233,7 +233,7 @@ def step(state: BoardState, actions: ArrayLike, *, inplace: bool = False, report
 def _pick(st: BoardState, games: NDArray, actions: NDArray, validate: bool) -> NDArray:
     """Every seat of `games` puts out the tile `actions` (P, g) names; returns the games
     whose tiles are all out (revealed: their placing starts)."""
-    P, H = st.players, HAND_SIZE
+    P = st.players
     tiles = actions.astype(np.int64) + 1  # tile actions: a plays tile a + 1
     hands = st.hands[:, :, games]  # (P, H, g)
     match = (hands == tiles[:, None, :]) & (actions[:, None, :] < N_TILE_ACTIONS) & (actions[:, None, :] >= 0)

@@ -24,7 +24,7 @@ from .render import scores_line, step_lines, table_lines
 from .rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, VARIANTS, RuleConfig
 from .seat_view import SeatView
 from .single_game import SingleGame
-from .state import PHASE_CARDS, PHASE_NAMES, PHASE_OVER, PHASE_ROW, State
+from .state import PHASE_CARDS, PHASE_NAMES, PHASE_ROW, State
 
 NAME = "cards"
 # A turn asks at most three decisions: the cards, a too-low card's row, a twin-row choice.
