@@ -237,9 +237,11 @@ def run_match(specs: list, game, deals: int, seed: int, *,
 def format_table(result: MatchResult) -> str:
     """The match result as a plain-text table, best agent first (by the game's utility)."""
     P = result.rules["players"]
+    # a game of one round (the board game; one-round card games): its points are per game
+    per = "game" if result.rounds == result.games else "round"
     lines = [f"{result.deals} deals x {P} seat rotations = {result.games} games, "
-             f"{result.rounds} rounds, {result.seconds:.1f} s",
-             f"{'agent':32} {'seats':>5} {result.score_unit + '/round':>20} "
+             + (f"{result.rounds} rounds, " if per == "round" else "") + f"{result.seconds:.1f} s",
+             f"{'agent':32} {'seats':>5} {result.score_unit + '/' + per:>20} "
              f"{'win share (fair ' + format(1 / P, '.3f') + ')':>28} {'ms/decision':>12}"]
     for a in ranked(result.agents, result.utility):
         lines.append(f"{a.name:32} {a.seats:>5} {a.penalty_per_round:>11.3f} ± {a.penalty_ci:<6.3f} "

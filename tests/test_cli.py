@@ -96,7 +96,7 @@ def test_bench_engine_json():
 def test_match_command(tmp_path):
     out = sixnimmt("match", "--agents", "greedy,random,random", "--games", "2", "--max-rounds", "1",
                    "--row-choice", "player", "--records", str(tmp_path / "recs"), "--no-progress").stdout
-    assert "greedy" in out and "bullheads/round" in out
+    assert "greedy" in out and "bullheads/game" in out  # games of one round
     records = sorted((tmp_path / "recs").glob("*.json"))
     assert len(records) == 6
     assert sixnimmt("replay", str(records[0])).returncode == 0
@@ -206,7 +206,7 @@ def test_card_defaults_are_the_games_defaults():
 def test_match_plays_the_board_game_and_ranks_the_most_points_first():
     out = sixnimmt("match", "--game", "board", "--agents", "random,random,random", "--games", "2",
                    "--no-progress").stdout
-    assert "points/round" in out and "bullheads" not in out and re.search(r"^random\s+3\s+-?\d", out, re.M)
+    assert "points/game" in out and "bullheads" not in out and re.search(r"^random\s+3\s+-?\d", out, re.M)
     data = json.loads(sixnimmt("match", "--game", "board", "--variant", "luck", "--agents", "random,random",
                                "--games", "2", "--json", "--no-progress").stdout)
     assert (data["game"], data["variant"], data["score_unit"], data["utility"]) == ("board", "luck", "points", 1)

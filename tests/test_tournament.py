@@ -133,9 +133,11 @@ def test_rankings_follow_the_games_utility():
     board = MatchResult([b, a], 1, 2, 2, {"players": 2}, 0, 0.1, game="board", variant="basic",
                         score_unit="points", utility=1)
     table = format_table(board)
-    assert "points/round" in table and table.index("\na ") < table.index("\nb ")
+    assert "points/game" in table and table.index("\na ") < table.index("\nb ")
     cards = MatchResult([a, b], 1, 2, 2, {"players": 2}, 0, 0.1)
-    assert "bullheads/round" in format_table(cards) and format_table(cards).index("\nb ") < format_table(cards).index("\na ")
+    assert "bullheads/game" in format_table(cards) and format_table(cards).index("\nb ") < format_table(cards).index("\na ")
+    longer = MatchResult([a, b], 1, 2, 5, {"players": 2}, 0, 0.1)  # games of several rounds
+    assert "bullheads/round" in format_table(longer) and "5 rounds" in format_table(longer)
     md = leaderboard_markdown([b, a], {}, 2, "points", 1)
     assert "points / round" in md and md.index("`a`") < md.index("`b`") and "| 1 | `a` |" in md
     rows = [{"seats": ["a", "b"], "totals": [10, -5]}] * 3
