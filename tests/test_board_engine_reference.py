@@ -1,5 +1,5 @@
 """The batched board engine against the separately written scalar reference
-(tests/reference_board.py) on every turn of random games: 2-6 players, basic and luck,
+(tests/reference_board.py) on every turn of 2,400 random games: 2-6 players, basic and luck,
 both next-row options. Tiles and answers are drawn at random for the engine; the
 reference plays the same tiles and is asked the same questions in the same order (a
 different question, or one too many, fails), and the board, hands, supply position,
@@ -35,7 +35,10 @@ def _compare(st, g: int, state: ref.State, where: str) -> None:
     assert gone == sorted(state.removed), f"{where}: tiles out of the game"
 
 
-def play_both(players: int, variant: str, next_row: str, seed: int, batch: int = 8) -> int:
+GAMES_PER_CASE = 160  # 15 cases: 2,400 random games, every turn compared
+
+
+def play_both(players: int, variant: str, next_row: str, seed: int, batch: int = GAMES_PER_CASE) -> int:
     """Random games on the engine, each turn replayed on the reference; returns turns compared."""
     game = make_game("board", players=players, variant=variant, next_row=next_row)
     rules = _reference_rules(game.rules)
@@ -89,6 +92,6 @@ def test_engine_matches_reference_scan(players, variant):
     assert play_both(players, variant, "scan", seed=players * 10 + (variant == "luck")) > 0
 
 
-@pytest.mark.parametrize("players", [2, 4, 6])
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_engine_matches_reference_rotate(players):
     assert play_both(players, "luck", "rotate", seed=100 + players) > 0
