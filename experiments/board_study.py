@@ -17,7 +17,6 @@ The events come from the engine (BoardEvents), so nothing here re-derives a rule
 from __future__ import annotations
 
 import json
-import multiprocessing
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -27,6 +26,8 @@ from agents.arena import build_agents, mean_ci, play_duplicate
 from sixnimmt_env.board.layout import KIND_NAMES, TAKE
 from sixnimmt_env.core.game import make_game
 from sixnimmt_env.core.rng import game_seeds
+
+from .study import run_cells
 
 BASIC_KINDS = ("plain", "green", "red", "fixed", "play two", "take")
 
@@ -96,29 +97,12 @@ def run_cell(job: tuple[str, int, str], cfg: BoardStudyConfig) -> dict:
     }
 
 
-def _run_cell(args):
-    return run_cell(*args)
-
-
 def run_board_study(cfg: BoardStudyConfig, out: str | Path, *, workers: int = 1, progress: bool = True) -> dict:
     """Every cell (in `workers` processes), then results.json, report.md and a plot in `out`."""
-    from tqdm import tqdm
-
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     jobs = cfg.jobs()
-    bar = tqdm(total=len(jobs), unit="cell", desc="board study", disable=not progress)
-    results = []
-    if workers > 1:
-        with multiprocessing.get_context("spawn").Pool(workers) as pool:
-            for r in pool.imap_unordered(_run_cell, [(j, cfg) for j in jobs]):
-                results.append(r)
-                bar.update()
-    else:
-        for job in jobs:
-            results.append(run_cell(job, cfg))
-            bar.update()
-    bar.close()
+    results = run_cells(run_cell, jobs, cfg, workers=workers, progress=progress, desc="board study")
     order = {j: i for i, j in enumerate(jobs)}
     results.sort(key=lambda r: order[(r["variant"], r["players"], r["table"])])
     summary = {"config": asdict(cfg), "cells": results}

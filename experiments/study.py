@@ -135,29 +135,37 @@ def run_cell(job: tuple[str, str, int, str], cfg: StudyConfig) -> dict:
     return out
 
 
-def _run_cell(args):
-    return run_cell(*args)
+def _call(args):
+    fn, job, cfg = args
+    return fn(job, cfg)
 
 
-def run_study(cfg: StudyConfig, out: str | Path, *, workers: int = 1, progress: bool = True) -> dict:
-    """Every cell (in `workers` processes), then results.json, report.md and plots in `out`."""
+def run_cells(cell, jobs: list, cfg, *, workers: int = 1, progress: bool = True, desc: str = "study") -> list:
+    """`cell(job, cfg)` for every job, in `workers` spawned processes, with a progress bar;
+    the results in the order they finish (each names its job)."""
     from tqdm import tqdm
 
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    jobs = cfg.jobs()
-    bar = tqdm(total=len(jobs), unit="cell", desc="study", disable=not progress)
+    bar = tqdm(total=len(jobs), unit="cell", desc=desc, disable=not progress)
     results = []
     if workers > 1:
         with multiprocessing.get_context("spawn").Pool(workers) as pool:
-            for r in pool.imap_unordered(_run_cell, [(j, cfg) for j in jobs]):
+            for r in pool.imap_unordered(_call, [(cell, j, cfg) for j in jobs]):
                 results.append(r)
                 bar.update()
     else:
         for job in jobs:
-            results.append(run_cell(job, cfg))
+            results.append(cell(job, cfg))
             bar.update()
     bar.close()
+    return results
+
+
+def run_study(cfg: StudyConfig, out: str | Path, *, workers: int = 1, progress: bool = True) -> dict:
+    """Every cell (in `workers` processes), then results.json, report.md and plots in `out`."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    jobs = cfg.jobs()
+    results = run_cells(run_cell, jobs, cfg, workers=workers, progress=progress)
     key = {j: i for i, j in enumerate(jobs)}
     results.sort(key=lambda r: key[(r["variant"], r["deck"], r["players"], r["table"])])
     summary = {"config": asdict(cfg), "cells": results}

@@ -7,12 +7,12 @@ tiles placed per turn at most, `N` = 100 tiles. Tile id 0 means "no tile" everyw
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
+from ..core.batch import GameBatch
 from .rules import BoardConfig
 
 # Phases of a game, per game in `BoardState.phase`.
@@ -38,7 +38,7 @@ NO_SEAT = -1
 
 
 @dataclass
-class BoardState:
+class BoardState(GameBatch):
     """B board games of one rule configuration.
 
     Attributes (shape, dtype, sentinel):
@@ -134,25 +134,6 @@ class BoardState:
     def hand_lists(self, game: int) -> list[list[int]]:
         """Each seat's hand in one game, sorted."""
         return [sorted(int(t) for t in self.hands[p, :, game] if t) for p in range(self.players)]
-
-    # ------------------------------------------------------------------ batch handling
-
-    def _map(self, fn) -> "BoardState":
-        values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        return BoardState(**{k: (v if k == "config" else fn(v)) for k, v in values.items()})
-
-    def copy(self) -> "BoardState":
-        """A deep copy (no array is shared)."""
-        return self._map(np.copy)
-
-    def take(self, games) -> "BoardState":
-        """The games at index, indices or boolean mask `games`, as a new batch."""
-        idx = np.atleast_1d(np.arange(self.batch_size)[games])
-        return self._map(lambda a: np.ascontiguousarray(a[..., idx]))
-
-    def repeat(self, n: int) -> "BoardState":
-        """Each game repeated n times in a row (game b becomes b*n .. b*n+n-1)."""
-        return self._map(lambda a: np.repeat(a, n, axis=-1))
 
     def __repr__(self) -> str:
         phases = np.bincount(self.phase, minlength=len(PHASE_NAMES))

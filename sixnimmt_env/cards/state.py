@@ -8,12 +8,12 @@ P seats of all games is a handful of element-wise operations on contiguous memor
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
+from ..core.batch import GameBatch, concat  # noqa: F401  (concat: batches of any game)
 from .packing import BULLS_MASK, BULLS_SHIFT, COUNT_MASK, COUNT_SHIFT, LAST_SHIFT
 from .rules import RuleConfig
 
@@ -27,7 +27,7 @@ NO_SEAT = -1
 
 
 @dataclass
-class State:
+class State(GameBatch):
     """B games of one rule configuration.
 
     Attributes (shape, dtype, sentinel):
@@ -151,42 +151,7 @@ class State:
         is_chooser = np.arange(self.players)[:, None] == self.chooser[None, :]
         return is_chooser[:, None, :] & self.row_options[None, :, :] & (self.phase == PHASE_ROW)
 
-    # ------------------------------------------------------------------ batch handling
-
-    def _map(self, fn) -> "State":
-        """A new State with `fn` applied to every array field."""
-        values = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        return State(**{k: (v if k == "config" else fn(v)) for k, v in values.items()})
-
-    def copy(self) -> "State":
-        """A deep copy (no array is shared)."""
-        return self._map(np.copy)
-
-    def take(self, games) -> "State":
-        """The games at index, indices or boolean mask `games`, as a new batch."""
-        idx = np.atleast_1d(np.arange(self.batch_size)[games])
-        return self._map(lambda a: np.ascontiguousarray(a[..., idx]))
-
-    def repeat(self, n: int) -> "State":
-        """Each game repeated n times in a row: game b becomes games b*n .. b*n+n-1.
-
-        This is how a search agent branches one position into many rollouts.
-        """
-        return self._map(lambda a: np.repeat(a, n, axis=-1))
-
     def __repr__(self) -> str:
         phases = np.bincount(self.phase, minlength=3)
         counts = ", ".join(f"{n}={c}" for n, c in zip(PHASE_NAMES, phases))
         return f"State(B={self.batch_size}, players={self.players}, {counts})"
-
-
-def concat(states: list[State]) -> State:
-    """One batch holding the games of `states` in order (all of one rule configuration)."""
-    first = states[0]
-    if any(s.config != first.config for s in states):
-        raise ValueError("cannot concatenate states of different rule configurations")
-    values = {}
-    for f in dataclasses.fields(first):
-        parts = [getattr(s, f.name) for s in states]
-        values[f.name] = first.config if f.name == "config" else np.concatenate(parts, axis=-1)
-    return State(**values)
