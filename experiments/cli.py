@@ -317,6 +317,14 @@ def list_agents() -> None:
     typer.echo(describe())
 
 
+def _seat_counts(players: str) -> list[int]:
+    """--players of a study: seat counts, comma-separated (ConfigError otherwise)."""
+    try:
+        return [int(p) for p in players.split(",") if p.strip()]
+    except ValueError:
+        raise ConfigError(f"--players must list seat counts like 2,4,6, got {players!r}") from None
+
+
 @study_app.command("die-sechste")
 def study_die_sechste(
     out: Path = typer.Option(Path("out/study-die-sechste"), help="Directory for results.json, report.md and plots."),
@@ -332,10 +340,7 @@ def study_die_sechste(
     from agents.registry import make_agent
     from experiments.study import StudyConfig, run_study
 
-    try:
-        counts = [int(p) for p in players.split(",") if p.strip()]
-    except ValueError:
-        raise ConfigError(f"--players must list seat counts like 2,4,6,10, got {players!r}") from None
+    counts = _seat_counts(players)
     for p in counts:
         _game("cards", p, variant="die-sechste")
     if heuristic_games < 1 or mcs_games < 1 or workers < 1:
@@ -362,10 +367,7 @@ def study_board(
     from agents.registry import make_agent
     from experiments.board_study import BoardStudyConfig, run_board_study
 
-    try:
-        counts = [int(p) for p in players.split(",") if p.strip()]
-    except ValueError:
-        raise ConfigError(f"--players must list seat counts like 2,4,6, got {players!r}") from None
+    counts = _seat_counts(players)
     kinds = [v.strip() for v in variants.split(",") if v.strip()]
     for p in counts:
         for v in kinds:

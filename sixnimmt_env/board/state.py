@@ -105,16 +105,6 @@ class BoardState(GameBatch):
     answer: NDArray[np.int8]
     answered: NDArray[np.bool_]
 
-    @property
-    def batch_size(self) -> int:
-        """Number of games B."""
-        return int(self.seed.shape[0])
-
-    @property
-    def players(self) -> int:
-        """Number of seats P."""
-        return int(self.config.players)
-
     def hand_size(self) -> NDArray[np.int64]:
         """(B,) tiles in each hand (every seat holds as many as the others)."""
         return (self.hands[0] > 0).sum(axis=0)

@@ -78,16 +78,6 @@ class State(GameBatch):
     # ------------------------------------------------------------------ sizes and views
 
     @property
-    def batch_size(self) -> int:
-        """Number of games B."""
-        return int(self.seed.shape[0])
-
-    @property
-    def players(self) -> int:
-        """Number of seats P."""
-        return int(self.config.players)
-
-    @property
     def row_last(self) -> NDArray[np.int32]:
         """(R, B) ladder value of each row's last card."""
         return self.rows >> LAST_SHIFT

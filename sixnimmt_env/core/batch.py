@@ -13,7 +13,18 @@ import numpy as np
 
 
 class GameBatch:
-    """Mixin for dataclass states: B games, every array field's last axis is the game."""
+    """Mixin for dataclass states: B games, every array field's last axis is the game;
+    `seed` (B,) is each game's seed and `config.players` the seats."""
+
+    @property
+    def batch_size(self) -> int:
+        """Number of games B."""
+        return int(self.seed.shape[0])
+
+    @property
+    def players(self) -> int:
+        """Number of seats P."""
+        return int(self.config.players)
 
     def _map(self, fn):
         """A new state with `fn` applied to every array field (`config` is shared)."""
