@@ -143,6 +143,13 @@ class SeatZeroSession:
             actions[seat, 0] = self.agents[spec].act(view, self.rng)[0]
         return actions
 
+    def _step(self, st, actions: np.ndarray, recorder):
+        """Apply one decision step, record it, show what it did (the game's `_show_events`)."""
+        after, events = self.game.step(st, actions, report=True)
+        recorder.observe(st, actions, after, events)
+        self._show_events(st, after, events)
+        return after
+
     def _read(self, prompt: str) -> str:
         """One line of input; Ctrl-D gets a message (and after MAX_EOF in a row, stops)."""
         while True:
@@ -236,13 +243,6 @@ class TerminalGame(SeatZeroSession):
     def _snapshot(self, recorder, st: State) -> dict:
         """A deep copy of the record at a turn boundary: what is saved if play stops."""
         return json.loads(json.dumps(recorder.records(st)[0]))
-
-    def _step(self, st: State, actions: np.ndarray, recorder) -> State:
-        """Apply one decision step, record it, show what it did."""
-        after, events = self.game.step(st, actions, report=True)
-        recorder.observe(st, actions, after, events)
-        self._show_events(st, after, events)
-        return after
 
     # ------------------------------------------------------------------ reading input
 

@@ -33,6 +33,7 @@ from agents.arena import build_agents
 from experiments.play import HUMAN, HUMAN_NAME, Ask, SeatZeroSession, _Quit
 from sixnimmt_env.board.actions import ANSWER_NO, ANSWER_YES, LUCK_ACTION, tile_action
 from sixnimmt_env.board.layout import FIXED, GREEN, KIND_EFFECTS, KIND_NAMES, PLAIN, PLAY_TWO, RED, TAKE
+from sixnimmt_env.board.render import continued_parts, gained_words
 from sixnimmt_env.board.rules import DOUBLE, N_TILES, PLUS5, PLUS5_POINTS
 from sixnimmt_env.board.state import (ASK_DOUBLE, ASK_LUCK_CARD, ASK_PLUS5, PHASE_ASK, PHASE_PICK,
                                       PHASE_PICK_SECOND, BoardState)
@@ -160,13 +161,6 @@ class BoardTerminalGame(SeatZeroSession):
         record = json.loads(json.dumps(recorder.records(st)[0]))
         return BoardPlayResult(record, finished=False, turns=int(st.turn[0]),
                                totals=[int(t) for t in self.game.totals(st)[:, 0]])
-
-    def _step(self, st: BoardState, actions: np.ndarray, recorder) -> BoardState:
-        """Apply one decision step, record it, show what it did."""
-        after, events = self.game.step(st, actions, report=True)
-        recorder.observe(st, actions, after, events)
-        self._show_events(st, after, events)
-        return after
 
     # ------------------------------------------------------------------ reading input
 
@@ -369,20 +363,11 @@ class BoardTerminalGame(SeatZeroSession):
         if int(before.phase[game]) == PHASE_ASK:  # the answered tile goes on
             view = self.game.view(before, [HUMAN], [0])
             k = int(np.flatnonzero(view.revealed[0])[0])
-            if not events.tile[k, game]:
+            parts = [] if events.tile[k, game] else continued_parts(events, k, game)
+            if parts:
                 seat = int(view.revealed_seat[0, k])  # relative to seat 0: absolute
-                parts = []
-                if events.moved_to[k, game] >= 0:
-                    parts.append(f"moves to row {int(events.moved_to[k, game]) + 1}")
-                if events.plus5[k, game]:
-                    parts.append("with a +5 card")
-                if events.points[k, game]:
-                    parts.append(f"{int(events.points[k, game]):+d} points")
-                if events.luck_gained[k, game]:
-                    parts.append(self._gained(int(events.luck_gained[k, game])))
-                if parts:
-                    line = Text(f"  {self.names[seat]}: ").append_text(self._tile_text(int(view.revealed[0, k])))
-                    self.console.print(line.append(" " + ", ".join(parts)))
+                line = Text(f"  {self.names[seat]}: ").append_text(self._tile_text(int(view.revealed[0, k])))
+                self.console.print(line.append(" " + ", ".join(parts)))
         for k in np.flatnonzero(events.tile[:, game]):
             tile, seat = int(events.tile[k, game]), int(events.seat[k, game])
             row, field = int(events.row[k, game]), int(events.field[k, game])
@@ -402,16 +387,12 @@ class BoardTerminalGame(SeatZeroSession):
                 line.append(", with a +5 card")
             line.append(f": {int(events.points[k, game]):+d} points", style="bold")
             if events.luck_gained[k, game]:
-                line.append(", " + self._gained(int(events.luck_gained[k, game])))
+                line.append(", " + gained_words(int(events.luck_gained[k, game])))
             self.console.print(line)
         if int(after.phase[game]) == PHASE_ASK and int(after.asker[game]) != HUMAN:
             question = {ASK_PLUS5: "use a +5 card?", ASK_DOUBLE: "use a 2x card?",
                         ASK_LUCK_CARD: "which luck card?"}[int(after.ask[game])]
             self.console.print(f"  {self.names[int(after.asker[game])]} is asked: {question}")
-
-    @staticmethod
-    def _gained(n: int) -> str:
-        return f"gains {n} luck card" + ("s" if n > 1 else "")
 
     def _show_end(self, st: BoardState) -> None:
         totals = self.game.totals(st)[:, 0]

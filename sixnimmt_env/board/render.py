@@ -44,6 +44,27 @@ def scores_line(state: BoardState, game: int = 0) -> str:
     return "scores: " + ", ".join(parts)
 
 
+def gained_words(n: int) -> str:
+    """Luck cards gained, in words."""
+    return f"gains {n} luck card" + ("s" if n > 1 else "")
+
+
+def continued_parts(events: BoardEvents, k: int, game: int = 0) -> list[str]:
+    """What tile k did in a step that answered a question about it and did not place it
+    anew: its move after a take, a "+5" played, its points, luck cards gained. Every text
+    view of a step (step_lines, the terminal game) words it through this."""
+    parts = []
+    if events.moved_to[k, game] >= 0:
+        parts.append(f"moves to row {int(events.moved_to[k, game]) + 1}")
+    if events.plus5[k, game]:
+        parts.append("with a +5 card")
+    if events.points[k, game]:
+        parts.append(f"{int(events.points[k, game]):+d} points")
+    if events.luck_gained[k, game]:
+        parts.append(gained_words(int(events.luck_gained[k, game])))
+    return parts
+
+
 def step_lines(before: BoardState, events: BoardEvents, after: BoardState, game: int = 0) -> list[str]:
     """What a step did in one game: each tile placed, its field and points, takes, moves,
     luck cards, and the question it stopped at.
@@ -63,18 +84,9 @@ def step_lines(before: BoardState, events: BoardEvents, after: BoardState, game:
             lines.append("revealed: " + ", ".join(f"seat {s} {t}" for s, t in sorted(queue)))
     else:  # the answer's tile goes on: what it did after the question, unless placed again below
         k = int(before.at[game])
-        if not events.tile[k, game]:
-            parts = []
-            if events.moved_to[k, game] >= 0:
-                parts.append(f"moves to row {int(events.moved_to[k, game]) + 1}")
-            if events.plus5[k, game]:
-                parts.append("+5 card")
-            if events.points[k, game]:
-                parts.append(f"{int(events.points[k, game]):+d} points")
-            if events.luck_gained[k, game]:
-                parts.append(f"{int(events.luck_gained[k, game])} luck card(s)")
-            if parts:
-                lines.append(f"  seat {int(before.asker[game])}: {int(before.queue[k, game])} goes on: " + ", ".join(parts))
+        parts = [] if events.tile[k, game] else continued_parts(events, k, game)
+        if parts:
+            lines.append(f"  seat {int(before.asker[game])}: {int(before.queue[k, game])} goes on: " + ", ".join(parts))
     for k in placed:
         tile, seat = int(events.tile[k, game]), int(events.seat[k, game])
         row, field = int(events.row[k, game]), int(events.field[k, game])
@@ -85,11 +97,11 @@ def step_lines(before: BoardState, events: BoardEvents, after: BoardState, game:
             moved = int(events.moved_to[k, game])
             text += f", moves to row {moved + 1}" if moved >= 0 else ", moves on after the question"
         if events.plus5[k, game]:
-            text += ", +5 card"
+            text += ", with a +5 card"
         points = int(events.points[k, game])
         text += f": {points:+d} points"
         if events.luck_gained[k, game]:
-            text += f", {int(events.luck_gained[k, game])} luck card(s)"
+            text += ", " + gained_words(int(events.luck_gained[k, game]))
         lines.append(text)
     if after.phase[game] == PHASE_ASK:
         lines.append(f"  seat {int(after.asker[game])} is asked: {ASK_NAMES[int(after.ask[game])]}")
