@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sixnimmt_env.core.errors import ConfigError
+from sixnimmt_env.core.errors import ConfigError, writing
 from sixnimmt_env.core.game import as_game
 from sixnimmt_env.core.records import write_record
 from sixnimmt_env.core.rng import game_seeds
@@ -107,13 +107,26 @@ def build_agents(specs: list, game: str | None = None) -> tuple[list[str], dict]
     return names, built
 
 
+def check_agents(names: list[str], agents: dict, game) -> None:
+    """Let every agent with a `check(game)` method refuse the table before any turn (e.g. a
+    model trained for another game or seat count: ConfigError)."""
+    for name in dict.fromkeys(names):
+        check = getattr(agents[name], "check", None)
+        if check is not None:
+            check(game)
+
+
 def play_duplicate(names: list[str], agents: dict, game, deal_seeds, rng, *,
                    records: bool = False, progress=None, observers=()) -> tuple[list[dict], dict, dict, list]:
     """Every deal seed in every seat rotation, one batch.
 
     `game`: a Game, or a game's rules (e.g. a card RuleConfig). `observers`: objects with
     observe(before, actions, after, events), called after every step with the encoded
-    actions (like a game's recorder), e.g. to count how often a rule fires.
+    actions (like a game's recorder), e.g. to count how often a rule fires. `progress`:
+    called after every step as progress(decisions, fraction) with the decisions made in
+    that step and the share of the batch played so far (`Game.fraction_done`), e.g.
+    `TurnBar.update` (all games run in one batch and end together, so counting finished
+    games would show nothing until the end).
 
     Returns (one row per game, seconds acting per agent, decisions per agent, records
     or []). Row: deal (index into deal_seeds), rotation, seats (agent name per seat),
@@ -123,6 +136,7 @@ def play_duplicate(names: list[str], agents: dict, game, deal_seeds, rng, *,
     P = game.info.players
     if len(names) != P:
         raise ConfigError(f"{len(names)} agents for {P} seats: list one agent per seat")
+    check_agents(names, agents, game)
     deal_seeds = np.asarray(deal_seeds, dtype=np.uint64)
     D = len(deal_seeds)
     B = D * P
@@ -136,8 +150,9 @@ def play_duplicate(names: list[str], agents: dict, game, deal_seeds, rng, *,
     observers = list(observers) + ([recorder] if recorder is not None else [])
     act_time = dict.fromkeys(distinct, 0.0)
     decisions = dict.fromkeys(distinct, 0)
-    finished = 0
+    fraction_done = getattr(game, "fraction_done", None)
     while not game.game_over(st).all():
+        made = 0
         actions = np.zeros((P, B), dtype=np.int64)  # encoded; entries of seats not asked are ignored
         over = game.game_over(st)
         for name in distinct:
@@ -149,15 +164,16 @@ def play_duplicate(names: list[str], agents: dict, game, deal_seeds, rng, *,
             chosen = agents[name].act(view, rng)
             act_time[name] += time.perf_counter() - t0
             decisions[name] += int(view.must_act.sum())
+            made += int(view.must_act.sum())
             actions[seats, games] = chosen
         after, events = game.step(st, actions, report=bool(observers))
         for observer in observers:
             observer.observe(st, actions, after, events)
         st = after
         if progress is not None:
-            done = int(game.game_over(st).sum())
-            progress(done - finished)
-            finished = done
+            over = game.game_over(st)
+            share = float(fraction_done(st).mean()) if fraction_done is not None else float(over.mean())
+            progress(made, share)
     totals = game.totals(st)
     winners = game.winners(st)
     rows = []
@@ -173,6 +189,35 @@ def play_duplicate(names: list[str], agents: dict, game, deal_seeds, rng, *,
         for rec, row in zip(recs, rows):
             rec["seats"] = row["seats"]
     return rows, act_time, decisions, recs
+
+
+class TurnBar:
+    """A progress bar over the decisions of a batch of games, with the time left.
+
+    It counts decisions as they are made; its total is re-estimated after every step
+    from how far the games are (decisions so far / share played), so the bar moves and
+    the estimate of the time left holds while every game of the batch is still running.
+    """
+
+    def __init__(self, desc: str, enabled: bool = True, file=None):
+        from tqdm import tqdm
+        self.bar = tqdm(total=None, unit="decision", unit_scale=True, desc=desc, disable=not enabled,
+                        leave=False, smoothing=0.3, file=file,
+                        bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} decisions "
+                                   "[{elapsed}<{remaining}, {rate_fmt}]")
+        self.n = 0
+        self.share = 0.0
+
+    def update(self, decisions: int, share: float) -> None:
+        """`decisions` more were made; `share` of the batch is played (0..1)."""
+        self.n += decisions
+        self.share = share
+        if share > 0:
+            self.bar.total = max(round(self.n / share), self.n)
+        self.bar.update(decisions)
+
+    def close(self) -> None:
+        self.bar.close()
 
 
 def summarize(rows: list[dict], act_time: dict | None = None, decisions: dict | None = None,
@@ -214,17 +259,22 @@ def run_match(specs: list, game, deals: int, seed: int, *,
     names, agents = build_agents(specs, game.info.game)
     if len(names) != P:
         raise ConfigError(f"{len(names)} agents for {P} seats: list one agent per seat")
-    from tqdm import tqdm
-    bar = tqdm(total=deals * P, unit="game", desc="match", disable=not progress, leave=False)
-    t0 = time.perf_counter()
-    rows, act_time, decisions, recs = play_duplicate(
-        names, agents, game, game_seeds(seed, deals), np.random.default_rng(seed),
-        records=records_dir is not None, progress=bar.update)
-    seconds = time.perf_counter() - t0
-    bar.close()
-    if records_dir is not None:
+    check_agents(names, agents, game)
+    seeds = game_seeds(seed, deals)
+    if records_dir is not None:  # a directory that cannot be made fails before the games
         out = Path(records_dir)
-        out.mkdir(parents=True, exist_ok=True)
+        with writing(f"the records to {out}"):
+            out.mkdir(parents=True, exist_ok=True)
+    bar = TurnBar("match", enabled=progress)
+    t0 = time.perf_counter()
+    try:
+        rows, act_time, decisions, recs = play_duplicate(
+            names, agents, game, seeds, np.random.default_rng(seed),
+            records=records_dir is not None, progress=bar.update)
+    finally:
+        bar.close()
+    seconds = time.perf_counter() - t0
+    if records_dir is not None:
         for g, rec in enumerate(recs):
             write_record(rec, out / f"game-{g:05d}.json")
     results = summarize(rows, act_time, decisions)

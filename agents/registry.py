@@ -20,6 +20,8 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.core.game import DEFAULT_GAME
 
@@ -128,6 +130,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
         if "=" not in part:
             raise ConfigError(f"agent {spec!r}: parameter {part!r} must look like key=value")
         key, value = part.split("=", 1)
+        if key.strip() in params:
+            raise ConfigError(f"agent {spec!r}: parameter {key.strip()!r} given twice")
         params[key.strip()] = value.strip()
     return name.strip(), params
 
@@ -139,7 +143,10 @@ def _convert(spec: str, key: str, value: str, default: Any) -> Any:
             if value.lower() not in ("true", "false", "1", "0", "yes", "no"):
                 raise ValueError
             return value.lower() in ("true", "1", "yes")
-        return kind(value)
+        converted = kind(value)
+        if kind is float and not np.isfinite(converted):
+            raise ValueError(value)
+        return converted
     except ValueError:
         raise ConfigError(f"agent {spec!r}: {key}={value!r} is not a valid {kind.__name__}") from None
 
@@ -174,10 +181,11 @@ def _build(spec: str, name: str, entry: AgentEntry, given: dict[str, str]) -> Ag
     return agent
 
 
-def make_agent(spec: str, game: str | None = None) -> Agent:
-    """Build the agent a spec string names: its implementation for game kind `game` (an
-    agent that cannot play it is refused), or, without a game, for every game it plays
-    (a PerGameAgent when it has several implementations; see the module doc)."""
+def _resolve(spec: str, game: str | None) -> tuple[str, list[AgentEntry], dict[str, str]]:
+    """The name, the implementations to build and the given parameters of a spec; a
+    ConfigError for an unknown name or parameter, or an agent that cannot play `game`."""
+    if not isinstance(spec, str):
+        raise ConfigError(f"an agent spec is a string like mcs:rollouts=100, got {type(spec).__name__}")
     entries = _entries()
     name, given = parse_spec(spec)
     if name not in entries:
@@ -194,6 +202,26 @@ def make_agent(spec: str, game: str | None = None) -> Agent:
     if unknown:
         raise ConfigError(f"agent {name!r} has no parameter {', '.join(sorted(unknown))}; "
                           f"valid parameters: {_params_text(impls)}")
+    return name, impls, given
+
+
+def check_spec(spec: str, game: str | None = None) -> str:
+    """Check a spec without building the agent (no model is loaded): its name, that it
+    plays `game`, its parameters' names and types (ConfigError otherwise). Returns the name.
+    Range checks of the values are the agent's own, when it is built."""
+    name, impls, given = _resolve(spec, game)
+    for entry in impls:
+        for k, v in given.items():
+            if k in entry.params:
+                _convert(spec, k, v, entry.params[k])
+    return name
+
+
+def make_agent(spec: str, game: str | None = None) -> Agent:
+    """Build the agent a spec string names: its implementation for game kind `game` (an
+    agent that cannot play it is refused), or, without a game, for every game it plays
+    (a PerGameAgent when it has several implementations; see the module doc)."""
+    name, impls, given = _resolve(spec, game)
     if len(impls) == 1:
         return _build(spec, name, impls[0], given)
     built = {}

@@ -17,10 +17,30 @@ from pathlib import Path
 from typing import Optional
 
 import typer
+import typer.core
 
 from sixnimmt_env.core.errors import ConfigError, InvalidRecordError, SixNimmtError
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+
+class _OneLineErrors(typer.core.TyperGroup):
+    """The top group: a typed error raised by any command (or sub-command) becomes one
+    line on stderr and exit code 2, also when the app runs in process (CliRunner)."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except SixNimmtError as e:
+            typer.echo(error_line(e), err=True)
+            raise typer.Exit(EXIT_INVALID) from None
+
+
+def error_line(e: SixNimmtError) -> str:
+    """The one line a typed error is shown as."""
+    text = " ".join(str(e).split())  # one line, whatever the message held
+    return f"invalid record: {text}" if isinstance(e, InvalidRecordError) else f"error: {text}"
+
+
+app = typer.Typer(cls=_OneLineErrors, add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="sixnimmt lab: 6 nimmt! rules engine, environments, agents and experiments.")
 bench_app = typer.Typer(no_args_is_help=True, help="Speed benchmarks (card game only).")
 app.add_typer(bench_app, name="bench")
@@ -62,6 +82,21 @@ def _rule_options(**given) -> dict:
     if options.get("end_score") == 0:
         options["end_score"] = None
     return options
+
+
+def _agent_specs(text: str, option: str) -> list[str]:
+    """Comma-separated agent specs, each checked by name and parameters before anything
+    else (so `--agents foo` names the unknown agent, not a seat count)."""
+    from agents.registry import check_spec
+
+    specs = [s.strip() for s in text.split(",")]
+    if not any(specs):
+        raise ConfigError(f"{option}: list agent specs, comma-separated, e.g. mcs,random")
+    for i, spec in enumerate(specs):
+        if not spec:
+            raise ConfigError(f"{option}: spec {i + 1} of {len(specs)} is empty ({text!r})")
+        check_spec(spec)
+    return specs
 
 
 def _game(game: str, players: int, **given):
@@ -194,7 +229,7 @@ def match(
     """Play agents against each other over duplicate deals with seat rotation (any game)."""
     from agents.arena import format_table, run_match
 
-    specs = [s.strip() for s in agents.split(",") if s.strip()]
+    specs = _agent_specs(agents, "--agents")
     table = _game(game, len(specs), variant=variant, row_choice=row_choice, end_score=end_score,
                   max_rounds=max_rounds, deck=deck, layout=layout, next_row=next_row)
     result = run_match(specs, table, games, seed, records_dir=records, progress=progress)
@@ -286,7 +321,7 @@ def tournament(
             counts = list(range(lo, hi + 1))
         options = _rule_options(variant=variant, row_choice=row_choice, end_score=end_score,
                                 max_rounds=max_rounds, deck=deck, layout=layout, next_row=next_row)
-        cfg = TournamentConfig(agents=[a.strip() for a in agents.split(",") if a.strip()], players=counts,
+        cfg = TournamentConfig(agents=_agent_specs(agents, "--agents"), players=counts,
                                games=games, seed=seed, game=game, rule_options=options, records=records)
         target = run_tournament(cfg, out, workers=workers, progress=progress)
     summary = build_report(target)
@@ -392,7 +427,7 @@ def bench_board_cmd(
     """Board game: whole random games on the batched board engine, next to the card engine in the same run."""
     from experiments.bench import bench_board_engine, bench_engine
 
-    if batch < 1 or seconds <= 0:
+    if batch < 1 or not 0 < seconds < float("inf"):
         raise ConfigError("batch must be >= 1 and seconds > 0")
     _game("board", players, variant=variant)  # validates the options
     board = bench_board_engine(players, batch, seconds, seed, variant)
@@ -421,7 +456,7 @@ def bench_engine_cmd(
     """Card game only: random play on the batched engine (the work unit of docs/bench.md), rounds/s."""
     from experiments.bench import DEFAULT_LIMIT_SCRIPT, bench_engine, run_limit
 
-    if batch < 1 or seconds <= 0:
+    if batch < 1 or not 0 < seconds < float("inf"):
         raise ConfigError("batch must be >= 1 and seconds > 0")
     _game("cards", players, row_choice="cheapest", end_score=0, max_rounds=1)  # validates players
     script = limit_script or DEFAULT_LIMIT_SCRIPT
@@ -463,7 +498,7 @@ def bench_env_cmd(
 
     if kind not in ("parallel", "vec"):
         raise ConfigError(f"--kind must be parallel or vec, got {kind!r}")
-    if batch < 1 or seconds <= 0:
+    if batch < 1 or not 0 < seconds < float("inf"):
         raise ConfigError("batch must be >= 1 and seconds > 0")
     _game("cards", players, row_choice=row_choice)  # validates the options
     if kind == "parallel":
@@ -485,11 +520,8 @@ def main() -> None:
     tune_allocator()
     try:
         app()  # standalone: click reports usage errors itself, with exit code 2
-    except InvalidRecordError as e:
-        typer.echo(f"invalid record: {e}", err=True)
-        sys.exit(EXIT_INVALID)
-    except SixNimmtError as e:
-        typer.echo(f"error: {e}", err=True)
+    except SixNimmtError as e:  # raised outside a command (the group handles those)
+        typer.echo(error_line(e), err=True)
         sys.exit(EXIT_INVALID)
 
 

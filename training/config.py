@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -92,16 +93,30 @@ class TrainConfig:
 
     def __post_init__(self) -> None:
         """Check every option: a ConfigError names the option and the values it allows."""
+        _check_types(self)
         from sixnimmt_env import RuleConfig
         RuleConfig(players=self.players, row_choice=self.row_choice)  # validates both
         check_option("episode", self.episode, EPISODES)
         check_option("reward", self.reward, REWARDS)
+        if not self.name or self.name in (".", "..") or any(c in self.name for c in "/\\\0"):
+            raise ConfigError(f"name must be a directory name (no slashes), got {self.name!r}")
         for name in ("num_games", "n_steps", "batch_size", "n_epochs", "total_timesteps",
-                     "checkpoint_every", "eval_every", "eval_deals", "snapshot_every"):
+                     "checkpoint_every", "eval_every", "eval_deals", "snapshot_every", "torch_threads",
+                     "max_snapshots"):
             if getattr(self, name) < 1:
-                raise ConfigError(f"{name} must be at least 1")
-        if self.minutes <= 0:
-            raise ConfigError("minutes must be positive")
+                raise ConfigError(f"{name} must be at least 1, got {getattr(self, name)}")
+        for name, lo, hi in (("learning_rate", 0, None), ("clip_range", 0, None), ("minutes", 0, None),
+                             ("gamma", 0, 1), ("gae_lambda", 0, 1)):
+            value = getattr(self, name)
+            if not (math.isfinite(value) and value > lo and (hi is None or value <= hi)):
+                bound = f"in (0, {hi}]" if hi is not None else "a positive number"
+                raise ConfigError(f"{name} must be {bound}, got {value}")
+        if not (math.isfinite(self.ent_coef) and self.ent_coef >= 0):
+            raise ConfigError(f"ent_coef must be a number >= 0, got {self.ent_coef}")
+        for name in ("net_arch", "scorer_context", "scorer_hidden"):
+            layers = getattr(self, name)
+            if not layers or any(isinstance(n, bool) or not isinstance(n, int) or n < 1 for n in layers):
+                raise ConfigError(f"{name} must list layer sizes >= 1, like [256, 256], got {list(layers)}")
         from sixnimmt_env.cards.encoding import OBSERVATIONS
         check_option("observation", self.observation, OBSERVATIONS)
         check_option("policy", self.policy, POLICIES)
@@ -109,8 +124,18 @@ class TrainConfig:
             raise ConfigError("policy card-scorer needs observation card-features")
         unknown = set(self.pool_weights) - set(GROUPS)
         if unknown:
-            raise ConfigError(f"unknown pool group(s) in pool_weights: {', '.join(sorted(unknown))}; "
+            raise ConfigError(f"unknown pool group(s) in pool_weights: {', '.join(sorted(map(str, unknown)))}; "
                               f"valid: {', '.join(GROUPS)}")
+        weights = self.pool_weights.values()
+        if any(isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w) or w < 0
+               for w in weights) or not sum(weights) > 0:
+            raise ConfigError(f"pool_weights must give each group a number >= 0, not all 0, "
+                              f"got {self.pool_weights}")
+        if any(not isinstance(s, str) for s in (*self.pool_heuristics, *self.pool_search)):
+            raise ConfigError("pool_heuristics and pool_search must list agent specs (strings)")
+        from agents.registry import check_spec
+        for spec in (self.eval_opponent, *self.pool_heuristics, *self.pool_search):
+            check_spec(spec, "cards")
 
     def to_dict(self) -> dict:
         """Every field by name (tuples stay tuples; json.dumps writes them as lists)."""
@@ -132,11 +157,18 @@ class TrainConfig:
         """Defaults, then the file (JSON or TOML), then key=value overrides."""
         values: dict = {}
         if path is not None:
-            text = Path(path).read_text()
+            try:
+                text = Path(path).read_text()
+            except OSError as e:
+                raise ConfigError(f"cannot read the config file {path}: {e.strerror}") from None
+            except UnicodeDecodeError:
+                raise ConfigError(f"cannot parse {path}: not a text file") from None
             try:
                 values = tomllib.loads(text) if str(path).endswith(".toml") else json.loads(text)
             except (json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
                 raise ConfigError(f"cannot parse {path}: {e}") from None
+            if not isinstance(values, dict):
+                raise ConfigError(f"{path}: a training config is a table of options, got {type(values).__name__}")
         defaults = cls().to_dict()
         for item in overrides:
             if "=" not in item:
@@ -153,6 +185,8 @@ def _parse_value(raw: str, default, key: str):
     """A command-line value with the type of the option's default."""
     try:
         if isinstance(default, bool):
+            if raw.lower() not in ("1", "true", "yes", "0", "false", "no"):
+                raise ValueError(raw)
             return raw.lower() in ("1", "true", "yes")
         if isinstance(default, int):
             return int(raw.replace("_", ""))
@@ -163,3 +197,21 @@ def _parse_value(raw: str, default, key: str):
         return raw
     except (ValueError, json.JSONDecodeError):
         raise ConfigError(f"{key}={raw!r}: expected a {type(default).__name__}") from None
+
+
+def _check_types(cfg: TrainConfig) -> None:
+    """Each option has its default's type (an int where a float is due is fine): a file or
+    an override giving "4" for players, or 2.5 for n_steps, is a ConfigError naming it."""
+    for f in dataclasses.fields(cfg):
+        value, default = getattr(cfg, f.name), getattr(TrainConfig, f.name, None)
+        if f.default_factory is not dataclasses.MISSING:
+            default = f.default_factory()
+        kind = type(default)
+        ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+        if kind is float:
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if not ok:
+            raise ConfigError(f"{f.name} must be a {_TYPE_WORDS.get(kind, kind.__name__)}, got {value!r}")
+
+
+_TYPE_WORDS = {int: "whole number", float: "number", str: "string", tuple: "list", dict: "table", bool: "boolean"}

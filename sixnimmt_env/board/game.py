@@ -19,7 +19,7 @@ from . import engine
 from .actions import N_ACTIONS, PASS_ACTION, describe_action
 from .encoding import MAX_TURNS, OBSERVATIONS, board_layout
 from .render import board_lines, scores_line, step_lines
-from .rules import IMPLEMENTED, MAX_PLAYERS, MIN_PLAYERS, RULE_KEYS, BoardConfig
+from .rules import HAND_SIZE, IMPLEMENTED, MAX_PLAYERS, MIN_PLAYERS, RULE_KEYS, BoardConfig
 from .seat_view import BoardSeatView
 from .state import PHASE_ASK, PHASE_NAMES, PHASE_OVER, PHASE_PICK, PHASE_PICK_SECOND, BoardState
 
@@ -88,6 +88,13 @@ class BoardGame:
     def progress(self, state: BoardState, game: int = 0) -> dict[str, Any]:
         """The board game has no rounds: round is always 0; turn counts the turns played."""
         return {"phase": PHASE_NAMES[int(state.phase[game])], "round": 0, "turn": int(state.turn[game])}
+
+    def fraction_done(self, state: BoardState) -> np.ndarray:
+        """Turns played of the tiles each seat gets (HAND_SIZE, twice with 2-3 players);
+        play-two turns end a game sooner, so this is an upper estimate of the turns left."""
+        turns = HAND_SIZE * (2 if self.rules.players <= 3 else 1)
+        done = np.clip(state.turn / turns, 0.0, 0.99)
+        return np.where(state.phase == PHASE_OVER, 1.0, done)
 
     def describe_action(self, action: int) -> str:
         return describe_action(action)

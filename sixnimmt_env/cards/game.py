@@ -94,6 +94,21 @@ class CardGame:
         return {"phase": PHASE_NAMES[int(state.phase[game])], "round": int(state.round[game]),
                 "turn": int(state.turn[game])}
 
+    def fraction_done(self, state: State) -> np.ndarray:
+        """Rounds played of max_rounds, or the leader's points of end_score (the larger);
+        a game with neither end is over after its round anyway (HAND_SIZE turns)."""
+        cfg = self.rules
+        rounds = state.round + state.turn / HAND_SIZE
+        done = np.zeros(state.round.shape, dtype=np.float64)
+        if cfg.max_rounds is not None:
+            done = np.maximum(done, rounds / cfg.max_rounds)
+        if cfg.end_score is not None:
+            done = np.maximum(done, state.total().max(axis=0) / cfg.end_score)
+        if cfg.max_rounds is None and cfg.end_score is None:
+            done = rounds
+        over = state.game_over()
+        return np.where(over, 1.0, np.clip(done, 0.0, 0.99))
+
     def describe_action(self, action: int) -> str:
         return describe_action(self.rules, action)
 

@@ -144,6 +144,11 @@ class Game(Protocol):
         """Where game `game` stands, for infos and messages: phase name, round, turn."""
         ...
 
+    def fraction_done(self, state) -> NDArray[np.float64]:
+        """(B,) an estimate of how much of each game is played, in [0, 1] (1: over); for
+        progress bars and their time left, never for rules."""
+        ...
+
     def describe_action(self, action: int) -> str:
         """An action in words, for error messages."""
         ...

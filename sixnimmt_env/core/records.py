@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .errors import InvalidRecordError
+from .errors import InvalidRecordError, writing
 
 FORMAT = "sixnimmt-record/1"
 DEFAULT_RECORD_GAME = "cards"  # a record without "game"
@@ -57,5 +57,9 @@ def write_record(record: dict[str, Any], path: str | Path) -> None:
     """Write one record as indented JSON (atomically: a temp file, then a rename)."""
     path = Path(path)
     tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(record, indent=1) + "\n")
-    tmp.replace(path)
+    with writing(f"the record {path}"):
+        try:
+            tmp.write_text(json.dumps(record, indent=1) + "\n")
+            tmp.replace(path)
+        finally:
+            tmp.unlink(missing_ok=True)  # a half-written temp file (disk full) is not left behind

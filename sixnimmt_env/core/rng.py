@@ -11,6 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
+from .errors import ConfigError
+
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
@@ -44,7 +46,7 @@ def game_seeds(seed: int, n: int, start: int = 0) -> NDArray[np.uint64]:
     Game i's seed depends only on (seed, i), so game i is the same game in any batch.
     """
     if not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be in 0..2**64-1, got {seed}")
+        raise ConfigError(f"seed must be in 0..2**64-1, got {seed}")
     base = mix64(np.array([seed], dtype=np.uint64) ^ TAG_GAMES)
     return mix64(base + np.arange(start, start + n, dtype=np.uint64) * _GOLDEN)
 
@@ -70,7 +72,7 @@ def mix64_int(x: int) -> int:
 def game_seed_int(seed: int, index: int = 0) -> int:
     """`game_seeds(seed, 1, start=index)[0]` as a Python int."""
     if not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be in 0..2**64-1, got {seed}")
+        raise ConfigError(f"seed must be in 0..2**64-1, got {seed}")
     base = mix64_int(seed ^ int(TAG_GAMES))
     return mix64_int((base + index * int(_GOLDEN)) & _U64)
 
