@@ -24,7 +24,30 @@ from sixnimmt_env.core.errors import ConfigError, InvalidRecordError, SixNimmtEr
 
 class _OneLineErrors(typer.core.TyperGroup):
     """The top group: a typed error raised by any command (or sub-command) becomes one
-    line on stderr and exit code 2, also when the app runs in process (CliRunner)."""
+    line on stderr and exit code 2, also when the app runs in process (CliRunner); so
+    does a usage error (an unknown option, "abc" for a number), which click would show
+    as a box of several lines."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        click = typer.core._click  # the click typer runs on (its own copy in typer >= 0.29)
+
+        try:
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as e:
+            typer.echo(e.ctx.get_help())
+            sys.exit(e.exit_code)
+        except click.exceptions.ClickException as e:
+            ctx = getattr(e, "ctx", None)
+            where = f"{ctx.command_path}: " if ctx is not None else ""
+            hint = f" (see {ctx.command_path} --help)" if ctx is not None else ""
+            typer.echo("error: " + " ".join(f"{where}{e.format_message()}{hint}".split()), err=True)
+            sys.exit(e.exit_code)
+        except click.exceptions.Abort:
+            typer.echo("aborted", err=True)
+            sys.exit(1)
+        sys.exit(rv if isinstance(rv, int) else 0)
 
     def invoke(self, ctx):
         try:

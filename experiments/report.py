@@ -36,7 +36,30 @@ def tournament_game(config: dict, rows: list[dict]):
 
 
 def load_rows(out: Path) -> list[dict]:
-    rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines() if line.strip()]
+    """The game rows of DIR/results.jsonl, sorted; a last line torn by a kill is left out,
+    anything else that is not a tournament's game row is a ConfigError naming the line."""
+    from experiments.tournament import ROW_FIELDS, _is_row
+    from sixnimmt_env.core.errors import ConfigError
+
+    path = out / "results.jsonl"
+    try:
+        lines = path.read_text().splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"cannot read {path}: {e}") from None
+    rows = []
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            if n == len(lines):
+                continue
+            raise ConfigError(f"{path} line {n} is not JSON") from None
+        if not _is_row(row):
+            raise ConfigError(f"{path} line {n} is not a tournament's game row "
+                              f"(fields: {', '.join(ROW_FIELDS)})")
+        rows.append(row)
     rows.sort(key=lambda r: (r["players"], r["lineup"], r["deal"], r["rotation"]))
     return rows
 
@@ -138,13 +161,25 @@ def _plots(out: Path, by_players: dict[int, list], rows: list[dict], h2h, unit: 
 
 
 def build_report(out: str | Path, plots: bool = True) -> dict:
-    """Write results.csv, summary.json, report.md and the plots; returns the summary."""
+    """Write results.csv, summary.json, report.md and the plots; returns the summary.
+    A write that fails (read-only, disk full) is an OutputError; results.jsonl is only read."""
+    from sixnimmt_env.core.errors import writing
+
     out = Path(out)
+    with writing(f"the report in {out}"):
+        return _build_report(out, plots)
+
+
+def _build_report(out: Path, plots: bool) -> dict:
     rows = load_rows(out)
     if not rows:
         from sixnimmt_env.core.errors import ConfigError
         raise ConfigError(f"{out}/results.jsonl holds no games yet")
-    config = json.loads((out / "tournament.json").read_text()) if (out / "tournament.json").exists() else {}
+    config = {}
+    if (out / "tournament.json").exists():
+        from experiments.tournament import read_config
+        read_config(out)  # ConfigError for a broken one
+        config = json.loads((out / "tournament.json").read_text())
     game = tournament_game(config, rows)
     info = game.info
     score_unit, utility = info.score_unit, info.utility

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sixnimmt_env.core.errors import ConfigError
+from sixnimmt_env.core.errors import ConfigError, writing
 from sixnimmt_env.core.game import Game, make_game
 from sixnimmt_env.core.rng import game_seeds
 
@@ -76,8 +76,21 @@ class TournamentConfig:
         """The game at a table of `players` seats."""
         return make_game(self.game, players=players, **self.rule_options)
 
-    def validate(self) -> None:
-        from agents.registry import make_agent
+    def validate(self, build: bool = True) -> None:
+        """ConfigError unless it can be played; `build`: also build every agent (which
+        checks parameter values too, and loads models), else check specs only."""
+        from agents.registry import check_spec, make_agent
+        if not (isinstance(self.agents, list) and all(isinstance(a, str) for a in self.agents)):
+            raise ConfigError("agents must be a list of agent specs")
+        if not (isinstance(self.players, list) and all(type(p) is int for p in self.players)):
+            raise ConfigError("players must be a list of seat counts")
+        for name in ("games", "seed", "chunk_deals"):
+            if type(getattr(self, name)) is not int:
+                raise ConfigError(f"{name} must be an integer")
+        if not isinstance(self.game, str) or not isinstance(self.rule_options, dict):
+            raise ConfigError("game must be a game's name and rule_options a JSON object")
+        if self.chunk_deals < 1:
+            raise ConfigError("chunk_deals must be at least 1")
         if len(self.agents) < 2:
             raise ConfigError("a tournament needs at least two agents")
         if len(set(self.agents)) != len(self.agents):
@@ -89,7 +102,10 @@ class TournamentConfig:
         for p in self.players:
             self.rules(p)
         for spec in self.agents:
-            make_agent(spec, self.game)  # fails early, with the valid names, on a bad spec
+            if build:
+                make_agent(spec, self.game)  # fails early, with the valid names, on a bad spec
+            else:
+                check_spec(spec, self.game)
 
 
 def lineups(agents: list[str], players: int) -> list[tuple[str, ...]]:
@@ -138,38 +154,141 @@ def play_unit(cfg_dict: dict, unit: tuple[int, int, int]) -> tuple[str, list[dic
     return key, rows, recs
 
 
+ROW_FIELDS = {"unit": str, "players": int, "lineup": int, "deal": int, "rotation": int, "seats": list,
+              "totals": list, "rounds": int, "winners": list}
+"""The fields of a results.jsonl row and their types (`ms`, the timing, is optional)."""
+
+
+def _is_row(row) -> bool:
+    return isinstance(row, dict) and all(isinstance(row.get(k), t) for k, t in ROW_FIELDS.items())
+
+
 def _read_results(path: Path, expected: dict[str, int]) -> tuple[list[dict], set[str]]:
     """Rows of complete units in results.jsonl, and those units' keys (torn lines and
-    units cut short are dropped, to be played again)."""
-    rows: dict[str, list[dict]] = {}
+    units cut short are dropped, to be played again; so are rows of units this
+    tournament does not have). A unit counts once even if a crash wrote it twice."""
+    rows: dict[str, dict[tuple, dict]] = {}
     if path.exists():
-        for line in path.read_text().splitlines():
+        try:
+            text = path.read_text()
+        except (OSError, UnicodeDecodeError) as e:
+            raise ConfigError(f"cannot read {path}: {e}") from None
+        for line in text.splitlines():
             try:
                 row = json.loads(line)
             except json.JSONDecodeError:
                 continue
-            rows.setdefault(row["unit"], []).append(row)
-    complete = {k for k, r in rows.items() if len(r) == expected.get(k, -1)}
-    return [r for k in sorted(complete) for r in rows[k]], complete
+            if _is_row(row) and row["unit"] in expected:  # one row per (deal, rotation) of a unit
+                rows.setdefault(row["unit"], {})[(row["deal"], row["rotation"])] = row
+    complete = {k for k, r in rows.items() if len(r) == expected[k]}
+    return [r for k in sorted(complete) for _, r in sorted(rows[k].items())], complete
+
+
+def read_config(out: Path) -> TournamentConfig:
+    """The TournamentConfig of DIR/tournament.json (ConfigError naming the file for one
+    that is missing, not JSON or not a tournament's)."""
+    config_file = out / "tournament.json"
+    if not config_file.is_file():
+        raise ConfigError(f"{out} holds no tournament to resume (no tournament.json)")
+    try:
+        data = json.loads(config_file.read_text())
+        if not isinstance(data, dict):
+            raise TypeError("not a JSON object")
+        cfg = TournamentConfig(**data)
+        cfg.validate(build=False)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, TypeError) as e:
+        raise ConfigError(f"{config_file} is not a tournament's config ({e})") from None
+    except ConfigError as e:
+        raise ConfigError(f"{config_file}: {e}") from None
+    return cfg
+
+
+class DirectoryLock:
+    """An exclusive lock on a tournament directory (DIR/.lock, flock): a second process
+    pointed at the same directory gets a ConfigError instead of writing into it. The
+    kernel drops the lock when the holder dies, so a killed run leaves no stale lock."""
+
+    def __init__(self, out: Path):
+        self.path = out / ".lock"
+        self.file = None
+
+    def __enter__(self) -> "DirectoryLock":
+        import fcntl
+        with writing(self.path):
+            self.file = open(self.path, "a+")
+        try:
+            fcntl.flock(self.file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self.file.seek(0)
+            holder = self.file.read().strip() or "?"
+            self.file.close()
+            raise ConfigError(f"{self.path.parent} is in use by another sixnimmt process (pid {holder}); "
+                              "wait for it to finish, or use another --out") from None
+        self.file.seek(0)
+        self.file.truncate()
+        self.file.write(str(os.getpid()))
+        self.file.flush()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.file.close()  # releases the lock
+
+
+def _append(path: Path, text: str) -> None:
+    """Append text to a file and force it to disk (the commit point of a unit)."""
+    with path.open("a") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def _replace_text(path: Path, text: str) -> None:
+    """Write a file whole or not at all: a temporary file, fsync, then a rename."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        with tmp.open("w") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def run_tournament(cfg: TournamentConfig, out: str | Path, *, workers: int = 1, resume: bool = False,
                    progress: bool = True) -> Path:
-    """Play (or finish) a tournament into `out`; returns the directory."""
+    """Play (or finish) a tournament into `out`; returns the directory. The directory is
+    locked while it runs (DirectoryLock); writes that fail (disk full, read-only) raise an
+    OutputError and leave the complete units already written as they were."""
+    out = Path(out)
+    if resume:
+        if not out.is_dir():
+            raise ConfigError(f"{out} holds no tournament to resume (not a directory)")
+        read_config(out)  # a foreign or broken directory is refused before it is locked
+    else:
+        if (out / "tournament.json").exists():
+            raise ConfigError(f"{out} already holds a tournament: --resume {out}, or another --out")
+        if out.exists() and not out.is_dir():
+            raise ConfigError(f"--out {out} is a file, not a directory")
+        cfg.validate()
+        with writing(out):
+            out.mkdir(parents=True, exist_ok=True)
+    with DirectoryLock(out):
+        return _run_locked(cfg, out, workers, resume, progress)
+
+
+def _run_locked(cfg: TournamentConfig | None, out: Path, workers: int, resume: bool, progress: bool) -> Path:
+    """run_tournament, holding the directory's lock."""
     from tqdm import tqdm
 
-    out = Path(out)
     config_file = out / "tournament.json"
     if resume:
-        if not config_file.exists():
-            raise ConfigError(f"{out} holds no tournament to resume")
-        cfg = TournamentConfig(**json.loads(config_file.read_text()))
+        cfg = read_config(out)
     else:
-        if config_file.exists():
+        if config_file.exists():  # another process made it while this one waited
             raise ConfigError(f"{out} already holds a tournament: --resume {out}, or another --out")
-        cfg.validate()
-        out.mkdir(parents=True, exist_ok=True)
-        config_file.write_text(json.dumps(asdict(cfg), indent=1) + "\n")
+        with writing(config_file):
+            _replace_text(config_file, json.dumps(asdict(cfg), indent=1) + "\n")
     all_units = units(cfg)
     expected = {}
     for p, l, c in all_units:
@@ -177,9 +296,8 @@ def run_tournament(cfg: TournamentConfig, out: str | Path, *, workers: int = 1, 
         expected[unit_key(p, l, c)] = deals * p
     results = out / "results.jsonl"
     kept, complete = _read_results(results, expected)
-    with results.open("w") as f:  # rewrite without torn lines or partial units
-        for row in kept:
-            f.write(json.dumps(row) + "\n")
+    with writing(results):  # without torn lines or partial units; the old file stays until the new one is whole
+        _replace_text(results, "".join(json.dumps(row) + "\n" for row in kept))
     todo = [u for u in all_units if unit_key(*u) not in complete]
     total_games = sum(expected.values())
     bar = tqdm(total=total_games, initial=len(kept), unit="game", desc="tournament",
@@ -187,16 +305,18 @@ def run_tournament(cfg: TournamentConfig, out: str | Path, *, workers: int = 1, 
     cfg_dict = asdict(cfg)
     records_dir = out / "records"
     if cfg.records:
-        records_dir.mkdir(exist_ok=True)
+        with writing(records_dir):
+            records_dir.mkdir(exist_ok=True)
 
     def save(key, rows, recs):
-        with results.open("a") as f:
-            f.write("".join(json.dumps(r) + "\n" for r in rows))
-            f.flush()
-            os.fsync(f.fileno())
+        # records first: the unit's lines in results.jsonl are its commit point, so a
+        # kill in between leaves an incomplete unit that a resume plays again
         for row, rec in zip(rows, recs):
             name = f"P{row['players']}-L{row['lineup']}-D{row['deal']}-R{row['rotation']}.json"
-            (records_dir / name).write_text(json.dumps(rec) + "\n")
+            with writing(records_dir / name):
+                _replace_text(records_dir / name, json.dumps(rec) + "\n")
+        with writing(results):
+            _append(results, "".join(json.dumps(r) + "\n" for r in rows))
         bar.update(len(rows))
 
     t0 = time.perf_counter()
@@ -211,9 +331,10 @@ def run_tournament(cfg: TournamentConfig, out: str | Path, *, workers: int = 1, 
     bar.close()
     played = sum(expected[unit_key(*u)] for u in todo)
     seconds = time.perf_counter() - t0
-    (out / "timing.json").write_text(json.dumps({"seconds": round(seconds, 2), "games_played": played,
-                                                 "games_per_s": round(played / max(seconds, 1e-9), 2),
-                                                 "workers": workers}) + "\n")
+    with writing(out / "timing.json"):
+        _replace_text(out / "timing.json", json.dumps({"seconds": round(seconds, 2), "games_played": played,
+                                                       "games_per_s": round(played / max(seconds, 1e-9), 2),
+                                                       "workers": workers}) + "\n")
     return out
 
 

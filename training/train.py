@@ -33,7 +33,7 @@ from stable_baselines3.common.vec_env import VecEnvWrapper, VecMonitor
 
 from agents.ppo import PPOAgent, write_model_meta
 from sixnimmt_env.adapters.vec_env import SixNimmtVecEnv
-from sixnimmt_env.core.errors import ConfigError
+from sixnimmt_env.core.errors import ConfigError, writing
 
 from .config import TrainConfig
 from .pool import OpponentPool
@@ -201,7 +201,12 @@ class Bookkeeping(BaseCallback):
 
     def checkpoint(self) -> None:
         """Write ckpt-<steps>/ (model, pool, state) under a temporary name, rename it, then
-        move the `latest` pointer to it and delete the older checkpoints."""
+        move the `latest` pointer to it and delete the older checkpoints. A failed write
+        (disk full) is an OutputError; the last complete checkpoint stays the pointer's."""
+        with writing(f"a checkpoint in {self.run}"):
+            self._checkpoint()
+
+    def _checkpoint(self) -> None:
         n, run = self.num_timesteps, self.run
         target = run / f"ckpt-{n}"
         tmp = run / f"ckpt-{n}.tmp"
@@ -228,31 +233,74 @@ class Bookkeeping(BaseCallback):
         self.bar.close()
 
 
+def _fresh_state(cfg: TrainConfig) -> dict:
+    """The counters of a run that has not started."""
+    return {"timesteps": 0, "elapsed": 0.0, "best": None, "next_eval": cfg.eval_every,
+            "next_checkpoint": cfg.checkpoint_every, "next_snapshot": cfg.snapshot_every,
+            "env_seconds": 0.0}
+
+
+def _read_run_file(path: Path) -> str:
+    try:
+        return path.read_text()
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"cannot read {path}: {getattr(e, 'strerror', None) or e} (not a run directory?)") from None
+
+
+def _read_run_json(path: Path, kind: type):
+    try:
+        data = json.loads(_read_run_file(path))
+    except json.JSONDecodeError:
+        raise ConfigError(f"{path} is not JSON (a damaged or foreign run directory)") from None
+    if not isinstance(data, kind):
+        raise ConfigError(f"{path} does not hold a JSON {kind.__name__}")
+    return data
+
+
+def _truncate_eval(eval_csv: Path, steps: int) -> None:
+    """Drop the evaluations after the checkpoint a run resumes from: they are done again,
+    and would otherwise be counted twice (atomic rewrite)."""
+    if not eval_csv.exists():
+        return
+    lines = _read_run_file(eval_csv).splitlines()
+    keep = lines[:1] + [line for line in lines[1:] if line.split(",")[0].isdigit() and int(line.split(",")[0]) <= steps]
+    if keep != lines:
+        with writing(eval_csv):
+            tmp = eval_csv.with_name(eval_csv.name + ".tmp")
+            tmp.write_text("".join(line + "\n" for line in keep))
+            tmp.replace(eval_csv)
+
+
 def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None,
           runs_dir: str | Path = "runs", progress: bool = True) -> Path:
     """Train a new run from `cfg` under `runs_dir`, or resume the run directory `resume`
     from its last complete checkpoint (with its saved config); returns the run directory."""
     # ------------------------------------------------------------------ the run directory
+    ckpt = None
     if resume is not None:
         run = Path(resume)
-        if not (run / "latest").exists():
-            raise ConfigError(f"{run} has no complete checkpoint to resume from")
-        cfg = TrainConfig.from_dict(json.loads((run / "config.json").read_text()))
-        ckpt = run / (run / "latest").read_text().strip()
-        state = json.loads((ckpt / "state.json").read_text())
+        if not (run / "config.json").is_file():
+            raise ConfigError(f"{run} holds no training run to resume (no config.json, no complete checkpoint)")
+        cfg = TrainConfig.from_dict(_read_run_json(run / "config.json", dict))
+        if (run / "latest").exists():
+            ckpt = run / _read_run_file(run / "latest").strip()
+            state = _read_run_json(ckpt / "state.json", dict)
+            if not isinstance(state.get("timesteps"), int) or not (ckpt / "model.zip").is_file():
+                raise ConfigError(f"{ckpt} is not a complete checkpoint (state.json, model.zip)")
+        else:  # killed before its first checkpoint: nothing to keep, start it again
+            state = _fresh_state(cfg)
+        _truncate_eval(run / "eval.csv", int(state["timesteps"]))
     else:
         assert cfg is not None
         run = Path(runs_dir) / cfg.name
         if (run / "latest").exists() or (run / "config.json").exists():
             raise ConfigError(f"{run} already holds a run: resume it with --resume {run}, "
                               "or choose another name")
-        run.mkdir(parents=True, exist_ok=True)
-        _write_json(run / "config.json", cfg.to_dict())
-        _write_json(run / "versions.json", _versions(cfg))
-        state = {"timesteps": 0, "elapsed": 0.0, "best": None, "next_eval": cfg.eval_every,
-                 "next_checkpoint": cfg.checkpoint_every, "next_snapshot": cfg.snapshot_every,
-                 "env_seconds": 0.0}
-        ckpt = None
+        with writing(run):
+            run.mkdir(parents=True, exist_ok=True)
+            _write_json(run / "config.json", cfg.to_dict())
+            _write_json(run / "versions.json", _versions(cfg))
+        state = _fresh_state(cfg)
     torch.set_num_threads(cfg.torch_threads)
     (run / "snapshots").mkdir(exist_ok=True)
 

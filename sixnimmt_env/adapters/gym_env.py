@@ -18,6 +18,7 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 
+from .checks import action_int, finite_number, reset_options, seed_int
 from ..core.errors import ConfigError, IllegalActionError
 from ..core.game import Game, make_game
 from ..core.rewards import ILLEGAL_POLICIES, check_option
@@ -46,7 +47,7 @@ class SixNimmtEnv(gymnasium.Env):
         self.games = LearnerGames(base.episode(episode), 1, opponents=opponents,
                                   reward=reward, seed=0, observation=observation)
         self.learner_seat = learner_seat
-        self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)
+        self.illegal_action, self.illegal_reward = illegal_action, finite_number("illegal_reward", illegal_reward)
         self.render_mode = render_mode
         self.observation_space = self.games.layout.space()
         self.action_space = gymnasium.spaces.Discrete(self.games.n_actions)
@@ -54,7 +55,8 @@ class SixNimmtEnv(gymnasium.Env):
         self._done = True
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        super().reset(seed=seed)
+        reset_options(options, ())
+        super().reset(seed=seed_int(seed))
         self.games.reset(int(self.np_random.integers(2**63)))
         if self.learner_seat is not None:
             self.games.seat_learners(self.learner_seat)
@@ -72,7 +74,7 @@ class SixNimmtEnv(gymnasium.Env):
     def step(self, action):
         if self._done:
             raise IllegalActionError("the episode is over: call reset()")
-        action = int(action)
+        action = action_int(action, "action")
         if not self.games.check(np.array([action]), self._mask[None, :])[0]:
             message = self.games.illegal_message(0, action, self._mask[None, :])
             if self.illegal_action == "raise":

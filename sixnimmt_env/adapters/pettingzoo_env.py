@@ -75,6 +75,9 @@ from pettingzoo import ParallelEnv
 from pettingzoo.utils.conversions import parallel_to_aec
 
 from ..core.errors import ConfigError, IllegalActionError
+from .checks import action_dict, finite_number, reset_options, seed_int
+
+RESET_OPTIONS = ("deal",)  # reset(options=...) keys; others are a ConfigError
 from ..core.game import Game, make_game
 from ..core.rewards import ILLEGAL_POLICIES, REWARDS, check_option, step_rewards, step_rewards_one
 from ..core.rng import game_seed_int, game_seeds
@@ -122,7 +125,7 @@ class SixNimmtParallelEnv(ParallelEnv):
         self.config = self.game.rules  # the rules the episodes are played by
         self.info = self.game.info
         self.reward_kind, self.episode = reward, episode
-        self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)
+        self.illegal_action, self.illegal_reward = illegal_action, finite_number("illegal_reward", illegal_reward)
         self.render_mode = render_mode
         self.layout = self.game.layout(observation)
         self.n_actions = self.info.n_actions
@@ -152,10 +155,11 @@ class SixNimmtParallelEnv(ParallelEnv):
     # ------------------------------------------------------------------ episode
 
     def reset(self, seed: int | None = None, options: dict | None = None):
+        seed = seed_int(seed)
         if seed is not None:
             self._seed_rng = np.random.default_rng(seed)
         game_seed = int(self._seed_rng.integers(2**63))
-        deal = (options or {}).get("deal")
+        deal = reset_options(options, RESET_OPTIONS).get("deal")
         if deal is not None:
             self._state = self.game.position(deal, game_seed)
             if self._single is not None:
@@ -174,13 +178,11 @@ class SixNimmtParallelEnv(ParallelEnv):
     def step(self, actions: dict[str, int]):
         if not self.agents:
             raise IllegalActionError("the episode is over: call reset()")
-        missing = [a for a in self.agents if a not in actions]
-        if missing:
-            raise IllegalActionError(f"no action for {', '.join(missing)}; every live agent acts each step")
+        given = action_dict(actions, self.possible_agents, self.agents)
         if self._single is not None:
-            return self._step_single([int(actions[a]) for a in self.possible_agents])
+            return self._step_single(given)
         st, game = self._state, self.game
-        acts = np.array([int(actions[a]) for a in self.possible_agents])
+        acts = np.array(given)
         mask = self._mask  # the masks handed out with the last observations
         bad = [s for s in range(len(acts)) if not (0 <= acts[s] < self.n_actions and mask[s, acts[s]])]
         if bad:

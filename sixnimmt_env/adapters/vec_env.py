@@ -17,6 +17,7 @@ import gymnasium
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
+from .checks import action_array, seed_int
 from ..core.errors import IllegalActionError
 from ..core.game import Game, make_game
 from ..core.perf import tune_allocator
@@ -37,7 +38,7 @@ class SixNimmtVecEnv(VecEnv):
         base = make_game(game, rules, **rule_options)
         self.rules = base.rules
         self.games = LearnerGames(base.episode(episode), num_games, learners=learners,
-                                  opponents=opponents, reward=reward, seed=seed,
+                                  opponents=opponents, reward=reward, seed=seed_int(seed),
                                   observation=observation)
         obs_space = self.games.layout.space()
         act_space = gymnasium.spaces.Discrete(self.games.n_actions)
@@ -59,7 +60,7 @@ class SixNimmtVecEnv(VecEnv):
         return self._obs
 
     def step_async(self, actions: np.ndarray) -> None:
-        self._actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        self._actions = action_array(actions, self.num_envs)
 
     def step_wait(self):
         actions, self._actions = self._actions, None
@@ -83,7 +84,7 @@ class SixNimmtVecEnv(VecEnv):
         return self._mask
 
     def seed(self, seed: int | None = None):
-        self._seed = seed
+        self._seed = seed_int(seed)
         return [seed] * self.num_envs
 
     def close(self) -> None:

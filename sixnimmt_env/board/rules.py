@@ -63,12 +63,12 @@ class BoardConfig:
             raise bad(f"players must be an integer, got {self.players!r}")
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise bad(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS} for the board game, got {self.players}")
-        if self.variant not in VARIANTS:
+        if not isinstance(self.variant, str) or self.variant not in VARIANTS:
             raise bad(f"variant must be one of {', '.join(VARIANTS)} for the board game, got {self.variant!r}")
         if self.variant not in IMPLEMENTED:
             raise bad(f"the board game's {self.variant!r} variant (professional side) is not implemented yet; "
                       f"implemented: {', '.join(IMPLEMENTED)}")
-        if self.next_row not in NEXT_ROWS:
+        if not isinstance(self.next_row, str) or self.next_row not in NEXT_ROWS:
             raise bad(f"next_row must be one of {', '.join(NEXT_ROWS)}, got {self.next_row!r}")
         for name in ("plus5_cards", "double_cards"):
             value = getattr(self, name)

@@ -230,11 +230,11 @@ class RuleConfig:
             raise bad(f"players must be an integer, got {self.players!r}")
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise bad(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {self.players}")
-        if self.row_choice not in ROW_CHOICES:
+        if not isinstance(self.row_choice, str) or self.row_choice not in ROW_CHOICES:
             raise bad(f"row_choice must be one of {', '.join(ROW_CHOICES)}, got {self.row_choice!r}")
-        if self.deck not in DECKS:
+        if not isinstance(self.deck, str) or self.deck not in DECKS:
             raise bad(f"deck must be one of {', '.join(DECKS)}, got {self.deck!r}")
-        if self.variant not in VARIANTS:
+        if not isinstance(self.variant, str) or self.variant not in VARIANTS:
             raise bad(f"variant must be one of {', '.join(VARIANTS)}, got {self.variant!r}")
         for name in ("end_score", "max_rounds"):
             value = getattr(self, name)

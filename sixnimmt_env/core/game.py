@@ -207,6 +207,8 @@ def make_game(game: str | Game = DEFAULT_GAME, rules=None, **rule_options) -> Ga
     A Game object passes through unchanged (then no rules may be given).
     """
     if not isinstance(game, str):
+        if not (hasattr(game, "info") and hasattr(game, "new_games")):
+            raise ConfigError(f"game must be a game's name ({', '.join(GAMES)}) or a Game, got {game!r}")
         if rules is not None or rule_options:
             raise ConfigError("a Game object already has its rules: give no rule options with it")
         return game

@@ -18,7 +18,11 @@ ILLEGAL_POLICIES = ("raise", "penalize")
 
 def check_option(name: str, value, allowed: tuple[str, ...]) -> None:
     """ConfigError unless `value` is one of `allowed` (the message lists them)."""
-    if value not in allowed:
+    try:
+        known = value in allowed
+    except TypeError:  # e.g. a list: unhashable where `allowed` is a dict
+        known = False
+    if not known or not isinstance(value, str):
         raise ConfigError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
 
 
