@@ -332,8 +332,10 @@ def tournament(
 
     if workers < 1:
         raise ConfigError("--workers must be at least 1")
+    summary: dict = {}
+    report_it = lambda d: summary.update(build_report(d))  # noqa: E731  inside the directory's lock
     if resume is not None:
-        target = run_tournament(None, resume, workers=workers, resume=True, progress=progress)
+        target = run_tournament(None, resume, workers=workers, resume=True, progress=progress, then=report_it)
     else:
         counts = [players]
         if players_range:
@@ -346,8 +348,7 @@ def tournament(
                                 max_rounds=max_rounds, deck=deck, layout=layout, next_row=next_row)
         cfg = TournamentConfig(agents=_agent_specs(agents, "--agents"), players=counts,
                                games=games, seed=seed, game=game, rule_options=options, records=records)
-        target = run_tournament(cfg, out, workers=workers, progress=progress)
-    summary = build_report(target)
+        target = run_tournament(cfg, out, workers=workers, progress=progress, then=report_it)
     from agents.arena import AgentResult
     for p, results in summary["by_players"].items():
         res = [AgentResult(**{k: v for k, v in a.items() if k != "penalty_per_game"}) for a in results]
@@ -360,10 +361,12 @@ def tournament(
 def report(directory: Path = typer.Argument(..., help="A tournament directory.")) -> None:
     """Rebuild a tournament's report and plots from its results alone."""
     from experiments.report import build_report
+    from experiments.tournament import DirectoryLock
 
     if not (directory / "results.jsonl").exists():
         raise ConfigError(f"{directory} holds no tournament results (results.jsonl)")
-    build_report(directory)
+    with DirectoryLock(directory):  # not while a tournament writes into it
+        build_report(directory)
     typer.echo(f"report: {directory}/report.md")
 
 

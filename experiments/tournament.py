@@ -256,10 +256,11 @@ def _replace_text(path: Path, text: str) -> None:
 
 
 def run_tournament(cfg: TournamentConfig, out: str | Path, *, workers: int = 1, resume: bool = False,
-                   progress: bool = True) -> Path:
+                   progress: bool = True, then=None) -> Path:
     """Play (or finish) a tournament into `out`; returns the directory. The directory is
-    locked while it runs (DirectoryLock); writes that fail (disk full, read-only) raise an
-    OutputError and leave the complete units already written as they were."""
+    locked while it runs (DirectoryLock), and while `then(out)` runs after it (e.g. the
+    report); writes that fail (disk full, read-only) raise an OutputError and leave the
+    complete units already written as they were."""
     out = Path(out)
     if resume:
         if not out.is_dir():
@@ -274,7 +275,10 @@ def run_tournament(cfg: TournamentConfig, out: str | Path, *, workers: int = 1, 
         with writing(out):
             out.mkdir(parents=True, exist_ok=True)
     with DirectoryLock(out):
-        return _run_locked(cfg, out, workers, resume, progress)
+        _run_locked(cfg, out, workers, resume, progress)
+        if then is not None:
+            then(out)
+    return out
 
 
 def _run_locked(cfg: TournamentConfig | None, out: Path, workers: int, resume: bool, progress: bool) -> Path:
