@@ -48,27 +48,59 @@ def test_tiny_run_end_to_end(tmp_path):
 
 
 def test_killed_run_resumes_from_its_last_checkpoint(tmp_path):
+    """Killed (SIGKILL) three times: before its first checkpoint, and twice at random
+    moments after one; each resume goes on from the last complete checkpoint, and in the
+    end every evaluation is in eval.csv once (those after the checkpoint a resume starts
+    from are dropped and done again)."""
+    from tests.fuzz_support import count
+
     args = ["train", "--runs-dir", str(tmp_path), "--no-progress", "--set", "name=killed",
             "--set", "total_timesteps=12000"]
     for item in TINY:
         args += ["--set", item]
-    proc = subprocess.Popen([sys.executable, "-m", "experiments.cli", *args],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     run = tmp_path / "killed"
-    deadline = time.time() + 300
-    while not (run / "latest").exists() and time.time() < deadline and proc.poll() is None:
-        time.sleep(0.2)
-    proc.send_signal(signal.SIGKILL)  # mid-way, with no warning
-    proc.wait()
-    assert (run / "latest").exists()
-    first = json.loads((run / (run / "latest").read_text() / "state.json").read_text())["timesteps"]
-    assert first < 12000
+    rng = np.random.default_rng(7)
+
+    def session(cli_args, ready):
+        proc = subprocess.Popen([sys.executable, "-m", "experiments.cli", *cli_args],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 300
+        while not ready() and time.time() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+        return proc
+
+    def kill(proc):
+        assert proc.poll() is None, "the run ended before it could be killed"
+        proc.send_signal(signal.SIGKILL)  # mid-way, with no warning
+        proc.wait()
+        count("faults", "training SIGKILL")
+
+    kill(session(args, lambda: (run / "config.json").exists()))  # before any checkpoint
+    assert not (run / "latest").exists()
+    resume = ["train", "--resume", str(run), "--no-progress"]
+    marks = []
+    for _ in range(2):
+        start = _steps(run)
+        proc = session(resume, lambda: _steps(run) > start)
+        time.sleep(float(rng.uniform(0, 1.5)))
+        marks.append(_steps(run))
+        kill(proc)
+    assert 0 < marks[0] <= marks[1] < 12000
     done = cli("train", "--resume", str(run), "--no-progress")
     assert done.returncode == 0, done.stderr
     final = json.loads((run / (run / "latest").read_text() / "state.json").read_text())
     assert final["timesteps"] >= 12000
     steps = [int(line.split(",")[0]) for line in (run / "eval.csv").read_text().splitlines()[1:]]
-    assert steps == sorted(steps) and steps[-1] >= 12000
+    assert steps == sorted(set(steps)) and steps[-1] >= 12000  # each evaluation once, in order
+    assert len([s for s in steps if s < 12000]) == 12000 // 3000 - (12000 % 3000 == 0)
+
+
+def _steps(run) -> int:
+    """The timesteps of a run's last complete checkpoint (0: none yet)."""
+    try:
+        return json.loads((run / (run / "latest").read_text() / "state.json").read_text())["timesteps"]
+    except (OSError, ValueError):
+        return 0
 
 
 def test_training_cli_errors():
@@ -90,3 +122,16 @@ def test_config_errors_name_the_option_and_its_values(option, message):
 
     with pytest.raises(ConfigError, match=message):
         TrainConfig.load(None, [option])
+
+
+def test_resume_drops_evaluations_after_its_checkpoint(tmp_path):
+    """A kill between an evaluation and the checkpoint after it: the resumed run evaluates
+    those steps again, so the rows beyond its checkpoint are dropped (else counted twice)."""
+    from training.train import _truncate_eval
+
+    f = tmp_path / "eval.csv"
+    f.write_text("timesteps,wall_s\n3008,1\n6016,2\n9024,3\n")
+    _truncate_eval(f, 6016)
+    assert f.read_text() == "timesteps,wall_s\n3008,1\n6016,2\n"
+    _truncate_eval(f, 0)
+    assert f.read_text() == "timesteps,wall_s\n"
