@@ -235,7 +235,9 @@ def test_train_set_values_are_valid_or_config_errors(data):
         assert key in str(e) or "agent" in str(e) or "rule option" in str(e), str(e)
         code, _, err = run_cli("train", "--set", f"{key}={raw}", "--runs-dir", "/nonexistent/never-written")
         assert_one_line_error(code, err)
+        count("sixnimmt train --set", "outcome: ConfigError")
         return
+    count("sixnimmt train --set", "outcome: valid")
     # accepted: then it is a sensible value of the option's type, as given
     value = getattr(cfg, key)
     assert type(value) is type(defaults[key]) or (isinstance(defaults[key], float) and isinstance(value, int))
@@ -267,7 +269,9 @@ def test_train_config_files_mutated(data, suffix, tmp_path_factory):
     except ConfigError:
         code, _, err = run_cli("train", "--config", target, "--runs-dir", "/nonexistent/never-written")
         assert_one_line_error(code, err)
+        count("training config files", "outcome: ConfigError")
         return
+    count("training config files", "outcome: valid")
     for key, value in doc.items():  # accepted: the file's values, as given
         got = getattr(cfg, key)
         assert (list(got) if isinstance(got, tuple) else got) == value
@@ -337,10 +341,12 @@ def test_mutated_records_replay_or_are_invalid(records, data, game):
         result = replay(doc)
     except InvalidRecordError as e:
         assert str(e) and "\n" not in str(e).strip()
+        count(f"records ({game})", "outcome: InvalidRecordError")
         return
     # accepted: the replay's own completed record replays again without differences
     again = replay(result.completed())
     assert not again.differences
+    count(f"records ({game})", "outcome: replayed" + (" with differences" if result.differences else ""))
 
 
 def test_mutated_records_through_the_cli(records, tmp_path):
@@ -388,8 +394,10 @@ def test_mutated_layout_files_load_or_are_config_errors(layout_doc, data, tmp_pa
         game = make_game("board", players=3, layout=str(target))
     except ConfigError as e:
         assert str(target) in str(e) or "layout" in str(e)
+        count("board layout files", "outcome: ConfigError")
         return
     assert run_match(["random", "random", "random"], game, 1, 0, progress=False).games == 3
+    count("board layout files", "outcome: valid, a game played")
 
 
 # ---------------------------------------------------------------- model files
@@ -507,3 +515,38 @@ def test_regression_layer_sizes_checked_before_the_run_directory(tmp_path):
 def test_typed_errors_subclass_the_lab_error():
     from sixnimmt_env.core.errors import OutputError
     assert issubclass(OutputError, SixNimmtError) and issubclass(OutputError, OSError)
+
+
+def test_every_mutation_of_the_record_envelopes(records):
+    """Exhaustively, not sampled: every mutation (and every retype) of every field of the
+    records' envelope, rules and layout (paths two deep, of a list its first two and last
+    entries; the turns are sampled above)."""
+    from sixnimmt_env.core.records import replay
+
+    def wanted(p, doc):
+        if len(p) > 2 or p[0] in ("turns", "rounds"):
+            return False
+        return len(p) == 1 or not isinstance(p[1], int) or p[1] in (0, 1, len(doc[p[0]]) - 1)
+
+    for game, base in records.items():
+        for path_ in (p for p in paths(base) if wanted(p, base)):
+            for how in MUTATIONS:
+                for retype in (RETYPES if how == "retype" else [None]):
+                    doc = json.loads(dumps(mutate(base, path_, how, retype)))
+                    count(f"records ({game}), envelope exhaustively", how)
+                    try:
+                        replay(doc)
+                    except InvalidRecordError:
+                        pass
+
+
+@pytest.mark.parametrize("key, value", [("game", []), ("game", {}), ("variant", []), ("variant", {"a": 1})])
+def test_regression_unhashable_game_or_variant_in_a_record(records, key, value):
+    """Found by the exhaustive mutation above: a list as the record's game or variant
+    was a TypeError (a traceback in `sixnimmt replay`)."""
+    from sixnimmt_env.core.records import replay
+
+    doc = json.loads(dumps(records["cards"]))
+    doc[key] = value
+    with pytest.raises(InvalidRecordError):
+        replay(doc)

@@ -134,7 +134,7 @@ def _config(record: Any) -> RuleConfig:
     """The rule options of a record, validated."""
     check_envelope(record)
     variant = record.get("variant", "classic")
-    if variant not in VARIANTS:
+    if not isinstance(variant, str) or variant not in VARIANTS:
         raise _fail("", f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
     rules = record.get("rules", {})
     if not isinstance(rules, dict):

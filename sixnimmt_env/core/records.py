@@ -26,7 +26,7 @@ def check_envelope(record: Any) -> str:
         raise InvalidRecordError(f"format must be {FORMAT!r}, got {record.get('format')!r}")
     game = record.get("game", DEFAULT_RECORD_GAME)
     from .game import GAMES
-    if game not in GAMES:
+    if not isinstance(game, str) or game not in GAMES:
         raise InvalidRecordError(f"unknown game {game!r} (known: {', '.join(GAMES)})")
     return game
 
