@@ -403,7 +403,8 @@ def bench_board_cmd(
         typer.echo(json.dumps(board))
         return
     typer.echo(f"board engine P={players} B={batch} {variant}: {board['games_per_s']:,.0f} games/s, "
-               f"{board['turns_per_s']:,.0f} turns/s")
+               f"{board['turns_per_s']:,.0f} turns/s (through the game interface: "
+               f"{board['interface_games_per_s']:,.0f} games/s, {board['interface_turns_per_s']:,.0f} turns/s)")
     typer.echo(f"card engine P=4 B={batch}: {board['card_turns_per_s']:,.0f} turns/s -> per-turn ratio "
                f"{board['ratio_to_card_turns']:.3f}")
 
