@@ -26,6 +26,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..core import rng
 from ..core.errors import ConfigError, IllegalActionError
+from ..core.sorting import sort_columns
 from .actions import ANSWER_NO, LUCK_ACTION, N_TILE_ACTIONS, decode
 from .layout import TAKE
 from .lockstep import (contiguous, field_tables, landing_points, next_free_rows, packed_rows, place_turn,
@@ -288,16 +289,23 @@ def _put_out(st: BoardState, games: NDArray, slot: NDArray, everyone: bool) -> N
     contiguous(st, "hands")
     P, H, B = st.hands.shape
     hands_flat = st.hands.reshape(-1)
-    count = (st.hands[0, :, games] > 0).sum(axis=1) if not everyone else (st.hands[0] > 0).sum(axis=0)
+    count = (st.hands[0][:, _columns(st, games)] > 0).sum(axis=0)
     base = np.arange(P)[:, None] * (H * B) + games[None, :]  # (P, g): slot 0 of each seat's hand
     at_slot = base + slot * B
     at_last = base + np.maximum(count - 1, 0)[None, :] * B
     chosen = hands_flat[at_slot]
     hands_flat[at_slot] = hands_flat[at_last]  # swap-remove keeps the tiles in front
     hands_flat[at_last] = 0
-    second = st.phase[games] == PHASE_PICK_SECOND
-    st.picked[second.astype(np.intp)[None, :], np.arange(P)[:, None], games[None, :]] = chosen
-    more = ~second & (st.picks[games] == 2)
+    cols = _columns(st, games)
+    second = st.phase[cols] == PHASE_PICK_SECOND
+    if not second.any():
+        st.picked[0][:, cols] = chosen
+    elif second.all():
+        st.picked[1][:, cols] = chosen
+    else:  # flat: picked is (2, P, B)
+        contiguous(st, "picked")
+        st.picked.reshape(-1)[(second * P + np.arange(P)[:, None]) * B + games[None, :]] = chosen
+    more = ~second & (st.picks[cols] == 2)
     if more.any():
         st.phase[games[more]] = PHASE_PICK_SECOND
         games = games[~more]
@@ -305,18 +313,29 @@ def _put_out(st: BoardState, games: NDArray, slot: NDArray, everyone: bool) -> N
     return games
 
 
+def _columns(st: BoardState, games: NDArray) -> NDArray | slice:
+    """`games` (sorted, distinct) as an index: a slice when it is every game of the batch,
+    which NumPy reads and writes without gathering."""
+    return slice(None) if len(games) == st.batch_size else games
+
+
 def _reveal(st: BoardState, games: NDArray) -> None:
     """Sort the tiles put out in `games` into the placing queue, lowest first."""
     P = st.players
-    picked = st.picked[:, :, games].reshape(2 * P, -1).astype(np.int32)  # (2P, g), first picks first
-    seat = np.tile(np.arange(P), 2)[:, None]
-    keys = np.where(picked > 0, (picked << _SEAT_BITS) | seat, _NO_TILE_KEY)
-    keys.sort(axis=0)
-    st.queue[:, games] = np.where(keys < _NO_TILE_KEY, keys >> _SEAT_BITS, 0)
-    st.queue_seat[:, games] = keys & ((1 << _SEAT_BITS) - 1)
-    st.at[games] = 0
-    st.stage[games] = STAGE_PLACE
-    st.phase[games] = PHASE_PICK  # placing: not waiting for anyone (PHASE_ASK when a question stops it)
+    cols = _columns(st, games)
+    picks = 2 if (st.picks[cols] == 2).any() else 1  # with one tile each, only picked[0] holds tiles
+    picked = st.picked[:picks, :, cols].reshape(picks * P, -1).astype(np.int16)  # (n, g), first picks first
+    seat = np.tile(np.arange(P, dtype=np.int16), picks)[:, None]
+    keys = np.where(picked > 0, (picked << _SEAT_BITS) | seat, np.int16(_NO_TILE_KEY))
+    sort_columns(keys)
+    n = picks * P
+    st.queue[:n, cols] = np.where(keys < _NO_TILE_KEY, keys >> _SEAT_BITS, 0)
+    st.queue_seat[:n, cols] = keys & ((1 << _SEAT_BITS) - 1)
+    st.queue[n:, cols] = 0
+    st.queue_seat[n:, cols] = 0
+    st.at[cols] = 0
+    st.stage[cols] = STAGE_PLACE
+    st.phase[cols] = PHASE_PICK  # placing: not waiting for anyone (PHASE_ASK when a question stops it)
 
 
 def _answer(st: BoardState, games: NDArray, actions: NDArray, validate: bool) -> None:
@@ -545,13 +564,15 @@ def _next(st: BoardState, games: NDArray, run: NDArray, ev) -> None:
 def _end_turn(st: BoardState, games: NDArray) -> None:
     """Turn over: luck cards become usable; refill once (2-3 players) or end the game when
     every hand is empty; else the next turn starts."""
-    st.turn[games] += 1
-    st.luck_new[:, :, games] = 0
-    st.picked[:, :, games] = 0
-    st.queue[:, games] = 0
-    st.at[games] = 0
-    st.stage[games] = STAGE_PLACE
-    empty = st.hands[0, 0, games] == 0
+    cols = _columns(st, games)
+    st.turn[cols] += 1
+    if st.config.luck:
+        st.luck_new[:, :, cols] = 0
+    st.picked[:, :, cols] = 0
+    st.queue[:, cols] = 0
+    st.at[cols] = 0
+    st.stage[cols] = STAGE_PLACE
+    empty = st.hands[0, 0, cols] == 0
     if empty.any():
         out = games[empty]
         refill = out[~st.refilled[out]] if st.config.refill else out[:0]
@@ -578,9 +599,10 @@ def _start_turn(st: BoardState, games: NDArray) -> None:
     if len(games) == 0:
         return
     tables = field_tables(st.config.board)
+    cols = _columns(st, games)
     R = st.length.shape[0]
-    at_length = np.arange(R)[:, None] * (tables.fields + 1) + st.length[:, games]  # (R, g)
+    at_length = np.arange(R)[:, None] * (tables.fields + 1) + st.length[:, cols]  # (R, g)
     play_two = tables.two_ahead[at_length].any(axis=0)
-    two = play_two & ((st.hands[0, :, games] > 0).sum(axis=1) >= 2)
-    st.picks[games] = np.where(two, 2, 1)
-    st.phase[games] = PHASE_PICK
+    two = play_two & (st.hands[0, 1, cols] > 0)  # two tiles in hand (held tiles fill the first slots)
+    st.picks[cols] = np.where(two, 2, 1)
+    st.phase[cols] = PHASE_PICK

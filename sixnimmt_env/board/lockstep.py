@@ -57,9 +57,21 @@ class FieldTables:
     two_ahead: NDArray[np.bool_]
 
 
-@lru_cache(maxsize=32)
 def field_tables(layout: BoardLayout) -> FieldTables:
-    """The lookup tables of a layout (computed once per layout)."""
+    """The lookup tables of a layout, computed once per layout object (looked up by
+    identity: hashing a layout hashes all its rows, which costs more than a turn's
+    bookkeeping)."""
+    cached = _TABLES.get(id(layout))
+    if cached is None or cached[0] is not layout:
+        cached = _TABLES[id(layout)] = (layout, _field_tables(layout))
+    return cached[1]
+
+
+_TABLES: dict[int, tuple[BoardLayout, FieldTables]] = {}  # id -> (layout, tables); the layout kept alive
+
+
+@lru_cache(maxsize=32)
+def _field_tables(layout: BoardLayout) -> FieldTables:
     kind = layout.kind
     R, F = kind.shape
     bull_sign = np.where(kind == GREEN, 1, np.where(kind == RED, -1, 0)).astype(np.int32)
@@ -88,9 +100,13 @@ def target_rows(packed: NDArray[np.int32], tile: NDArray, scale: int) -> NDArray
     Active rows ineligible for the tile count 0 in the first max and eligible ones at
     least `scale`, so 0 means "too low" (every board has an active row).
     """
-    below = (packed * (packed < tile.astype(np.int32) * scale)).max(axis=0)
-    best = np.where(below > 0, below, packed.max(axis=0))
-    return (best % scale).astype(np.intp)
+    return (best_rows(packed, tile, scale) % scale).astype(np.intp)
+
+
+def best_rows(packed: NDArray[np.int32], tile: NDArray, scale: int) -> NDArray[np.int32]:
+    """`target_rows`, but the chosen row's packed value itself."""
+    below = (packed * (packed < tile.astype(packed.dtype) * scale)).max(axis=0)
+    return np.where(below > 0, below, packed.max(axis=0))
 
 
 def landing_points(tables: FieldTables, field_index: NDArray, bulls: NDArray) -> NDArray[np.int32]:
@@ -141,6 +157,31 @@ def next_free_table(rows: int) -> NDArray[np.int8] | None:
 
 
 MAX_TABLE_ROWS = 14  # a 14 x 16384 table: 229 KB
+_ROW_BITS = (1 << np.arange(MAX_TABLE_ROWS, dtype=np.int32))[:, None]
+
+
+@dataclass(frozen=True)
+class RowListsTable:
+    """For each set of active rows (bit r: row r), its rows in order and how many.
+
+    Attributes:
+        rows: (R, 2**R) int8, rows[s, mask] the s-th active row of `mask`, R past the last.
+        counts: (2**R,) int8, the number of active rows of `mask`.
+    """
+
+    rows: NDArray[np.int8]
+    counts: NDArray[np.int8]
+
+
+@lru_cache(maxsize=8)
+def row_lists_table(rows: int) -> RowListsTable | None:
+    """The RowListsTable of boards with `rows` rows, None past MAX_TABLE_ROWS."""
+    if rows > MAX_TABLE_ROWS:
+        return None
+    masks = np.arange(1 << rows)
+    bits = ((masks[None, :] >> np.arange(rows)[:, None]) & 1).astype(bool)  # (R, n)
+    ordered = np.sort(np.where(bits, np.arange(rows)[:, None], rows), axis=0).astype(np.int8)
+    return RowListsTable(ordered, bits.sum(axis=0).astype(np.int8))
 
 
 def contiguous(st: BoardState, *names: str) -> None:
@@ -152,39 +193,57 @@ def contiguous(st: BoardState, *names: str) -> None:
 
 
 class _Slots:
-    """The active rows of every game, packed (S, B): slot s of game b holds
-    `((end * R + row) * S + s)`, -1 for a slot without a row. A take frees one row and
-    opens another, so a game's slots only change rows, never in number; S is the most
-    active rows any game has (4 on a board dealt by the rules)."""
+    """The active rows of the games being placed, packed (S, w): slot s of a game holds
+    `end << RS_BITS | row << S_BITS | s` (its last tile, its row, the slot), FREE_ROW for
+    a slot without a row. A take frees one row and opens another, so a game's slots only
+    change rows, never in number; S is the most active rows any game has (4 on a board
+    dealt by the rules). Local to one `place_turn`: rebuilt from the state each turn."""
 
     def __init__(self, st: BoardState, tiles_flat: NDArray, length_flat: NDArray):
         R, F, B = st.tiles.shape
         active = st.length > 0
-        counts = active.sum(axis=0)
-        S = int(counts.max())
-        if counts.min() == S:  # every game S rows: their indices in order, by nonzero
-            rows = np.ascontiguousarray(np.nonzero(active.T)[1].reshape(B, S).T)
-            valid = None
+        table = row_lists_table(R)
+        if table is not None:
+            self.occupied = (active * _ROW_BITS[:R]).sum(axis=0)  # (B,) bit r: row r active
+            S = int(table.counts[self.occupied].max())
+            rows = table.rows[:S, self.occupied].astype(np.intp)  # (S, B); R past a game's rows
         else:
-            rows = np.argsort(~active, axis=0, kind="stable")[:S]  # active rows first, in order
-            valid = np.take_along_axis(active, rows, axis=0)
+            self.occupied = None  # next_free_table is None too
+            S = int(active.sum(axis=0).max())
+            rows = np.sort(np.where(active, np.arange(R)[:, None], R), axis=0)[:S]
+        valid = rows < R
+        valid = None if valid.all() else valid
+        rows = np.minimum(rows, R - 1)
+        self.s_bits = max(S - 1, 1).bit_length()
+        self.rs_bits = self.s_bits + max(R - 1, 1).bit_length()
         ar = np.arange(B)
         length = length_flat[rows * B + ar].astype(np.intp)
         ends = tiles_flat[(rows * F + np.maximum(length - 1, 0)) * B + ar].astype(np.int32)
-        packed = (ends * R + rows) * S + np.arange(S)[:, None]
-        self.packed = packed if valid is None else np.where(valid, packed, FREE_ROW).astype(packed.dtype)
-        self.packed = np.ascontiguousarray(self.packed)  # the flat view must write through
-        self.flat = self.packed.reshape(-1)
-        self.S, self.R = S, R
-        self.occupied = (active << np.arange(R)[:, None]).sum(axis=0)  # (B,) bit r: row r active
+        packed = ((ends << self.rs_bits) | (rows << self.s_bits) | np.arange(S)[:, None]).astype(np.int32)
+        self.packed = np.ascontiguousarray(packed if valid is None else np.where(valid, packed, np.int32(FREE_ROW)))
 
-    def target(self, tile: NDArray) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
-        """Rules 1-2 for tiles (B,): (slot, row) each joins (target_rows over the slots)."""
-        index = target_rows(self.packed, tile, self.R * self.S)  # row * S + slot
-        return index % self.S, index // self.S
+    def keep(self, local: NDArray) -> None:
+        """Go on with the games at local positions `local` only."""
+        self.packed = np.ascontiguousarray(self.packed[:, local])
+        if self.occupied is not None:
+            self.occupied = self.occupied[local]
 
-    def write(self, at_slot: NDArray, tile: NDArray, row: NDArray, slot: NDArray) -> None:
-        self.flat[at_slot] = (tile * self.R + row) * self.S + slot
+    def target(self, tile: NDArray) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.int32]]:
+        """Rules 1-2 for tiles (w,): (slot, row) each joins (target_rows over the slots),
+        and that slot's packed value."""
+        best = best_rows(self.packed, tile, 1 << self.rs_bits)
+        index = best & ((1 << self.rs_bits) - 1)
+        return (index & ((1 << self.s_bits) - 1)).astype(np.intp), (index >> self.s_bits).astype(np.intp), best
+
+    def value(self, tile: NDArray, row: NDArray, slot: NDArray) -> NDArray:
+        """The packed value of a row ending in `tile`, in `slot`."""
+        return (tile << self.rs_bits) | (row << self.s_bits) | slot
+
+    def write(self, slot: NDArray, local: NDArray, value: NDArray) -> None:
+        self.packed[slot, local] = value
+
+
+COMPACT_BELOW = 0.5  # the lockstep narrows to the games still placing when fewer than this share are
 
 
 def place_turn(st: BoardState, games: NDArray, ev) -> NDArray[np.intp]:
@@ -193,84 +252,106 @@ def place_turn(st: BoardState, games: NDArray, ev) -> NDArray[np.intp]:
     Returns the games stopped by a question, each at the tile that asks (its `at` set,
     stage STAGE_PLACE): the stage machine goes on with them. Every other game has placed
     all its tiles; its turn is over (the caller ends it).
+
+    The games placing are `cols` (w,); arrays named local are indexed 0..w-1 over them.
+    Under play-two only some games have tiles left after the first P, so the lockstep
+    narrows to those (`_Slots.keep`) rather than carry the whole batch along.
     """
     contiguous(st, "tiles", "length", "score", "gone")
     cfg, layout = st.config, st.config.board
     tables = field_tables(layout)
     R, F = layout.kind.shape
     B = st.batch_size
-    ar = np.arange(B)
-    on = np.zeros(B, dtype=bool)
-    on[games] = True
-    stopped = np.zeros(B, dtype=bool)
     tiles_flat, length_flat = st.tiles.reshape(-1), st.length.reshape(-1)
     score_flat, gone_flat = st.score.reshape(-1), st.gone.reshape(-1)
     slots = _Slots(st, tiles_flat, length_flat)
+    everyone = len(games) == B
+    cols = np.arange(B) if everyone else np.asarray(games, dtype=np.intp)
+    if not everyone:
+        slots.keep(cols)
     next_free = next_free_table(R)
     bulls_table = layout.tile_bulls.astype(np.int32)
     row_fields = np.arange(F)[None, :] * B
+    stopped = []
+    on = np.ones(len(cols), dtype=bool)  # local: not stopped by a question
     if cfg.luck:
         usable = st.luck > st.luck_new  # (2, P, B); fixed while the lockstep runs: it gains and plays none
         usable_plus5, usable_any = usable[PLUS5].reshape(-1), usable.any(axis=0).reshape(-1)
         clovers = np.asarray(layout.clovers)
     for k in range(st.queue.shape[0]):
-        tile = st.queue[k].astype(np.intp)
-        here = on & (tile > 0)
-        if not here.any():
+        tile = (st.queue[k] if everyone else st.queue[k, cols]).astype(np.intp)
+        if stopped:
+            tile *= on  # games stopped by a question place nothing more here
+        here = tile > 0
+        n_here = int(np.count_nonzero(here))
+        if n_here == 0:
             break
-        seat = st.queue_seat[k].astype(np.intp)
-        slot, row = slots.target(tile)
-        at_row, at_slot = row * B + ar, slot * B + ar
+        if n_here < COMPACT_BELOW * len(cols):
+            local = np.flatnonzero(here)
+            cols, tile, everyone = cols[local], tile[local], False
+            slots.keep(local)
+            here = on = np.ones(len(cols), dtype=bool)
+        w = len(cols)
+        lanes = np.arange(w)
+        seat = (st.queue_seat[k] if everyone else st.queue_seat[k, cols]).astype(np.intp)
+        slot, row, best = slots.target(tile)
+        at_row = row * B + cols
         field = length_flat[at_row].astype(np.intp)
         field_index = row * F + field
         take = tables.take[field_index]
         points = landing_points(tables, field_index, bulls_table[tile])
-        takers = np.flatnonzero(here & take)
-        at_taken = (row[takers] * (F * B) + takers)[:, None] + row_fields  # (g, F) the taken rows' fields
+        takers = np.flatnonzero(here & take)  # local
+        at_taken = (row[takers] * (F * B) + cols[takers])[:, None] + row_fields  # (g, F) the taken rows' fields
         row_tiles = tiles_flat[at_taken].astype(np.intp)
         points[takers] = -taken_points(bulls_table, row_tiles)
+        at_seat = seat * B + cols
         if cfg.luck:
-            at_seat = seat * B + ar
             asks = np.where(take, usable_any[at_seat], usable_plus5[at_seat])
             old = score_flat[at_seat]
             gains = (np.searchsorted(clovers, old) > np.searchsorted(clovers, old + points)) & (points < 0)
             stop = here & (asks | gains)
             if stop.any():
-                st.at[stop] = k
-                st.stage[stop] = STAGE_PLACE
-                stopped |= stop
-                on &= ~stop
+                stopping = cols[stop]
+                st.at[stopping] = k
+                st.stage[stopping] = STAGE_PLACE
+                stopped.append(stopping)
                 here &= ~stop
+                on &= ~stop
                 keep = ~stop[takers]
                 takers, at_taken, row_tiles = takers[keep], at_taken[keep], row_tiles[keep]
-        score_flat[seat * B + ar] += points * here
-        landers = np.flatnonzero(here & ~take)
-        tiles_flat[field_index[landers] * B + landers] = tile[landers]
-        length_flat[at_row[landers]] = field[landers] + 1
-        slots.write(at_slot[landers], tile[landers], row[landers], slot[landers])
+                tile = tile * here
+        # Every game writes its target field, row length and slot; those without a tile
+        # here write back what was there (tile 0 on an uncovered field, the same length,
+        # the same slot), and a taker's writes are overwritten by its take below: no
+        # index list of the landing games.
+        score_flat[at_seat] += points * here
+        tiles_flat[field_index * B + cols] = tile
+        length_flat[at_row] = field + here
+        slots.write(slot, lanes, np.where(here, slots.value(tile, row, slot), best))
         if len(takers):
-            taken = row[takers]
-            gone_flat[row_tiles * B + takers[:, None]] = True  # empty fields mark tile 0, cleared below
+            games_taking, taken = cols[takers], row[takers]
+            gone_flat[row_tiles * B + games_taking[:, None]] = True  # empty fields mark tile 0, cleared below
             tiles_flat[at_taken] = 0
             length_flat[at_row[takers]] = 0
-            origin = taken if cfg.next_row == "scan" else st.pointer[takers].astype(np.intp)
+            origin = taken if cfg.next_row == "scan" else st.pointer[games_taking].astype(np.intp)
             if next_free is not None:
                 new = next_free[origin, slots.occupied[takers]].astype(np.intp)
+                slots.occupied[takers] ^= (1 << taken) | (1 << new)
             else:
-                new = next_free_rows(st.length, origin, taken, takers)
-            slots.occupied[takers] ^= (1 << taken) | (1 << new)
-            tiles_flat[new * (F * B) + takers] = tile[takers]
-            length_flat[new * B + takers] = 1
-            slots.write(at_slot[takers], tile[takers], new, slot[takers])
-            st.pointer[takers] = new
+                new = next_free_rows(st.length, origin, taken, games_taking)
+            tiles_flat[new * (F * B) + games_taking] = tile[takers]
+            length_flat[new * B + games_taking] = 1
+            slots.write(slot[takers], takers, slots.value(tile[takers], new, slot[takers]))
+            st.pointer[games_taking] = new
         if ev is not None:
             placed = np.flatnonzero(here)
-            ev.tile[k, placed], ev.seat[k, placed] = tile[placed], seat[placed]
-            ev.row[k, placed], ev.field[k, placed] = row[placed], field[placed]
-            ev.kind[k, placed] = tables.kind[field_index[placed]]
-            ev.points[k, placed] += points[placed].astype(np.int16)
+            g = cols[placed]
+            ev.tile[k, g], ev.seat[k, g] = tile[placed], seat[placed]
+            ev.row[k, g], ev.field[k, g] = row[placed], field[placed]
+            ev.kind[k, g] = tables.kind[field_index[placed]]
+            ev.points[k, g] += points[placed].astype(np.int16)
             if len(takers):
-                ev.taken[k, takers] = (row_tiles > 0).sum(axis=1)
-                ev.moved_to[k, takers] = new
+                ev.taken[k, games_taking] = (row_tiles > 0).sum(axis=1)
+                ev.moved_to[k, games_taking] = new
     st.gone[0] = False
-    return np.flatnonzero(stopped)
+    return np.sort(np.concatenate(stopped)) if stopped else np.zeros(0, dtype=np.intp)
