@@ -154,6 +154,7 @@ def bench_board_engine(players: int = 4, batch: int = 4096, seconds: float = 5.0
     round is ten turns; a board game 12 turns, or 24 with 2-3 players).
     """
     from sixnimmt_env.board.engine import play_slots
+    from sixnimmt_env.board.rules import HAND_SIZE as HAND_SIZE_BOARD
     from sixnimmt_env.board.state import PHASE_ASK
     from sixnimmt_env.core.game import make_game
 
@@ -199,6 +200,8 @@ def bench_board_engine(players: int = 4, batch: int = 4096, seconds: float = 5.0
 
     games_per_s, turns_per_s = rates(engine_batch)
     interface_games, interface_turns = rates(interface_batch)
+    tiles_per_game = players * HAND_SIZE_BOARD * (2 if game.rules.refill else 1)
     return {"impl": "board engine (NumPy)", "P": players, "B": batch, "variant": variant,
             "games_per_s": round(games_per_s, 1), "turns_per_s": round(turns_per_s, 1),
+            "tiles_per_s": round(games_per_s * tiles_per_game, 1),
             "interface_games_per_s": round(interface_games, 1), "interface_turns_per_s": round(interface_turns, 1)}

@@ -409,6 +409,11 @@ def bench_board_cmd(
     board = pairs[int(np.argsort(ratios)[len(ratios) // 2])][0]
     board["card_turns_per_s"] = round(float(np.median([c["rounds_per_s"] * 10 for _, c in pairs])), 1)
     board["ratio_to_card_turns"] = round(float(np.median(ratios)), 3)
+    # Per tile placed: play-two turns place two tiles a seat, so a board game has fewer
+    # turns than tiles per seat (the "12 turns" counts tiles); a card turn places
+    # one card a seat, P = 4 in the card run.
+    tile_ratios = [b["tiles_per_s"] / (c["rounds_per_s"] * 10 * 4) for b, c in pairs]
+    board["ratio_to_card_placements"] = round(float(np.median(tile_ratios)), 3)
     board["ratios"] = [round(r, 3) for r in ratios]
     if as_json:
         typer.echo(json.dumps(board))
@@ -418,7 +423,8 @@ def bench_board_cmd(
                f"{board['interface_games_per_s']:,.0f} games/s, {board['interface_turns_per_s']:,.0f} turns/s)")
     typer.echo(f"card engine P=4 B={batch}: {board['card_turns_per_s']:,.0f} turns/s -> per-turn ratio "
                f"{board['ratio_to_card_turns']:.3f} (median of {PAIRS} interleaved pairs: "
-               f"{', '.join(f'{r:.3f}' for r in board['ratios'])})")
+               f"{', '.join(f'{r:.3f}' for r in board['ratios'])}); per tile placed vs per card placed "
+               f"{board['ratio_to_card_placements']:.3f} ({board['tiles_per_s']:,.0f} tiles/s)")
 
 
 @bench_app.command("engine")

@@ -10,11 +10,15 @@ use "2×"?, which luck card?) stop a game in PHASE_ASK until the asked seat answ
 its placing goes on where it stopped. With 2–3 players hands are refilled once; the game
 ends when every tile is placed.
 
-Placing is a small state machine per game (`BoardState.stage`): every pass of `_run`
-advances each running game through the stages of its current tile, so games in different
-stages share the array operations; loops run over stages and tiles, never over games.
-The private functions mutate the state they are given; `step` copies first unless told
-`inplace=True`.
+Placing has two paths over the same rule primitives (`lockstep.py`). A turn's tiles are
+first placed in lockstep: queue position by position over every revealed game at once
+(`lockstep.place_turn`). A game the rules would ask something (a luck card it could
+play, luck cards gained) leaves the lockstep at that tile, untouched by it, for the
+stage machine: a small state machine per game (`BoardState.stage`) whose every pass of
+`_run` advances each running game through the stages of its current tile, and which can
+stop after any stage to wait for an answer. Loops run over queue positions and stages,
+never over games. The private functions mutate the state they are given; `step` copies
+first unless told `inplace=True`.
 """
 
 from __future__ import annotations
@@ -321,9 +325,21 @@ def _columns(st: BoardState, games: NDArray) -> NDArray | slice:
 
 def _reveal(st: BoardState, games: NDArray) -> None:
     """Sort the tiles put out in `games` into the placing queue, lowest first."""
-    P = st.players
     cols = _columns(st, games)
-    picks = 2 if (st.picks[cols] == 2).any() else 1  # with one tile each, only picked[0] holds tiles
+    two = st.picks[cols] == 2
+    if two.all() or not two.any():
+        _queue(st, cols, 2 if two.any() else 1)
+    else:  # sorting 2P tiles costs twice P: only the games that put out two sort them all
+        _queue(st, games[two], 2)
+        _queue(st, games[~two], 1)
+    st.at[cols] = 0
+    st.stage[cols] = STAGE_PLACE
+    st.phase[cols] = PHASE_PICK  # placing: not waiting for anyone (PHASE_ASK when a question stops it)
+
+
+def _queue(st: BoardState, cols: NDArray | slice, picks: int) -> None:
+    """The placing queue of games `cols` whose seats put out `picks` tiles each."""
+    P = st.players
     picked = st.picked[:picks, :, cols].reshape(picks * P, -1).astype(np.int16)  # (n, g), first picks first
     seat = np.tile(np.arange(P, dtype=np.int16), picks)[:, None]
     keys = np.where(picked > 0, (picked << _SEAT_BITS) | seat, np.int16(_NO_TILE_KEY))
@@ -333,9 +349,6 @@ def _reveal(st: BoardState, games: NDArray) -> None:
     st.queue_seat[:n, cols] = keys & ((1 << _SEAT_BITS) - 1)
     st.queue[n:, cols] = 0
     st.queue_seat[n:, cols] = 0
-    st.at[cols] = 0
-    st.stage[cols] = STAGE_PLACE
-    st.phase[cols] = PHASE_PICK  # placing: not waiting for anyone (PHASE_ASK when a question stops it)
 
 
 def _answer(st: BoardState, games: NDArray, actions: NDArray, validate: bool) -> None:
@@ -600,8 +613,8 @@ def _start_turn(st: BoardState, games: NDArray) -> None:
         return
     tables = field_tables(st.config.board)
     cols = _columns(st, games)
-    R = st.length.shape[0]
-    at_length = np.arange(R)[:, None] * (tables.fields + 1) + st.length[:, cols]  # (R, g)
+    rows = tables.rows_with_two  # only rows with a play-two field can have one uncovered
+    at_length = (rows * (tables.fields + 1))[:, None] + st.length[rows][:, cols]  # (r, g)
     play_two = tables.two_ahead[at_length].any(axis=0)
     two = play_two & (st.hands[0, 1, cols] > 0)  # two tiles in hand (held tiles fill the first slots)
     st.picks[cols] = np.where(two, 2, 1)

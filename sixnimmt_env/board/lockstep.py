@@ -47,6 +47,7 @@ class FieldTables:
         fixed: (R*F,) int32, ... plus the printed value of a fixed field.
         two_ahead: (R*(F+1),) bool, indexed by `row * (F+1) + length`: a row of that
             length (> 0) still has an uncovered play-two field.
+        rows_with_two: the rows that have a play-two field at all.
     """
 
     fields: int
@@ -55,6 +56,7 @@ class FieldTables:
     bull_sign: NDArray[np.int32]
     fixed: NDArray[np.int32]
     two_ahead: NDArray[np.bool_]
+    rows_with_two: NDArray[np.intp]
 
 
 def field_tables(layout: BoardLayout) -> FieldTables:
@@ -80,7 +82,7 @@ def _field_tables(layout: BoardLayout) -> FieldTables:
     uncovered = np.arange(F)[None, :] >= lengths[:, None]  # (F+1, F): field f uncovered at length l
     two_ahead = ((kind == PLAY_TWO)[:, None, :] & uncovered[None]).any(axis=2) & (lengths > 0)[None, :]
     return FieldTables(F, kind.reshape(-1).copy(), (kind == TAKE).reshape(-1), bull_sign.reshape(-1),
-                       fixed.reshape(-1), two_ahead.reshape(-1))
+                       fixed.reshape(-1), two_ahead.reshape(-1), np.flatnonzero((kind == PLAY_TWO).any(axis=1)))
 
 
 def packed_rows(tiles: NDArray[np.int8], length: NDArray[np.int8]) -> NDArray[np.int32]:
@@ -273,6 +275,7 @@ def place_turn(st: BoardState, games: NDArray, ev) -> NDArray[np.intp]:
     bulls_table = layout.tile_bulls.astype(np.int32)
     row_fields = np.arange(F)[None, :] * B
     stopped = []
+    gone = []  # index lists of tiles leaving the game, marked once at the end
     on = np.ones(len(cols), dtype=bool)  # local: not stopped by a question
     if cfg.luck:
         usable = st.luck > st.luck_new  # (2, P, B); fixed while the lockstep runs: it gains and plays none
@@ -324,13 +327,18 @@ def place_turn(st: BoardState, games: NDArray, ev) -> NDArray[np.intp]:
         # here write back what was there (tile 0 on an uncovered field, the same length,
         # the same slot), and a taker's writes are overwritten by its take below: no
         # index list of the landing games.
-        score_flat[at_seat] += points * here
+        if n_here == len(cols) and not stopped:  # the common case: every game places a tile
+            score_flat[at_seat] += points
+            length_flat[at_row] = field + 1
+            slots.write(slot, lanes, slots.value(tile, row, slot))
+        else:
+            score_flat[at_seat] += points * here
+            length_flat[at_row] = field + here
+            slots.write(slot, lanes, np.where(here, slots.value(tile, row, slot), best))
         tiles_flat[field_index * B + cols] = tile
-        length_flat[at_row] = field + here
-        slots.write(slot, lanes, np.where(here, slots.value(tile, row, slot), best))
         if len(takers):
             games_taking, taken = cols[takers], row[takers]
-            gone_flat[row_tiles * B + games_taking[:, None]] = True  # empty fields mark tile 0, cleared below
+            gone.append(row_tiles * B + games_taking[:, None])  # empty fields mark tile 0, cleared below
             tiles_flat[at_taken] = 0
             length_flat[at_row[takers]] = 0
             origin = taken if cfg.next_row == "scan" else st.pointer[games_taking].astype(np.intp)
@@ -353,5 +361,7 @@ def place_turn(st: BoardState, games: NDArray, ev) -> NDArray[np.intp]:
             if len(takers):
                 ev.taken[k, games_taking] = (row_tiles > 0).sum(axis=1)
                 ev.moved_to[k, games_taking] = new
-    st.gone[0] = False
+    if gone:
+        gone_flat[np.concatenate([g.reshape(-1) for g in gone])] = True
+        st.gone[0] = False
     return np.sort(np.concatenate(stopped)) if stopped else np.zeros(0, dtype=np.intp)
