@@ -1,7 +1,7 @@
 """Lockstep placing: the k-th tile of every game's queue at once, and the placing rules
 as batched primitives the engine's stage machine shares.
 
-The stage machine (`engine._run`) can stop any game at any tile to ask its owner a
+The stage machine (`stages.run_stages`) can stop any game at any tile to ask its owner a
 question, so it keeps a stage per game and works on index lists of the games in each
 stage. Most tiles ask nothing (the basic variant never asks), and for them that
 bookkeeping is most of the cost. `place_turn` places a whole turn's queue position by
@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .layout import FIXED, GREEN, PLAY_TWO, RED, TAKE, BoardLayout
-from .rules import DOUBLE, PLUS5
+from .rules import PLUS5
 from .state import STAGE_PLACE, BoardState
 
 FREE_ROW = -1  # the packed value of a row that holds no tile
@@ -184,14 +184,6 @@ def row_lists_table(rows: int) -> RowListsTable | None:
     bits = ((masks[None, :] >> np.arange(rows)[:, None]) & 1).astype(bool)  # (R, n)
     ordered = np.sort(np.where(bits, np.arange(rows)[:, None], rows), axis=0).astype(np.int8)
     return RowListsTable(ordered, bits.sum(axis=0).astype(np.int8))
-
-
-def contiguous(st: BoardState, *names: str) -> None:
-    """Flat views below write through to the state: make its arrays C-contiguous."""
-    for name in names:
-        a = getattr(st, name)
-        if not a.flags.c_contiguous:
-            setattr(st, name, np.ascontiguousarray(a))
 
 
 class _Slots:
