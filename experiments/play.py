@@ -93,9 +93,9 @@ FALLBACK_OPPONENT = "random"
 def default_opponents(game: str) -> str:
     """The opponents of `sixnimmt play` when none are given: mcs where it plays game kind
     `game`, random elsewhere."""
-    from agents.registry import ANY_GAME, available
-    entry = available()[DEFAULT_OPPONENT]
-    return DEFAULT_OPPONENT if entry.games == ANY_GAME or game in entry.games else FALLBACK_OPPONENT
+    from agents.registry import available
+    # available(game): the name's implementation for that game (mcs has one per game kind)
+    return DEFAULT_OPPONENT if DEFAULT_OPPONENT in available(game) else FALLBACK_OPPONENT
 
 
 # The terminal game of each game kind: (module, class).
