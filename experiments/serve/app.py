@@ -30,7 +30,7 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from sixnimmt_env.core.errors import ConfigError, SixNimmtError
+from sixnimmt_env.core.errors import ConfigError, IllegalActionError, SixNimmtError
 
 from .session import NotOverError, WebSession
 from .setup import catalog, default_specs, game_from, session_from
@@ -114,11 +114,13 @@ async def handle(store: GameStore, text: str) -> tuple[list[dict], WebSession | 
                 work = session.next_turn if kind == "next" else session.snapshot
             return await asyncio.to_thread(_locked, session, work), session
         raise ConfigError(f"unknown message type {str(kind)[:40]!r}; types: new, act, next, resume, ping")
-    except SixNimmtError as e:
-        return [{"type": "error", "id": game_id if isinstance(game_id, str) else None, "message": str(e)}], None
+    except SixNimmtError as e:  # the code tells the page what to do: unknown-game goes back to the form
+        code = {UnknownGameError: "unknown-game", IllegalActionError: "illegal"}.get(type(e), "invalid")
+        return [{"type": "error", "code": code, "id": game_id if isinstance(game_id, str) else None,
+                 "message": str(e)}], None
     except Exception:  # a bug must not take the server down: log it, tell the page
         log.exception("unexpected failure handling a message")
-        return [{"type": "error", "id": None, "message": "internal error (logged by the server); the game goes on"}], None
+        return [{"type": "error", "code": "internal", "id": None, "message": "internal error (logged by the server); the game goes on"}], None
 
 
 def create_app(idle_seconds: float = IDLE_SECONDS, sweep_seconds: float = 30.0,

@@ -53,7 +53,10 @@ function showError(text) {
 function receive(msg) {
   if (msg.type === "error") {
     showError(msg.message);
-    if (/^no game /.test(msg.message)) { sessionStorage.removeItem("sixnimmt-game"); showSetup(); }
+    if (msg.code === "unknown-game" && (msg.id === S.id || !S.id)) {  // expired: back to the form
+      sessionStorage.removeItem("sixnimmt-game");
+      showSetup();
+    }
     else if (S.id && $("prompt").dataset.state === "busy" && S.decision !== null) setClickable(true);
     return;
   }
@@ -260,6 +263,10 @@ function logItem(item) {
     if (item.seat !== undefined && item.seat !== null) li.append(`${S.names[item.seat]}: `);
     for (const c of item.cards || []) li.append(el("span", "mini b" + c.bulls, c.text), " ");
     li.append(item.text);
+    if ((item.taken || []).length) {
+      li.append(": ");
+      for (const c of item.taken) li.append(el("span", "mini b" + c.bulls, c.text), " ");
+    }
   }
   const log = $("log");
   log.append(li);
@@ -358,7 +365,11 @@ function init() {
   $("f-watch").addEventListener("change", onSeats);
   $("new-game").addEventListener("click", () => { sessionStorage.removeItem("sixnimmt-game"); showSetup(); });
   const speed = $("speed");
-  const speedText = () => { $("speed-text").textContent = speed.value === "0" ? "instant" : `${speed.value} ms`; };
+  if (localStorage.getItem("sixnimmt-pace") !== null) speed.value = localStorage.getItem("sixnimmt-pace");
+  const speedText = () => {  // kept across reloads, like the game
+    $("speed-text").textContent = speed.value === "0" ? "instant" : `${speed.value} ms`;
+    localStorage.setItem("sixnimmt-pace", speed.value);
+  };
   speed.addEventListener("input", speedText);
   speedText();
   $("pause").addEventListener("click", () => {
