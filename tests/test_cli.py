@@ -226,7 +226,7 @@ def test_match_records_of_the_board_game(tmp_path):
 def test_play_the_board_game_with_piped_input(tmp_path):
     proc = sixnimmt("play", "--game", "board", "--players", "2", "--variant", "luck", "--seed", "3",
                     check_code=130, stdin="abc\n")
-    assert "Das Brettspiel (with luck cards)" in proc.stdout and "seat 1 (random)" in proc.stdout  # default opponents
+    assert "Das Brettspiel (with luck cards)" in proc.stdout and "seat 1 (mcs)" in proc.stdout  # default: the board mcs
     assert "'abc' is not a tile" in proc.stdout and "No input" in proc.stdout
     assert "(not saved: add --record FILE" in proc.stdout
     proc = sixnimmt("play", "--game", "board", "--players", "2", "--seed", "3", check_code=0, stdin="quit\n")

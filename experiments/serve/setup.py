@@ -56,6 +56,15 @@ def catalog() -> dict:
 @lru_cache(maxsize=64)
 def _shipped_plays(game) -> bool:
     """Whether the shipped model plays this table (its seat count, game and observation)."""
+    import json
+
+    from agents.ppo import SHIPPED_MODEL, model_meta_path
+    try:  # the model's notes first: loading it takes seconds, and most tables are not its own
+        meta = json.loads(model_meta_path(SHIPPED_MODEL).read_text())
+    except (OSError, ValueError):
+        return False
+    if meta.get("game", "cards") != game.info.game or meta.get("players", game.info.players) != game.info.players:
+        return False
     try:
         agent = shared_agents([SHIPPED], game.info.game)[SHIPPED]
         st = game.new_games(game_seeds(0, 1))

@@ -324,7 +324,11 @@ async function onSeats() {
   const watch = $("f-watch").checked;
   const players = Number($("f-players").value);
   const q = new URLSearchParams({ game: g.name, variant: $("f-variant").value, players, watch });
+  const asked = (S.seatsAsked = (S.seatsAsked || 0) + 1);
+  $("start").disabled = true;  // until the seats match the table chosen
   const res = await (await fetch("/api/defaults?" + q)).json();
+  if (asked !== S.seatsAsked) return;  // a newer choice is on its way
+  $("start").disabled = false;
   const box = $("f-opponents");
   box.replaceChildren();
   (res.opponents || []).forEach((spec, i) => {
