@@ -10,11 +10,15 @@ use "2×"?, which luck card?) stop a game in PHASE_ASK until the asked seat answ
 its placing goes on where it stopped. With 2–3 players hands are refilled once; the game
 ends when every tile is placed.
 
-Placing is a small state machine per game (`BoardState.stage`): every pass of `_run`
-advances each running game through the stages of its current tile, so games in different
-stages share the array operations; loops run over stages and tiles, never over games.
-The private functions mutate the state they are given; `step` copies first unless told
-`inplace=True`.
+Placing has two paths over the same rule primitives (`lockstep.py`). A turn's tiles are
+first placed in lockstep: queue position by position over every revealed game at once
+(`lockstep.place_turn`). A game the rules would ask something (a luck card it could
+play, luck cards gained) leaves the lockstep at that tile, untouched by it, for the
+stage machine: a small state machine per game (`BoardState.stage`) whose every pass of
+`_run` advances each running game through the stages of its current tile, and which can
+stop after any stage to wait for an answer. Loops run over queue positions and stages,
+never over games. The private functions mutate the state they are given; `step` copies
+first unless told `inplace=True`.
 """
 
 from __future__ import annotations
@@ -26,8 +30,11 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..core import rng
 from ..core.errors import ConfigError, IllegalActionError
+from ..core.sorting import sort_columns
 from .actions import ANSWER_NO, LUCK_ACTION, N_TILE_ACTIONS, decode
-from .layout import FIXED, GREEN, PLAY_TWO, RED, TAKE
+from .layout import TAKE
+from .lockstep import (contiguous, field_tables, landing_points, next_free_rows, packed_rows, place_turn,
+                       taken_points, target_rows)
 from .rules import DOUBLE, HAND_SIZE, N_TILES, PLUS5, PLUS5_POINTS, START_ROWS, BoardConfig
 from .state import (ASK_DOUBLE, ASK_LUCK_CARD, ASK_NONE, ASK_PLUS5, NO_SEAT, PHASE_ASK, PHASE_OVER,
                     PHASE_PICK, PHASE_PICK_SECOND, STAGE_GAIN, STAGE_LAND, STAGE_MOVE, STAGE_MOVED,
@@ -102,9 +109,7 @@ def empty_state(config: BoardConfig, seeds: NDArray[np.uint64]) -> BoardState:
 def shuffled_tiles(seeds: NDArray[np.uint64]) -> NDArray[np.int8]:
     """(N, B) the tiles 1..100 of each game in dealing order, a function of its seed alone."""
     keys = rng.round_keys(np.asarray(seeds, dtype=np.uint64), TAG_BOARD_DEAL, np.zeros(len(seeds)))
-    draws = rng.draws(keys, N_TILES) >> np.uint64(8)  # (B, N): 56 random bits over the tile index
-    order = np.argsort((draws << np.uint64(7)) | np.arange(N_TILES, dtype=np.uint64), axis=1)
-    return (order.T + 1).astype(np.int8)
+    return (rng.permutations(keys, N_TILES).T + 1).astype(np.int8)
 
 
 def new_games(config: BoardConfig, seeds: ArrayLike) -> BoardState:
@@ -224,55 +229,126 @@ def step(state: BoardState, actions: ArrayLike, *, inplace: bool = False, report
         _answer(st, asked, actions[st.asker[asked].astype(np.intp), asked], validate)
         run[asked] = True
     if len(picking):
-        revealed = _pick(st, picking, actions[:, picking], validate)
-        run[revealed] = True
+        everyone = len(picking) == st.batch_size
+        revealed = _pick(st, picking, actions if everyone else actions[:, picking], validate, everyone)
+        _place_revealed(st, revealed, run, ev)
     _run(st, run, ev)
     return st, ev
 
 
-def _pick(st: BoardState, games: NDArray, actions: NDArray, validate: bool) -> NDArray:
+def play_slots(st: BoardState, slots: NDArray) -> None:
+    """Fast path: every seat of every picking game puts out the tile in hand slot
+    slots[p, b] (games asked a question, or over, are left as they are).
+
+    0 <= slots < tiles in hand; nothing is checked. Questions are asked as in `step`
+    (games stop in PHASE_ASK). Mutates `st`. The board benchmark times this, as the card
+    benchmark times the card engine's play_slots.
+    """
+    picking = (st.phase == PHASE_PICK) | (st.phase == PHASE_PICK_SECOND)
+    everyone = bool(picking.all())
+    games = np.arange(st.batch_size) if everyone else np.flatnonzero(picking)
+    slots = np.asarray(slots, dtype=np.intp)
+    revealed = _put_out(st, games, slots if everyone else slots[:, games], everyone)
+    run = np.zeros(st.batch_size, dtype=bool)
+    _place_revealed(st, revealed, run, None)
+    _run(st, run, None)
+
+
+def _place_revealed(st: BoardState, revealed: NDArray, run: NDArray, ev: BoardEvents | None) -> None:
+    """Place the revealed tiles: the lockstep places whole turns; the games it stops at
+    a question join `run` for the stage machine; the others' turns end."""
+    if len(revealed) == 0:
+        return
+    stopped = place_turn(st, revealed, ev)
+    run[stopped] = True
+    ended = np.setdiff1d(revealed, stopped, assume_unique=True) if len(stopped) else revealed
+    if ev is not None:
+        ev.turn_over[ended] = True
+    _end_turn(st, ended)
+
+
+def _pick(st: BoardState, games: NDArray, actions: NDArray, validate: bool, everyone: bool) -> NDArray:
     """Every seat of `games` puts out the tile `actions` (P, g) names; returns the games
-    whose tiles are all out (revealed: their placing starts)."""
-    P = st.players
-    tiles = actions.astype(np.int64) + 1  # tile actions: a plays tile a + 1
-    hands = st.hands[:, :, games]  # (P, H, g)
-    match = (hands == tiles[:, None, :]) & (actions[:, None, :] < N_TILE_ACTIONS) & (actions[:, None, :] >= 0)
-    held = match.any(axis=1)
-    if validate and not held.all():
-        p, j = np.argwhere(~held)[0]
-        b = games[j]
-        raise IllegalActionError(
-            f"game {b}, seat {p}, turn {int(st.turn[b])}: action {int(actions[p, j])} does not put out a "
-            f"tile of the hand; tiles in hand: {sorted(int(t) for t in st.hands[p, :, b] if t)}")
+    whose tiles are all out (revealed: their placing starts). `everyone`: games is every
+    game of the batch (the hands are read in place, not gathered)."""
+    hands = st.hands if everyone else st.hands[:, :, games]  # (P, H, g)
+    in_range = (actions >= 0) & (actions < N_TILE_ACTIONS)  # tile actions: a puts out tile a + 1
+    tiles = np.where(in_range, actions + 1, -1).astype(np.int8)
+    match = hands == tiles[:, None, :]
     slot = match.argmax(axis=1)  # (P, g)
-    count = (hands[0] > 0).sum(axis=0)  # every seat holds as many tiles
-    last = np.maximum(count - 1, 0)
-    seats = np.arange(P)[:, None]
-    g = games[None, :]
-    chosen = st.hands[seats, slot, g]
-    st.hands[seats, slot, g] = st.hands[seats, last[None, :], g]  # swap-remove keeps tiles in front
-    st.hands[seats, last[None, :], g] = 0
-    second = st.phase[games] == PHASE_PICK_SECOND
-    st.picked[second.astype(np.intp)[None, :], seats, g] = chosen
-    more = ~second & (st.picks[games] == 2)
-    st.phase[games[more]] = PHASE_PICK_SECOND
-    done = games[~more]
-    _reveal(st, done)
-    return done
+    if validate:
+        held = np.take_along_axis(match, slot[:, None, :], axis=1)[:, 0, :]
+        if not held.all():
+            p, j = np.argwhere(~held)[0]
+            b = games[j]
+            raise IllegalActionError(
+                f"game {b}, seat {p}, turn {int(st.turn[b])}: action {int(actions[p, j])} does not put out a "
+                f"tile of the hand; tiles in hand: {sorted(int(t) for t in st.hands[p, :, b] if t)}")
+    return _put_out(st, games, slot, everyone)
+
+
+def _put_out(st: BoardState, games: NDArray, slot: NDArray, everyone: bool) -> NDArray:
+    """Every seat of `games` (g,) puts out the tile in its hand slot `slot` (P, g); returns
+    the games whose tiles are all out, their queue sorted (revealed)."""
+    contiguous(st, "hands")
+    P, H, B = st.hands.shape
+    hands_flat = st.hands.reshape(-1)
+    count = (st.hands[0][:, _columns(st, games)] > 0).sum(axis=0)
+    base = np.arange(P)[:, None] * (H * B) + games[None, :]  # (P, g): slot 0 of each seat's hand
+    at_slot = base + slot * B
+    at_last = base + np.maximum(count - 1, 0)[None, :] * B
+    chosen = hands_flat[at_slot]
+    hands_flat[at_slot] = hands_flat[at_last]  # swap-remove keeps the tiles in front
+    hands_flat[at_last] = 0
+    cols = _columns(st, games)
+    second = st.phase[cols] == PHASE_PICK_SECOND
+    if not second.any():
+        st.picked[0][:, cols] = chosen
+    elif second.all():
+        st.picked[1][:, cols] = chosen
+    else:  # flat: picked is (2, P, B)
+        contiguous(st, "picked")
+        st.picked.reshape(-1)[(second * P + np.arange(P)[:, None]) * B + games[None, :]] = chosen
+    more = ~second & (st.picks[cols] == 2)
+    if more.any():
+        st.phase[games[more]] = PHASE_PICK_SECOND
+        games = games[~more]
+    _reveal(st, games)
+    return games
+
+
+def _columns(st: BoardState, games: NDArray) -> NDArray | slice:
+    """`games` (sorted, distinct) as an index: a slice when it is every game of the batch,
+    which NumPy reads and writes without gathering."""
+    return slice(None) if len(games) == st.batch_size else games
 
 
 def _reveal(st: BoardState, games: NDArray) -> None:
     """Sort the tiles put out in `games` into the placing queue, lowest first."""
+    cols = _columns(st, games)
+    two = st.picks[cols] == 2
+    if two.all() or not two.any():
+        _queue(st, cols, 2 if two.any() else 1)
+    else:  # sorting 2P tiles costs twice P: only the games that put out two sort them all
+        _queue(st, games[two], 2)
+        _queue(st, games[~two], 1)
+    st.at[cols] = 0
+    st.stage[cols] = STAGE_PLACE
+    st.phase[cols] = PHASE_PICK  # placing: not waiting for anyone (PHASE_ASK when a question stops it)
+
+
+def _queue(st: BoardState, cols: NDArray | slice, picks: int) -> None:
+    """The placing queue of games `cols` whose seats put out `picks` tiles each."""
     P = st.players
-    picked = st.picked[:, :, games].reshape(2 * P, -1).astype(np.int32)  # (2P, g), first picks first
-    seat = np.tile(np.arange(P), 2)[:, None]
-    keys = np.where(picked > 0, (picked << _SEAT_BITS) | seat, _NO_TILE_KEY)
-    keys.sort(axis=0)
-    st.queue[:, games] = np.where(keys < _NO_TILE_KEY, keys >> _SEAT_BITS, 0)
-    st.queue_seat[:, games] = keys & ((1 << _SEAT_BITS) - 1)
-    st.at[games] = 0
-    st.stage[games] = STAGE_PLACE
-    st.phase[games] = PHASE_PICK  # placing: not waiting for anyone (PHASE_ASK when a question stops it)
+    picked = st.picked[:picks, :, cols].reshape(picks * P, -1).astype(np.int16)  # (n, g), first picks first
+    seat = np.tile(np.arange(P, dtype=np.int16), picks)[:, None]
+    keys = np.where(picked > 0, (picked << _SEAT_BITS) | seat, np.int16(_NO_TILE_KEY))
+    sort_columns(keys)
+    n = picks * P
+    st.queue[:n, cols] = np.where(keys < _NO_TILE_KEY, keys >> _SEAT_BITS, 0)
+    st.queue_seat[:n, cols] = keys & ((1 << _SEAT_BITS) - 1)
+    st.queue[n:, cols] = 0
+    st.queue_seat[n:, cols] = 0
 
 
 def _answer(st: BoardState, games: NDArray, actions: NDArray, validate: bool) -> None:
@@ -335,13 +411,8 @@ def _place(st: BoardState, games: NDArray, run: NDArray, ev) -> None:
     """Rules 1-2 (and the too-low exception): the row and field of each current tile."""
     layout = st.config.board
     _, tile, seat = _current(st, games)
-    length = st.length[:, games].astype(np.intp)  # (R, g)
-    rows = np.arange(length.shape[0])[:, None]
-    ends = np.where(length > 0, st.tiles[rows, np.maximum(length - 1, 0), games[None, :]], -1)
-    below = np.where(ends < tile[None, :], ends, -1)  # active rows ending below the tile
-    # Rules 1-2: the row whose end is highest below the tile; too low: the highest end.
-    row = np.where(below.max(axis=0) >= 0, below.argmax(axis=0), ends.argmax(axis=0))
-    field = length[row, np.arange(len(games))]
+    row = target_rows(packed_rows(st.tiles[:, :, games], st.length[:, games]), tile, st.length.shape[0])
+    field = st.length[row, games].astype(np.intp)
     st.row[games], st.field[games] = row, field
     take = layout.kind[row, field] == TAKE
     ask_double = take & _usable(st, DOUBLE, seat, games)
@@ -362,10 +433,9 @@ def _take(st: BoardState, games: NDArray, run: NDArray, ev) -> None:
     k, tile, seat = _current(st, games)
     row = st.row[games].astype(np.intp)
     taken = st.tiles[row, :, games].T  # (F, g): the row's tiles (all left of the take field)
-    points_each = bulls[taken].astype(np.int32)
-    lost = points_each.sum(axis=0)
+    lost = taken_points(bulls, taken.T)
     double = st.answer[games] == 1
-    best_two = -np.sort(-points_each, axis=0)[:2].sum(axis=0)  # a one-tile row: that tile
+    best_two = -np.sort(-bulls[taken].astype(np.int32), axis=0)[:2].sum(axis=0)  # a one-tile row: that tile
     points = np.where(double, 2 * best_two - lost, -lost)
     _use_luck(st, DOUBLE, seat, games, double)
     st.gone[taken.astype(np.intp), games[None, :]] = True
@@ -386,9 +456,8 @@ def _land(st: BoardState, games: NDArray, run: NDArray, ev) -> None:
     row, field = st.row[games].astype(np.intp), st.field[games].astype(np.intp)
     st.tiles[row, field, games] = tile
     st.length[row, games] = field + 1
-    kind = layout.kind[row, field]
-    bulls = layout.tile_bulls[tile].astype(np.int32)
-    effect = np.select([kind == GREEN, kind == RED, kind == FIXED], [bulls, -bulls, layout.value[row, field]], 0)
+    effect = landing_points(field_tables(layout), row * layout.kind.shape[1] + field,
+                            layout.tile_bulls[tile].astype(np.int32))
     plus5 = st.answer[games] == 1
     points = np.where(plus5, PLUS5_POINTS, effect).astype(np.int32)
     _use_luck(st, PLUS5, seat, games, plus5)
@@ -456,15 +525,10 @@ def _gain(st: BoardState, games: NDArray, run: NDArray, ev) -> None:
 
 def _move(st: BoardState, games: NDArray, run: NDArray, ev) -> None:
     """After a take the tile moves to field 1 of the next free row (next_row option)."""
-    R = st.length.shape[0]
     k, tile, seat = _current(st, games)
     taken = st.row[games].astype(np.intp)
-    origin = taken if st.config.next_row == "scan" else st.pointer[games].astype(np.intp)
-    # the first empty row after the origin, wrapping; never the row just taken
-    steps = np.arange(1, R + 1)[:, None]
-    candidates = (origin[None, :] + steps) % R  # (R, g)
-    empty = (st.length[candidates, games[None, :]] == 0) & (candidates != taken[None, :])
-    row = candidates[empty.argmax(axis=0), np.arange(len(games))]
+    origin = taken if st.config.next_row == "scan" else st.pointer[games]
+    row = next_free_rows(st.length, origin, taken, games)
     st.tiles[row, 0, games] = tile
     st.length[row, games] = 1
     st.pointer[games] = row
@@ -513,13 +577,15 @@ def _next(st: BoardState, games: NDArray, run: NDArray, ev) -> None:
 def _end_turn(st: BoardState, games: NDArray) -> None:
     """Turn over: luck cards become usable; refill once (2-3 players) or end the game when
     every hand is empty; else the next turn starts."""
-    st.turn[games] += 1
-    st.luck_new[:, :, games] = 0
-    st.picked[:, :, games] = 0
-    st.queue[:, games] = 0
-    st.at[games] = 0
-    st.stage[games] = STAGE_PLACE
-    empty = st.hands[0, 0, games] == 0
+    cols = _columns(st, games)
+    st.turn[cols] += 1
+    if st.config.luck:
+        st.luck_new[:, :, cols] = 0
+    st.picked[:, :, cols] = 0
+    st.queue[:, cols] = 0
+    st.at[cols] = 0
+    st.stage[cols] = STAGE_PLACE
+    empty = st.hands[0, 0, cols] == 0
     if empty.any():
         out = games[empty]
         refill = out[~st.refilled[out]] if st.config.refill else out[:0]
@@ -545,11 +611,11 @@ def _start_turn(st: BoardState, games: NDArray) -> None:
     """A new turn: one tile each, or two while an active row has an uncovered play-two field."""
     if len(games) == 0:
         return
-    layout = st.config.board
-    F = layout.kind.shape[1]
-    length = st.length[:, games].astype(np.intp)  # (R, g)
-    uncovered = np.arange(F)[None, :, None] >= length[:, None, :]  # (R, F, g)
-    play_two = ((layout.kind[:, :, None] == PLAY_TWO) & uncovered & (length[:, None, :] > 0)).any(axis=(0, 1))
-    two = play_two & ((st.hands[0, :, games] > 0).sum(axis=1) >= 2)
-    st.picks[games] = np.where(two, 2, 1)
-    st.phase[games] = PHASE_PICK
+    tables = field_tables(st.config.board)
+    cols = _columns(st, games)
+    rows = tables.rows_with_two  # only rows with a play-two field can have one uncovered
+    at_length = (rows * (tables.fields + 1))[:, None] + st.length[rows][:, cols]  # (r, g)
+    play_two = tables.two_ahead[at_length].any(axis=0)
+    two = play_two & (st.hands[0, 1, cols] > 0)  # two tiles in hand (held tiles fill the first slots)
+    st.picks[cols] = np.where(two, 2, 1)
+    st.phase[cols] = PHASE_PICK
