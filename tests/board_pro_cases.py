@@ -267,12 +267,12 @@ CASES = [
         answers=[(0, "action", swap(24))], error="not one of",
     ),
     dict(
-        id="swap-unplayable-with-an-empty-hand-then-the-game-ends",
-        board=BASE, actions=[["swap"], []], hands=[[13], [24, 31]], turns=[[[13], [24]]],
+        id="swap-and-one-more-unplayable-with-an-empty-hand-then-the-game-ends",
+        board=BASE, actions=[["swap", "one_more"], []], hands=[[13], [24, 31]], turns=[[[13], [24]]],
         answers=[(0, "action", None)], options=[[None]],
-        effects=[(0, 13, "red", -1), (1, 24, "red", -1), (0, None, "end_cards", 1), (0, None, "end_tiles", 0),
+        effects=[(0, 13, "red", -1), (1, 24, "red", -1), (0, None, "end_cards", 2), (0, None, "end_tiles", 0),
                  (1, None, "end_cards", 0), (1, None, "end_tiles", -1)],
-        scores_after=[0, -2], over=True, winners=[0],
+        scores_after=[1, -2], over=True, winners=[0],
     ),
     # ---- Skip
     dict(
@@ -313,6 +313,14 @@ CASES = [
         placements=[(0, 5, 3, 5, "skip"), (1, 31, 2, 2, "rules")],
         effects=[(0, 5, "red", -2), (1, 31, "red", -1)],
         board_after={0: [10, 12], 1: [20, 21, 23], 2: [30, 31], 3: [40, 41, 42, None, 5]},
+    ),
+    dict(
+        id="skip-acts-in-the-row-rules-1-2-give-among-the-open-rows",  # R2 stopped: 24 goes to R1, skips field 3
+        board=BASE, actions=[["stop", "skip"], []], hands=[[24, 98], [31, 99]], turns=[[[24], [31]]],
+        answers=[(0, "action", stop(1)), (0, "action", SKIP)], options=[[None] + STOPS_0123 + [SKIP], [None, SKIP]],
+        placements=[(0, 24, 0, 4, "skip"), (1, 31, 2, 2, "rules")],
+        effects=[(0, 24, "green", 1), (1, 31, "red", -1)],
+        board_after={0: [10, 12, None, 24], 1: [20, 21, 23], 2: [30, 31], 3: [40, 41, 42]},
     ),
     dict(
         id="skip-a-play-two-field-keeps-play-two-going",  # R6 field 2 skipped: turn 2 is a play-two turn
@@ -376,6 +384,14 @@ CASES = [
         options=[[None, asc(0), asc(1), asc(2), asc(3)], FREE_AFTER_TAKE[2]],
         placements=[(1, 13, 0, 3, "rules"), (0, 43, 2, 4, "ascending"), (0, 43, 6, 1, "moved")],
         effects=[(1, 13, "red", -1), (0, 43, "take", -9), (0, 43, "red", -1)], removed=[30, 32, 33],
+    ),
+    dict(
+        id="ascending-not-on-a-stopped-row",  # [reading] 1
+        board=BASE, actions=[["stop", "ascending"], []], hands=[[43, 98], [44, 99]], turns=[[[43], [44]]],
+        answers=[(0, "action", stop(3)), (0, "action", asc(0))],
+        options=[[None] + STOPS_0123 + [asc(0), asc(1), asc(2), asc(3)], [None, asc(0), asc(1), asc(2)]],
+        placements=[(0, 43, 0, 3, "ascending"), (1, 44, 0, 4, "rules")],
+        effects=[(0, 43, "red", -1), (1, 44, "green", 5)],
     ),
     dict(
         id="ascending-refused-on-a-row-ending-higher",
