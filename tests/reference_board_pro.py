@@ -131,7 +131,7 @@ _KINDS = {
 
 
 def field_kind(code: str) -> str:
-    """The kind of a pro-side field code: plain, green, red, fixed, play_two, draw_tile, draw_action, take, take_hand."""
+    """A pro-side field code's kind: plain, green, red, fixed, play_two, draw_tile, draw_action, take, take_hand."""
     if code in _KINDS:
         return _KINDS[code]
     digits = code[1:]
@@ -585,7 +585,7 @@ class _Turn:
         self.state.luck[seat][kind] -= 1
         self.state.stacks[kind] += 1
 
-    def score(self, seat, tile, row, field_no, cause, points, got=None) -> Effect:
+    def score(self, seat: int, tile: int, row: int, field_no: int, cause: str, points: int, got=None) -> Effect:
         """Apply one effect; in pro-luck a loss over or onto clovers gains luck cards ('Gaining')."""
         old = self.state.scores[seat]
         new = old + points
@@ -708,7 +708,7 @@ class _Turn:
         return options
 
     def discard(self, seat: int, kind: str) -> None:
-        """"used cards go to the discard pile" ([reading] 6: at once)."""
+        """Play an action card: "used cards go to the discard pile" ([reading] 6: at once)."""
         self.state.actions[seat].remove(kind)
         self.state.discards[kind] += 1
 
@@ -850,7 +850,7 @@ def refill(state: State) -> None:
 
 
 def final_scoring(state: State) -> list[Effect]:
-    """"everyone gains 1 point per action card in hand and loses the bullheads of every tile still in hand".
+    """The end: "everyone gains 1 point per action card in hand and loses the bullheads of every tile still in hand".
 
     "Final scoring asks nothing: no luck card is gained from it; luck cards score nothing."
     """

@@ -382,7 +382,8 @@ def check_turn(before: ref.State, result: ref.TurnResult) -> None:
     if result.over:
         assert any(not h for h in after.hands)
         final = [e for e in result.effects if e.cause.startswith("end_")]
-        assert [(e.seat, e.cause) for e in final] == [(s, c) for s in range(after.players) for c in ("end_cards", "end_tiles")]
+        ends = [(s, c) for s in range(after.players) for c in ("end_cards", "end_tiles")]
+        assert [(e.seat, e.cause) for e in final] == ends
         for s in range(after.players):
             assert final[2 * s].points == len(after.actions[s])
             assert final[2 * s + 1].points == -sum(rules.bullheads[t] for t in after.hands[s])
