@@ -198,12 +198,15 @@ class RayBackend:
             self._guard = None
 
     def map_unordered(self, fn: Callable, items: Iterable[tuple]) -> Iterator:
+        return self.map_named(fn_name(fn), items)
+
+    def map_named(self, name: str, items: Iterable[tuple]) -> Iterator:
+        """map_unordered of the function named `module:qualname` (imported on the workers)."""
         import ray
         from ray.exceptions import RayTaskError
 
         if self._remote is None:
             self._remote = ray.remote(num_cpus=1, max_retries=2)(run_named)
-        name = fn_name(fn)
         pending = [self._remote.remote(name, tuple(item)) for item in items]
         try:
             while pending:

@@ -266,6 +266,26 @@ def train(
 
 
 @app.command()
+def sweep(
+    file: Optional[Path] = typer.Argument(None, help="The sweep's TOML file (experiments/sweep.py describes it)."),
+    resume: Optional[Path] = typer.Option(None, help="Finish the sweep in this directory (runs/sweep-<name>/)."),
+    runs_dir: Path = typer.Option(Path("runs"), help="Where the trials' runs go (runs/<name>-<ii>/)."),
+    address: Optional[str] = ADDRESS,
+    workers: Optional[int] = typer.Option(None, help="CPUs of a local cluster (default all)."),
+    progress: bool = typer.Option(True, help="Show Tune's progress table."),
+) -> None:
+    """Many training runs on Ray Tune (grid or random search, ASHA early stopping); a summary of every trial."""
+    from experiments.sweep import run_sweep
+
+    if (file is None) == (resume is None):
+        raise ConfigError("give a sweep file, or --resume DIR")
+    if workers is not None and workers < 1:
+        raise ConfigError("--workers must be at least 1")
+    target = run_sweep(file, runs_dir, resume=resume, address=address, num_cpus=workers, progress=progress)
+    typer.echo(f"summary: {target}/summary.md, summary.csv, curves.png")
+
+
+@app.command()
 def tournament(
     agents: str = typer.Option(STANDARD_AGENTS, help="Agent specs, comma-separated."),
     players: int = typer.Option(4, help="Seats per table."),
