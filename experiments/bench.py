@@ -144,11 +144,18 @@ def bench_board_engine(players: int = 4, batch: int = 4096, seconds: float = 5.0
                        variant: str = "basic", repeats: int = 3) -> dict:
     """Random play of whole board games on the batched board engine: games/s and turns/s.
 
-    Every seat puts out a uniformly random tile of its hand (and answers questions at
-    random in the luck variant); a finished batch is dealt anew. The median of `repeats`
-    windows counts. The card engine's rounds/s of the same run give the ratio people
-    ask about (a card round is ten turns; a board game 12 turns, or 24 with 2-3 players).
+    Two figures. `games_per_s` / `turns_per_s`: the engine's own work unit, as the card
+    benchmark times its engine: every seat puts out a uniformly random tile of its hand by
+    slot (`engine.play_slots`), the luck variant's questions are answered at random
+    through the seat view. `interface_*`: the same play through the game interface, as an
+    environment or agent drives it (seat views, random legal actions from their masks,
+    `Game.step`). A finished batch is dealt anew; the median of `repeats` windows counts.
+    The card engine's rounds/s of the same run give the ratio people ask about (a card
+    round is ten turns; a board game 12 turns, or 24 with 2-3 players).
     """
+    from sixnimmt_env.board.engine import play_slots
+    from sixnimmt_env.board.rules import HAND_SIZE as HAND_SIZE_BOARD
+    from sixnimmt_env.board.state import PHASE_ASK
     from sixnimmt_env.core.game import make_game
 
     tune_allocator()
@@ -156,7 +163,20 @@ def bench_board_engine(players: int = 4, batch: int = 4096, seconds: float = 5.0
     rng = np.random.default_rng(seed)
     run = [0]
 
-    def one_batch() -> int:
+    def engine_batch() -> int:
+        st = game.new_games(game_seeds(seed + run[0], batch))
+        run[0] += 1
+        while not game.game_over(st).all():
+            count = st.hand_size()
+            play_slots(st, (rng.random((players, batch), dtype=np.float32) * count).astype(np.intp))
+            while (asked := st.phase == PHASE_ASK).any():
+                games = np.flatnonzero(asked)
+                answers = np.zeros((players, batch), dtype=np.int64)
+                answers[st.asker[games], games] = game.view(st, st.asker[games], games).random_legal_actions(rng)
+                game.step(st, answers, inplace=True, games=asked)
+        return int(st.turn.sum())
+
+    def interface_batch() -> int:
         st = game.new_games(game_seeds(seed + run[0], batch))
         run[0] += 1
         seats = [np.full(batch, p) for p in range(players)]
@@ -165,16 +185,23 @@ def bench_board_engine(players: int = 4, batch: int = 4096, seconds: float = 5.0
             game.step(st, actions, inplace=True)
         return int(st.turn.sum())
 
-    one_batch()  # warm-up
-    games_rates, turn_rates = [], []
-    for _ in range(repeats):
-        games = turns = 0
-        t0 = time.perf_counter()
-        while (elapsed := time.perf_counter() - t0) < seconds / repeats or games == 0:
-            turns += one_batch()
-            games += batch
-        games_rates.append(games / elapsed)
-        turn_rates.append(turns / elapsed)
+    def rates(one_batch) -> tuple[float, float]:
+        one_batch()  # warm-up
+        games_rates, turn_rates = [], []
+        for _ in range(repeats):
+            games = turns = 0
+            t0 = time.perf_counter()
+            while (elapsed := time.perf_counter() - t0) < seconds / repeats or games == 0:
+                turns += one_batch()
+                games += batch
+            games_rates.append(games / elapsed)
+            turn_rates.append(turns / elapsed)
+        return float(np.median(games_rates)), float(np.median(turn_rates))
+
+    games_per_s, turns_per_s = rates(engine_batch)
+    interface_games, interface_turns = rates(interface_batch)
+    tiles_per_game = players * HAND_SIZE_BOARD * (2 if game.rules.refill else 1)
     return {"impl": "board engine (NumPy)", "P": players, "B": batch, "variant": variant,
-            "games_per_s": round(float(np.median(games_rates)), 1),
-            "turns_per_s": round(float(np.median(turn_rates)), 1)}
+            "games_per_s": round(games_per_s, 1), "turns_per_s": round(turns_per_s, 1),
+            "tiles_per_s": round(games_per_s * tiles_per_game, 1),
+            "interface_games_per_s": round(interface_games, 1), "interface_turns_per_s": round(interface_turns, 1)}

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import multiprocessing
 import os
 import time
 from dataclasses import InitVar, asdict, dataclass, field
@@ -256,8 +255,9 @@ def _replace_text(path: Path, text: str) -> None:
 
 
 def run_tournament(cfg: TournamentConfig, out: str | Path, *, workers: int = 1, resume: bool = False,
-                   progress: bool = True, then=None) -> Path:
-    """Play (or finish) a tournament into `out`; returns the directory. The directory is
+                   progress: bool = True, backend=None, then=None) -> Path:
+    """Play (or finish) a tournament into `out`; returns the directory. `backend`: where
+    the units run (experiments.backends; default a LocalBackend of `workers` processes). The directory is
     locked while it runs (DirectoryLock), and while `then(out)` runs after it (e.g. the
     report); writes that fail (disk full, read-only) raise an OutputError and leave the
     complete units already written as they were."""
@@ -275,14 +275,16 @@ def run_tournament(cfg: TournamentConfig, out: str | Path, *, workers: int = 1, 
         with writing(out):
             out.mkdir(parents=True, exist_ok=True)
     with DirectoryLock(out):
-        _run_locked(cfg, out, workers, resume, progress)
+        _run_locked(cfg, out, workers, resume, progress, backend)
         if then is not None:
             then(out)
     return out
 
 
-def _run_locked(cfg: TournamentConfig | None, out: Path, workers: int, resume: bool, progress: bool) -> Path:
+def _run_locked(cfg: TournamentConfig | None, out: Path, workers: int, resume: bool, progress: bool,
+                backend=None) -> Path:
     """run_tournament, holding the directory's lock."""
+    from .backends import LocalBackend
     from tqdm import tqdm
 
     config_file = out / "tournament.json"
@@ -323,34 +325,18 @@ def _run_locked(cfg: TournamentConfig | None, out: Path, workers: int, resume: b
             _append(results, "".join(json.dumps(r) + "\n" for r in rows))
         bar.update(len(rows))
 
-    t0 = time.perf_counter()
-    if workers <= 1:
-        for u in todo:
-            save(*play_unit(cfg_dict, u))
-    else:
-        ctx = multiprocessing.get_context("spawn")  # fresh processes: no forked torch/BLAS state
-        with ctx.Pool(workers, initializer=_worker_init) as pool:
-            for key, rows, recs in pool.imap_unordered(_play_unit_star, [(cfg_dict, u) for u in todo]):
-                save(key, rows, recs)
+    backend = backend or LocalBackend(workers)
+    t_start = time.perf_counter()
+    with backend:  # a Ray cluster started here is shut down however this ends
+        t0 = time.perf_counter()  # the games' time: a cluster's start is timed apart
+        for key, rows, recs in backend.map_unordered(play_unit, [(cfg_dict, u) for u in todo]):
+            save(key, rows, recs)
+        seconds = time.perf_counter() - t0
     bar.close()
     played = sum(expected[unit_key(*u)] for u in todo)
-    seconds = time.perf_counter() - t0
     with writing(out / "timing.json"):
         _replace_text(out / "timing.json", json.dumps({"seconds": round(seconds, 2), "games_played": played,
                                                        "games_per_s": round(played / max(seconds, 1e-9), 2),
-                                                       "workers": workers}) + "\n")
+                                                       "workers": workers, "backend": backend.name,
+                                                       "backend_start_s": round(t0 - t_start, 2)}) + "\n")
     return out
-
-
-def _worker_init() -> None:
-    from sixnimmt_env.core.perf import tune_allocator
-    tune_allocator()
-    try:
-        import torch
-        torch.set_num_threads(1)  # one core per worker
-    except ImportError:
-        pass
-
-
-def _play_unit_star(args):
-    return play_unit(*args)

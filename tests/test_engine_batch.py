@@ -9,7 +9,7 @@ import pytest
 
 from sixnimmt_env import (PHASE_CARDS, PHASE_ROW, RuleConfig, concat, from_deal, game_seeds,
                           new_games, step)
-from sixnimmt_env.cards.engine import sorting_network
+from sixnimmt_env.core.sorting import sorting_network
 from tests.test_engine_reference import random_actions
 
 FULL_DECK_BULLHEADS = 171

@@ -19,10 +19,6 @@ from .state import NO_SEAT, PHASE_CARDS, State
 from .twins import twin_tie
 
 _ROW_INDEX = np.arange(N_ROWS, dtype=np.int32)[:, None]  # (R, 1)
-# Deal key = 25 random bits over the deck index in the low _DECK_BITS bits: sorting the
-# keys shuffles the deck. (Equal random bits, ~1e-4 per deal, keep deck order.)
-_DECK_BITS = 7  # decks of up to 128 ids
-_DECK_MASK = (1 << _DECK_BITS) - 1
 _DEAL_CHUNK = 1024  # games dealt at once; keeps the key arrays in cache (measured)
 
 
@@ -109,11 +105,7 @@ def _shuffled_ids(config: RuleConfig, keys: NDArray[np.uint64]) -> NDArray[np.in
     p*H .. p*H+H-1, then the R row starters."""
     deck_size = len(config.variant_data.deck(config.players, config.deck))  # ids 1..deck_size
     dealt = HAND_SIZE * config.players + N_ROWS
-    sort_keys = rng.draws(keys, (deck_size + 1) // 2).view(np.uint32)[:, :deck_size]
-    sort_keys &= np.uint32(~_DECK_MASK & 0xFFFFFFFF)
-    sort_keys |= np.arange(deck_size, dtype=np.uint32)[None, :]
-    sort_keys.sort(axis=1)
-    return (sort_keys[:, :dealt] & np.uint32(_DECK_MASK)).astype(np.int16).T + 1
+    return rng.permutations(keys, deck_size)[:, :dealt].astype(np.int16).T + 1
 
 
 def deal_ids(config: RuleConfig, seed: int, round: int) -> list[int]:

@@ -22,6 +22,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..core.errors import IllegalActionError
+from ..core.sorting import sort_columns, sorting_network
 from .deal import deal_ids, deal_round, empty_state, first_dealer, from_deal, new_games, restart
 from .events import StepEvents
 from .packing import INDEX_MASK, LAST_SHIFT, ROW_LOW_MASK
@@ -39,27 +40,6 @@ _SEAT_BITS = 4  # up to 16 seats
 _SEAT_MASK = (1 << _SEAT_BITS) - 1
 _SEAT_COLUMN = np.arange(1 << _SEAT_BITS, dtype=np.int32)[:, None]
 
-
-def sorting_network(n: int) -> list[tuple[int, int]]:
-    """Compare-exchange pairs (i, j), i < j, that sort n values (Batcher's odd-even merge).
-
-    Pairs reaching past n are dropped, which is valid: padding with +inf never moves.
-    """
-    pairs = []
-    p = 1
-    while p < n:
-        k = p
-        while k >= 1:
-            for j in range(k % p, n - k, 2 * k):
-                for i in range(min(k, n - j - k)):
-                    if (i + j) // (2 * p) == (i + j + k) // (2 * p):
-                        pairs.append((i + j, i + j + k))
-            k //= 2
-        p *= 2
-    return pairs
-
-
-_NETWORKS = {n: sorting_network(n) for n in range(1, 17)}
 
 
 # --------------------------------------------------------------------------- stepping
@@ -184,10 +164,7 @@ def _reveal(st: State, cols, slots: NDArray) -> NDArray[np.int32]:
         tiebreak = _SEAT_COLUMN[:P]
     keys = v.row_code[cards] << _SEAT_BITS
     keys |= tiebreak
-    for i, j in _NETWORKS[P]:
-        lo = np.minimum(keys[i], keys[j])
-        np.maximum(keys[i], keys[j], out=keys[j])
-        keys[i] = lo
+    sort_columns(keys)
     seats = keys & _SEAT_MASK
     if v.has_twins:
         seats += dealer + 1

@@ -1,0 +1,121 @@
+"""Starting board games: the shuffle, the deal, positions from data."""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from ..core import rng
+from ..core.errors import ConfigError
+from .rules import DOUBLE, HAND_SIZE, N_TILES, PLUS5, START_ROWS, BoardConfig
+from .state import NO_SEAT, BoardState
+from .turns import start_turn
+
+TAG_BOARD_DEAL = np.uint64(0xA4093822299F31D0)  # the shuffle of the 100 tiles
+
+
+def empty_state(config: BoardConfig, seeds: NDArray[np.uint64]) -> BoardState:
+    """A batch with every array allocated and zeroed (no tile anywhere)."""
+    B, P = len(seeds), config.players
+    R, F = config.board.kind.shape
+
+    def i8(*shape):
+        return np.zeros(shape + (B,), dtype=np.int8)
+
+    return BoardState(
+        config=config, seed=np.array(seeds, dtype=np.uint64), turn=np.zeros(B, np.int16),
+        phase=i8(), picks=np.ones(B, np.int8), hands=i8(P, HAND_SIZE), picked=i8(2, P),
+        tiles=i8(R, F), length=i8(R), supply=i8(N_TILES), drawn=i8(),
+        gone=np.zeros((N_TILES + 1, B), dtype=bool), score=np.zeros((P, B), np.int32),
+        luck=i8(2, P), luck_new=i8(2, P), stack=i8(2), pointer=i8(), refilled=np.zeros(B, bool),
+        queue=i8(2 * P), queue_seat=i8(2 * P), at=i8(), stage=i8(), row=i8(), field=i8(), gain=i8(),
+        after_gain=i8(), ask=i8(), asker=np.full(B, NO_SEAT, np.int8), answer=i8(),
+        answered=np.zeros(B, dtype=bool),
+    )
+
+
+def shuffled_tiles(seeds: NDArray[np.uint64]) -> NDArray[np.int8]:
+    """(N, B) the tiles 1..100 of each game in dealing order, a function of its seed alone."""
+    keys = rng.round_keys(np.asarray(seeds, dtype=np.uint64), TAG_BOARD_DEAL, np.zeros(len(seeds)))
+    return (rng.permutations(keys, N_TILES).T + 1).astype(np.int8)
+
+
+def new_games(config: BoardConfig, seeds: ArrayLike) -> BoardState:
+    """Start one game per seed: the tiles are shuffled from the seed and dealt.
+
+    The deal: seat p draws tiles P*12 .. of the shuffle in turn (seat 0 first), then the
+    four start tiles of rows 1-4, then the supply in order.
+    """
+    seeds = np.atleast_1d(np.asarray(seeds)).astype(np.uint64)
+    deck = shuffled_tiles(seeds)
+    P = config.players
+    dealt = P * HAND_SIZE
+    hands = deck[:dealt].reshape(P, HAND_SIZE, -1).transpose(2, 0, 1)
+    return from_deal(config, hands, deck[dealt:dealt + START_ROWS].T, deck[dealt + START_ROWS:].T, seeds=seeds)
+
+
+def from_deal(config: BoardConfig, hands: ArrayLike, start: ArrayLike, supply: ArrayLike, *,
+              seeds: ArrayLike | None = None) -> BoardState:
+    """A batch at the start of the game from given tiles (replays; tests).
+
+    Args:
+        hands: (B, P, 12) each seat's tiles.
+        start: (B, 4) the start tiles of rows 1-4.
+        supply: (B, n) the tiles left, in the order they are drawn (0-padded).
+        seeds: (B,) the games' seeds (kept for the record; default 0).
+    """
+    hands = np.asarray(hands, dtype=np.int8)
+    start = np.asarray(start, dtype=np.int8)
+    supply = np.asarray(supply, dtype=np.int8)
+    P = config.players
+    if hands.ndim != 3 or hands.shape[1:] != (P, HAND_SIZE):
+        raise ConfigError(f"hands must have shape (B, {P}, {HAND_SIZE}), got {hands.shape}")
+    B = hands.shape[0]
+    if start.shape != (B, START_ROWS) or supply.ndim != 2 or supply.shape[0] != B:
+        raise ConfigError(f"start must have shape ({B}, {START_ROWS}) and supply ({B}, n)")
+    seeds = np.zeros(B, np.uint64) if seeds is None else np.broadcast_to(np.asarray(seeds).astype(np.uint64), (B,))
+    st = empty_state(config, seeds)
+    st.hands[:] = hands.transpose(1, 2, 0)
+    st.tiles[:START_ROWS, 0] = start.T
+    st.length[:START_ROWS] = 1
+    st.supply[:supply.shape[1]] = supply.T
+    st.stack[PLUS5], st.stack[DOUBLE] = config.plus5_cards, config.double_cards
+    st.pointer[:] = START_ROWS - 1  # row 4 is the most recently opened
+    start_turn(st, np.arange(B))
+    return st
+
+
+def from_position(config: BoardConfig, rows: list[list[int]], hands: list[list[int]], *,
+                  scores=None, luck=None, stacks=None, pointer: int = START_ROWS - 1,
+                  supply=(), refilled: bool | None = None, turn: int = 0) -> BoardState:
+    """One game at the start of a turn, from plain data (scripted rule cases, tests).
+
+    Args:
+        rows: per row the tiles on fields 1..k ([] for a free row).
+        hands: per seat its tiles (every seat as many, at most 12).
+        scores: (P,) points so far (default 0).
+        luck: (P, 2) luck cards held by kind, all gained before this turn (default none).
+        stacks: (2,) luck cards left on the stacks (default: the rules' counts).
+        pointer: the most recently opened row (next_row="rotate").
+        supply: the tiles still to be drawn, in order.
+        refilled: whether the 2-3 player refill is behind us (default: not yet, when it applies).
+    """
+    P = config.players
+    if len(hands) != P or len({len(h) for h in hands}) != 1 or len(hands[0]) > HAND_SIZE:
+        raise ConfigError(f"hands: give {P} hands of one size, at most {HAND_SIZE} tiles")
+    st = empty_state(config, np.zeros(1, np.uint64))
+    for r, row in enumerate(rows):
+        st.tiles[r, :len(row), 0] = row
+        st.length[r, 0] = len(row)
+    for p, hand in enumerate(hands):
+        st.hands[p, :len(hand), 0] = hand
+    st.supply[:len(supply), 0] = list(supply)
+    st.score[:, 0] = 0 if scores is None else scores
+    if luck is not None:
+        st.luck[:, :, 0] = np.asarray(luck, dtype=np.int8).T
+    st.stack[:, 0] = (config.plus5_cards, config.double_cards) if stacks is None else stacks
+    st.pointer[0] = pointer
+    st.refilled[0] = not config.refill if refilled is None else refilled
+    st.turn[0] = turn
+    start_turn(st, np.arange(1))
+    return st
