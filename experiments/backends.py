@@ -175,8 +175,12 @@ class RayBackend:
             kwargs["address"] = self.address
         try:
             ray.init(**kwargs)
-        except BaseException:
+        except BaseException as e:
             self._stop_guard()
+            if self.address is not None and isinstance(e, (ConnectionError, TimeoutError)):
+                from sixnimmt_env.core.errors import ConfigError
+                raise ConfigError(f"--address {self.address}: cannot join a Ray cluster there "
+                                  f"({' '.join(str(e).split())[:200]})") from None
             raise
         self._owned = True
         return self

@@ -44,7 +44,7 @@ class _OneLineErrors(typer.core.TyperGroup):
             hint = f" (see {ctx.command_path} --help)" if ctx is not None else ""
             typer.echo("error: " + " ".join(f"{where}{e.format_message()}{hint}".split()), err=True)
             sys.exit(e.exit_code)
-        except click.exceptions.Abort:
+        except typer.core.Abort:  # typer's own (Ctrl-D at a prompt)
             typer.echo("aborted", err=True)
             sys.exit(1)
         sys.exit(rv if isinstance(rv, int) else 0)
@@ -251,7 +251,7 @@ def serve(
 
     if not 0 <= port <= 65535:
         raise ConfigError(f"--port must be 0..65535, got {port}")
-    if idle_minutes <= 0:
+    if not 0 < idle_minutes < float("inf"):
         raise ConfigError("--idle-minutes must be > 0")
     levels = ("critical", "error", "warning", "info", "debug")
     if log_level not in levels:

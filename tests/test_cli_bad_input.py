@@ -74,6 +74,16 @@ CASES = [
     ("bench env --kind x", "--kind must be parallel or vec"),
     ("bench board --players 9", "players must be 2..6"),
     ("bench board --variant pro", "not implemented yet"),
+    # serve, backends, sweep
+    ("serve --port 70000", "--port must be 0..65535"),
+    ("serve --log-level x", "--log-level must be one of"),
+    ("serve --idle-minutes 0", "--idle-minutes must be > 0"),
+    ("serve --idle-minutes nan", "--idle-minutes must be > 0"),
+    ("match --agents random,random --backend nope", "--backend must be one of local, ray"),
+    ("match --agents random,random --workers 0", "--workers must be at least 1"),
+    ("match --agents random,random --chunk-deals -1", "--chunk-deals must be 0"),
+    ("tournament --agents random,lowest --backend nope --out /tmp/never", "--backend must be one of"),
+    ("sweep", "give a sweep file, or --resume DIR"),
 ]
 
 
