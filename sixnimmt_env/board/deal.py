@@ -7,31 +7,60 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..core import rng
 from ..core.errors import ConfigError
-from .rules import DOUBLE, HAND_SIZE, N_TILES, PLUS5, START_ROWS, BoardConfig
-from .state import NO_SEAT, BoardState
+from .rules import (ACTION_KINDS, DOUBLE, HAND_SIZE, N_TILES, ONE_MORE, PLUS5, START_ACTION_CARDS, START_ROWS,
+                    STOP_SIGNS, BoardConfig)
+from .state import NO_CARD, NO_SEAT, BoardState
 from .turns import start_turn
 
 TAG_BOARD_DEAL = np.uint64(0xA4093822299F31D0)  # the shuffle of the 100 tiles
+TAG_ACTION_DECK = np.uint64(0x5BE0CD19137E2179)  # the action deck's shuffles (counter: reshuffles)
 
 
 def empty_state(config: BoardConfig, seeds: NDArray[np.uint64]) -> BoardState:
     """A batch with every array allocated and zeroed (no tile anywhere)."""
     B, P = len(seeds), config.players
     R, F = config.board.kind.shape
+    K, D = len(ACTION_KINDS), sum(config.action_cards) if config.pro else 0
+    extra = config.action_cards[ONE_MORE] if config.pro else 0  # One more adds a tile to the queue
 
     def i8(*shape):
         return np.zeros(shape + (B,), dtype=np.int8)
 
     return BoardState(
         config=config, seed=np.array(seeds, dtype=np.uint64), turn=np.zeros(B, np.int16),
-        phase=i8(), picks=np.ones(B, np.int8), hands=i8(P, HAND_SIZE), picked=i8(2, P),
+        phase=i8(), picks=np.ones(B, np.int8), hands=i8(P, config.hand_slots), picked=i8(2, P),
         tiles=i8(R, F), length=i8(R), supply=i8(N_TILES), drawn=i8(),
         gone=np.zeros((N_TILES + 1, B), dtype=bool), score=np.zeros((P, B), np.int32),
         luck=i8(2, P), luck_new=i8(2, P), stack=i8(2), pointer=i8(), refilled=np.zeros(B, bool),
-        queue=i8(2 * P), queue_seat=i8(2 * P), at=i8(), stage=i8(), row=i8(), field=i8(), gain=i8(),
-        after_gain=i8(), ask=i8(), asker=np.full(B, NO_SEAT, np.int8), answer=i8(),
+        queue=i8(2 * P + extra), queue_seat=i8(2 * P + extra), at=i8(), stage=i8(), row=i8(), field=i8(),
+        gain=i8(), after_gain=i8(), ask=i8(), asker=np.full(B, NO_SEAT, np.int8), answer=i8(),
         answered=np.zeros(B, dtype=bool),
+        action=i8(K, P), deck=i8(D), deck_at=i8(), deck_end=np.full(B, D, np.int8), discard=i8(K),
+        action_drawn=np.zeros(B, np.int16), stops=np.zeros((R, B), dtype=bool),
+        stops_left=np.full(B, STOP_SIGNS if config.pro else 0, np.int8), card=np.full(B, NO_CARD, np.int8),
+        card_row=i8(),
     )
+
+
+def action_deck(config: BoardConfig, seeds: NDArray[np.uint64], shuffle: int = 0) -> NDArray[np.int8]:
+    """(D, B) the action deck's kinds in draw order: shuffle number `shuffle` (0: the
+    deal) of each game's full deck, a function of its seed alone."""
+    kinds = np.repeat(np.arange(len(ACTION_KINDS)), config.action_cards).astype(np.int8)
+    keys = rng.round_keys(np.asarray(seeds, dtype=np.uint64), TAG_ACTION_DECK, np.full(len(seeds), shuffle))
+    return kinds[rng.permutations(keys, len(kinds))].T
+
+
+def deal_action_cards(st: BoardState, deck: NDArray[np.int8]) -> None:
+    """Lay the deck `deck` (D, B) and deal START_ACTION_CARDS to each seat, seat 0's first,
+    as a record's `action_draws` lists them."""
+    P, B = st.players, st.batch_size
+    st.deck[:] = deck
+    dealt = START_ACTION_CARDS * P
+    games = np.arange(B)
+    for i in range(dealt):
+        np.add.at(st.action, (deck[i].astype(np.intp), i // START_ACTION_CARDS, games), 1)
+    st.deck_at[:] = dealt
+    st.action_drawn[:] = dealt
 
 
 def shuffled_tiles(seeds: NDArray[np.uint64]) -> NDArray[np.int8]:
@@ -51,11 +80,12 @@ def new_games(config: BoardConfig, seeds: ArrayLike) -> BoardState:
     P = config.players
     dealt = P * HAND_SIZE
     hands = deck[:dealt].reshape(P, HAND_SIZE, -1).transpose(2, 0, 1)
-    return from_deal(config, hands, deck[dealt:dealt + START_ROWS].T, deck[dealt + START_ROWS:].T, seeds=seeds)
+    return from_deal(config, hands, deck[dealt:dealt + START_ROWS].T, deck[dealt + START_ROWS:].T, seeds=seeds,
+                     actions=action_deck(config, seeds).T if config.pro else None)
 
 
 def from_deal(config: BoardConfig, hands: ArrayLike, start: ArrayLike, supply: ArrayLike, *,
-              seeds: ArrayLike | None = None) -> BoardState:
+              seeds: ArrayLike | None = None, actions: ArrayLike | None = None) -> BoardState:
     """A batch at the start of the game from given tiles (replays; tests).
 
     Args:
@@ -63,6 +93,8 @@ def from_deal(config: BoardConfig, hands: ArrayLike, start: ArrayLike, supply: A
         start: (B, 4) the start tiles of rows 1-4.
         supply: (B, n) the tiles left, in the order they are drawn (0-padded).
         seeds: (B,) the games' seeds (kept for the record; default 0).
+        actions: pro: (B, D) the action deck's kinds in draw order, the dealt cards first
+            (default: shuffled from the seeds).
     """
     hands = np.asarray(hands, dtype=np.int8)
     start = np.asarray(start, dtype=np.int8)
@@ -75,12 +107,17 @@ def from_deal(config: BoardConfig, hands: ArrayLike, start: ArrayLike, supply: A
         raise ConfigError(f"start must have shape ({B}, {START_ROWS}) and supply ({B}, n)")
     seeds = np.zeros(B, np.uint64) if seeds is None else np.broadcast_to(np.asarray(seeds).astype(np.uint64), (B,))
     st = empty_state(config, seeds)
-    st.hands[:] = hands.transpose(1, 2, 0)
+    st.hands[:, :HAND_SIZE] = hands.transpose(1, 2, 0)
     st.tiles[:START_ROWS, 0] = start.T
     st.length[:START_ROWS] = 1
     st.supply[:supply.shape[1]] = supply.T
     st.stack[PLUS5], st.stack[DOUBLE] = config.plus5_cards, config.double_cards
     st.pointer[:] = START_ROWS - 1  # row 4 is the most recently opened
+    if config.pro:
+        deck = action_deck(config, seeds) if actions is None else np.asarray(actions, dtype=np.int8).T
+        if deck.shape != st.deck.shape or deck.min(initial=0) < 0 or deck.max(initial=0) >= len(ACTION_KINDS):
+            raise ConfigError(f"actions must be ({B}, {st.deck.shape[0]}) action-card kinds 0..{len(ACTION_KINDS) - 1}")
+        deal_action_cards(st, deck)
     start_turn(st, np.arange(B))
     return st
 

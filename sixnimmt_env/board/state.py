@@ -35,6 +35,7 @@ STAGE_MOVE = 4  # after a take: the tile moves to field 1 of the next free row
 STAGE_MOVED = 5  # the moved tile on field 1 (answer: use_plus5)
 STAGE_NEXT = 6  # the tile is done: the next one, or the end of the turn
 NO_SEAT = -1
+NO_CARD = -1  # BoardState.card: no placing card on the current tile
 
 
 @dataclass
@@ -72,6 +73,21 @@ class BoardState(GameBatch):
         asker: (B,) int8, the seat that must answer, NO_SEAT otherwise.
         answer: (B,) int8, the last answer given (0/1 for yes-no, the kind for luck_card).
         answered: (B,) bool, `answer` holds an answer the current stage has not used yet.
+
+    The pro variants only (zero-sized or all zero otherwise; K = 6 action-card kinds,
+    D = cards in the action deck):
+        action: (K, P, B) int8, action cards held by kind (rules.ACTION_KINDS).
+        deck: (D, B) int8, the action deck's kinds in draw order; deck[deck_at:deck_end]
+            are still in it.
+        deck_at, deck_end: (B,) int8, the next card to draw, one past the last.
+        discard: (K, B) int8, the discard pile by kind (reshuffled into the deck when an
+            action card must be drawn and the deck is empty).
+        action_drawn: (B,) int16, action cards drawn so far (the two dealt to each seat
+            included): a record's `action_draws` in order, and the reshuffles' counter.
+        stops: (R, B) bool, rows holding a stop sign (removed at the end of the turn).
+        stops_left: (B,) int8, stop signs not on the board.
+        card: (B,) int8, the placing card played on the current tile (SKIP, FRONT,
+            ASCENDING) or NO_CARD; card_row: (B,) int8, its row (FRONT, ASCENDING).
     """
 
     config: BoardConfig
@@ -104,6 +120,16 @@ class BoardState(GameBatch):
     asker: NDArray[np.int8]
     answer: NDArray[np.int8]
     answered: NDArray[np.bool_]
+    action: NDArray[np.int8]
+    deck: NDArray[np.int8]
+    deck_at: NDArray[np.int8]
+    deck_end: NDArray[np.int8]
+    discard: NDArray[np.int8]
+    action_drawn: NDArray[np.int16]
+    stops: NDArray[np.bool_]
+    stops_left: NDArray[np.int8]
+    card: NDArray[np.int8]
+    card_row: NDArray[np.int8]
 
     def hand_size(self) -> NDArray[np.int64]:
         """(B,) tiles in each hand (every seat holds as many as the others)."""
