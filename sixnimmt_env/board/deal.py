@@ -38,7 +38,7 @@ def empty_state(config: BoardConfig, seeds: NDArray[np.uint64]) -> BoardState:
         action=i8(K, P), deck=i8(D), deck_at=i8(), deck_end=np.full(B, D, np.int8), discard=i8(K),
         action_drawn=np.zeros(B, np.int16), stops=np.zeros((R, B), dtype=bool),
         stops_left=np.full(B, STOP_SIGNS if config.pro else 0, np.int8), card=np.full(B, NO_CARD, np.int8),
-        card_row=i8(),
+        card_row=i8(), answer_arg=i8(),
     )
 
 

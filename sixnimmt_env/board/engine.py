@@ -105,6 +105,9 @@ def _place_revealed(st: BoardState, revealed: NDArray, run: NDArray, ev: BoardEv
     a question join `run` for the stage machine; the others' turns end."""
     if len(revealed) == 0:
         return
+    if st.config.pro:  # nearly every pro tile is offered action cards: the stage machine places them
+        run[revealed] = True
+        return
     stopped = place_turn(st, revealed, ev)
     run[stopped] = True
     ended = np.setdiff1d(revealed, stopped, assume_unique=True) if len(stopped) else revealed
@@ -124,6 +127,8 @@ def _pick(st: BoardState, games: NDArray, actions: NDArray, validate: bool, ever
     slot = match.argmax(axis=1)  # (P, g)
     if validate:
         held = np.take_along_axis(match, slot[:, None, :], axis=1)[:, 0, :]
+        if st.config.pro:  # a pro hand can run out before the second play-two tile: that seat passes
+            held |= hands[:, 0, :] == 0
         if not held.all():
             p, j = np.argwhere(~held)[0]
             b = games[j]

@@ -17,7 +17,9 @@ from numpy.typing import NDArray
 
 from .actions import ANSWER_NO, ANSWER_YES, LUCK_ACTION, N_ACTIONS, PASS_ACTION
 from .rules import DOUBLE, N_TILES, PLUS5
-from .state import ASK_LUCK_CARD, PHASE_ASK, PHASE_PICK, PHASE_PICK_SECOND, BoardState
+from .actioncards import free_rows
+from .stages import action_options
+from .state import ASK_ACTION, ASK_FREE_ROW, ASK_LUCK_CARD, PHASE_ASK, PHASE_PICK, PHASE_PICK_SECOND, BoardState
 
 
 class BoardSeatView:
@@ -190,8 +192,20 @@ class BoardSeatView:
         luck = self.is_asker & (ask == ASK_LUCK_CARD)  # from the stacks that hold cards
         mask[luck, LUCK_ACTION[PLUS5]] = self.stack[luck, PLUS5] > 0
         mask[luck, LUCK_ACTION[DOUBLE]] = self.stack[luck, DOUBLE] > 0
+        mask[yes_no & self.pro_ask] = False
+        offer = np.flatnonzero(self.is_asker & (ask == ASK_ACTION))
+        if len(offer):
+            mask[offer] = action_options(self._st, self.games[offer])
+        free = np.flatnonzero(self.is_asker & (ask == ASK_FREE_ROW))
+        if len(free):
+            mask[free] = free_rows(self._st, self.games[free])
         mask[:, PASS_ACTION] = ~self.must_act
         return mask
+
+    @cached_property
+    def pro_ask(self) -> NDArray[np.bool_]:
+        """(n,) the question is a pro one (action cards, free row): its answers are not yes/no."""
+        return (self.ask == ASK_ACTION) | (self.ask == ASK_FREE_ROW)
 
     def random_legal_actions(self, rng: np.random.Generator) -> NDArray[np.int64]:
         """(n,) a uniformly random legal action per entry."""
@@ -208,6 +222,11 @@ class BoardSeatView:
             second = np.where(luck & (stack[:, PLUS5] == 0), 1, np.where(luck & (stack[:, DOUBLE] == 0), 0, second))
             first = np.where(luck, LUCK_ACTION[PLUS5], ANSWER_NO)
             actions = np.where(self.is_asker, first + second, actions)
+            pro = np.flatnonzero(self.pro_ask)
+            if len(pro):  # uniform over the legal answers
+                legal = self.action_mask()[pro]
+                pick = (rng.random(len(pro)) * legal.sum(axis=1)).astype(np.intp)
+                actions[pro] = np.argmax(np.cumsum(legal, axis=1) > pick[:, None], axis=1)
         return actions
 
     def known_state(self) -> BoardState:

@@ -23,8 +23,8 @@ PHASE_OVER = 3  # the game has ended; actions are ignored
 PHASE_NAMES = ("pick", "pick_second", "ask", "over")
 
 # Questions of the placing phase (`BoardState.ask`), named as records write them.
-ASK_NONE, ASK_LUCK_CARD, ASK_PLUS5, ASK_DOUBLE = 0, 1, 2, 3
-ASK_NAMES = ("", "luck_card", "use_plus5", "use_double")
+ASK_NONE, ASK_LUCK_CARD, ASK_PLUS5, ASK_DOUBLE, ASK_ACTION, ASK_FREE_ROW = 0, 1, 2, 3, 4, 5
+ASK_NAMES = ("", "luck_card", "use_plus5", "use_double", "action", "free_row")
 
 # Where the placing of the current tile stands (`BoardState.stage`).
 STAGE_PLACE = 0  # find the tile's row and field; maybe ask use_double / use_plus5
@@ -34,6 +34,8 @@ STAGE_GAIN = 3  # luck cards gained for clovers passed, one by one (answer: the 
 STAGE_MOVE = 4  # after a take: the tile moves to field 1 of the next free row
 STAGE_MOVED = 5  # the moved tile on field 1 (answer: use_plus5)
 STAGE_NEXT = 6  # the tile is done: the next one, or the end of the turn
+STAGE_OFFER = 7  # pro: its owner may play action cards on it (answer: action)
+STAGE_FREE = 8  # pro: after a take, its owner picks the free row it moves to (answer: free_row)
 NO_SEAT = -1
 NO_CARD = -1  # BoardState.card: no placing card on the current tile
 
@@ -88,6 +90,8 @@ class BoardState(GameBatch):
         stops_left: (B,) int8, stop signs not on the board.
         card: (B,) int8, the placing card played on the current tile (SKIP, FRONT,
             ASCENDING) or NO_CARD; card_row: (B,) int8, its row (FRONT, ASCENDING).
+        answer_arg: (B,) int8, the argument of the last action-card answer (a row or a
+            tile), 0 otherwise.
     """
 
     config: BoardConfig
@@ -130,6 +134,7 @@ class BoardState(GameBatch):
     stops_left: NDArray[np.int8]
     card: NDArray[np.int8]
     card_row: NDArray[np.int8]
+    answer_arg: NDArray[np.int8]
 
     def hand_size(self) -> NDArray[np.int64]:
         """(B,) tiles in each hand (every seat holds as many as the others)."""
