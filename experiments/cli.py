@@ -175,6 +175,30 @@ def replay(
 
 
 @app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", help="Address to listen on (127.0.0.1: this machine only)."),
+    port: int = typer.Option(8000, help="Port to listen on (0: any free one)."),
+    idle_minutes: float = typer.Option(30.0, help="A game nobody touched for this long is dropped."),
+    log_level: str = typer.Option("warning", help="uvicorn's log level: critical, error, warning, info, debug."),
+) -> None:
+    """Play in the browser against the agents, or watch them: a local web server and its page (any game)."""
+    import uvicorn
+
+    from experiments.serve.app import create_app
+
+    if not 0 <= port <= 65535:
+        raise ConfigError(f"--port must be 0..65535, got {port}")
+    if idle_minutes <= 0:
+        raise ConfigError("--idle-minutes must be > 0")
+    levels = ("critical", "error", "warning", "info", "debug")
+    if log_level not in levels:
+        raise ConfigError(f"--log-level must be one of {', '.join(levels)}")
+    shown = f"[{host}]" if ":" in host else host
+    typer.echo(f"sixnimmt serve: open http://{shown}:{port}/ in a browser (Ctrl-C stops)")
+    uvicorn.run(create_app(idle_seconds=idle_minutes * 60), host=host, port=port, log_level=log_level)
+
+
+@app.command()
 def match(
     agents: str = typer.Option(..., help="One agent spec per seat, comma-separated, e.g. mcs,random,random,random."),
     games: int = typer.Option(100, help="Deals; each is played once per seat rotation."),
@@ -425,6 +449,32 @@ def bench_board_cmd(
                f"{board['ratio_to_card_turns']:.3f} (median of {PAIRS} interleaved pairs: "
                f"{', '.join(f'{r:.3f}' for r in board['ratios'])}); per tile placed vs per card placed "
                f"{board['ratio_to_card_placements']:.3f} ({board['tiles_per_s']:,.0f} tiles/s)")
+
+
+@bench_app.command("serve")
+def bench_serve_cmd(
+    moves: int = typer.Option(60, help="Timed moves of the single game (round trip)."),
+    games: int = typer.Option(20, help="Games played at once in the concurrency run."),
+    opponents: str = typer.Option("mcs,mcs,mcs", help="The agents of every game (4 seats with you)."),
+    seed: int = typer.Option(0),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """The web server (`sixnimmt serve`, started here on a free port): a move's round trip over its
+    WebSocket, then `--games` one-round games at once (cards, classic)."""
+    from experiments.serve.bench import bench_serve
+
+    if moves < 1 or games < 1:
+        raise ConfigError("--moves and --games must be >= 1")
+    result = bench_serve(moves, games, [s.strip() for s in opponents.split(",")], seed)
+    if as_json:
+        typer.echo(json.dumps(result))
+        return
+    rt, cc = result["round_trip_ms"], result["concurrent"]
+    typer.echo(f"round trip against {opponents} ({moves} moves): median {rt['median']:.1f} ms, "
+               f"p90 {rt['p90']:.1f} ms, max {rt['max']:.1f} ms")
+    typer.echo(f"{cc['games']} games at once: {cc['finished']} finished, {cc['errors']} errors, "
+               f"{cc['moves']} moves in {cc['seconds']:.1f} s; round trip median {cc['median_ms']:.1f} ms, "
+               f"p90 {cc['p90_ms']:.1f} ms")
 
 
 @bench_app.command("engine")

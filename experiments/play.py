@@ -35,11 +35,11 @@ from rich.text import Text
 from agents.arena import build_agents
 from agents.registry import make_agent
 from sixnimmt_env.cards.actions import card_action, row_action
-from sixnimmt_env.cards.placement import target_rows
 from sixnimmt_env.cards.render import placements
 from sixnimmt_env.cards.rules import N_ROWS, ROW_CAPACITY
 from sixnimmt_env.cards.seat_view import SeatView
 from sixnimmt_env.cards.state import PHASE_ROW, State
+from sixnimmt_env.cards.table_view import choice_reason
 from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.core.game import as_game
 from sixnimmt_env.core.rng import game_seeds
@@ -93,9 +93,9 @@ FALLBACK_OPPONENT = "random"
 def default_opponents(game: str) -> str:
     """The opponents of `sixnimmt play` when none are given: mcs where it plays game kind
     `game`, random elsewhere."""
-    from agents.registry import ANY_GAME, available
-    entry = available()[DEFAULT_OPPONENT]
-    return DEFAULT_OPPONENT if entry.games == ANY_GAME or game in entry.games else FALLBACK_OPPONENT
+    from agents.registry import available
+    # available(game): the name's implementation for that game (mcs has one per game kind)
+    return DEFAULT_OPPONENT if DEFAULT_OPPONENT in available(game) else FALLBACK_OPPONENT
 
 
 # The terminal game of each game kind: (module, class).
@@ -132,11 +132,12 @@ class SeatZeroSession:
     `self.agents`, `self.rng`) at the others, and one line of input at a time."""
 
     _eofs = 0  # Ctrl-D in a row
+    first_agent_seat = 1  # the seat of specs[0]: 0 when agents fill every seat (watching, on the web page)
 
     def _agent_actions(self, st) -> np.ndarray:
         """(P, 1) encoded actions: each agent's decision for its seat (the person's: pass)."""
         actions = np.full((st.players, 1), self.game.info.pass_action, dtype=np.int64)
-        for seat, spec in enumerate(self.specs, start=1):
+        for seat, spec in enumerate(self.specs, start=self.first_agent_seat):
             view = self.game.view(st, [seat], [0])
             if not view.must_act[0]:
                 continue
@@ -296,14 +297,7 @@ class TerminalGame(SeatZeroSession):
 
     def _choice_reason(self, view: SeatView, legal: list[int]) -> str:
         """Why the rules ask the person for a row (too low, or another reason of the variant)."""
-        mine = view.revealed[0][(view.revealed_seat[0] == 0) & (view.revealed[0] > 0)]
-        card = int(mine[0]) if len(mine) else 0
-        name = self._name(card) if card else "your card"
-        if card and target_rows(view.row_last[0], view.row_count[0], self.variant.order[[card]])[1][0]:
-            return (f"Your {name} is lower than the last card of every row: choose a row to take "
-                    f"(its cards are your penalty; {name} starts it).")
-        rows = " or ".join(str(r + 1) for r in legal)
-        return f"The rules let you choose where your {name} goes: row {rows}."
+        return choice_reason(view, legal)
 
     # ------------------------------------------------------------------ showing the game
 

@@ -34,7 +34,8 @@ from experiments.play import HUMAN, HUMAN_NAME, Ask, SeatZeroSession, _Quit
 from sixnimmt_env.board.actions import ANSWER_NO, ANSWER_YES, LUCK_ACTION, tile_action
 from sixnimmt_env.board.layout import FIXED, GREEN, KIND_EFFECTS, KIND_NAMES, PLAIN, PLAY_TWO, RED, TAKE
 from sixnimmt_env.board.render import continued_parts, gained_words
-from sixnimmt_env.board.rules import DOUBLE, N_TILES, PLUS5, PLUS5_POINTS
+from sixnimmt_env.board.rules import DOUBLE, N_TILES, PLUS5
+from sixnimmt_env.board.table_view import LUCK_HELP, question_text
 from sixnimmt_env.board.state import (ASK_DOUBLE, ASK_LUCK_CARD, ASK_PLUS5, PHASE_ASK, PHASE_PICK,
                                       PHASE_PICK_SECOND, BoardState)
 from sixnimmt_env.core.errors import ConfigError
@@ -70,17 +71,6 @@ class BoardPlayResult:
     interrupted: bool = False
     turns: int = 0
     totals: list[int] | None = None
-
-
-def _effect_points(kind: int, value: int, bulls: int) -> int:
-    """The points a field's effect gives a tile with `bulls` bullheads landing on it."""
-    if kind == GREEN:
-        return bulls
-    if kind == RED:
-        return -bulls
-    if kind == FIXED:
-        return value
-    return 0
 
 
 class BoardTerminalGame(SeatZeroSession):
@@ -209,48 +199,13 @@ class BoardTerminalGame(SeatZeroSession):
             self.console.print(f"Answer y (use a {name} card now) or n.")
 
     def _question_text(self, view, ask: int) -> str:
-        """What the question is about and what each answer gives."""
-        tile = self._asked_tile(view)
-        row, field = (int(x[0]) for x in view.current)
-        usable = view.luck_usable[0]
-        if ask == ASK_LUCK_CARD:
-            stack = view.stack[0]
-            return (f"Your {tile} took your points down past a clover: take a luck card "
-                    f"(+5 cards left: {int(stack[PLUS5])}, 2x cards left: {int(stack[DOUBLE])}). "
-                    f"{self._luck_help()}")
-        if ask == ASK_DOUBLE:
-            tiles = [int(t) for t in view.tiles[0, row, :int(view.length[0, row])]]
-            bulls = sorted((int(self.layout.tile_bulls[t]) for t in tiles), reverse=True)
-            plain, doubled = -sum(bulls), 2 * sum(bulls[:2]) - sum(bulls)
-            return (f"Your {tile} takes row {row + 1}: {' '.join(map(str, tiles))} ({sum(bulls)} bullheads): "
-                    f"{plain:+d} points. With a 2x card the two best tiles count plus: {doubled:+d} points. "
-                    f"({self._usable(int(usable[DOUBLE]), '2x')})")
-        kind = int(self.layout.kind[row, field])
-        value = int(self.layout.value[row, field])
-        effect = _effect_points(kind, value, int(self.layout.tile_bulls[tile]))
-        return (f"Your {tile} goes to row {row + 1} field {field + 1} ({self._kind_words(kind, value)}): "
-                f"{effect:+d} points. With a +5 card it scores {PLUS5_POINTS:+d} instead. "
-                f"({self._usable(int(usable[PLUS5]), '+5')})")
-
-    @staticmethod
-    def _usable(n: int, kind: str) -> str:
-        return f"you may use {n} {kind} card" + ("s" if n != 1 else "") + " this turn"
-
-    @staticmethod
-    def _asked_tile(view) -> int:
-        waiting = view.revealed[0][view.revealed[0] > 0]  # the first is the tile asked about
-        return int(waiting[0]) if len(waiting) else 0
+        """What the question is about and what each answer gives (the web page's words too)."""
+        return question_text(view)
 
     # ------------------------------------------------------------------ showing the game
 
-    def _kind_words(self, kind: int, value: int = 0) -> str:
-        if kind == FIXED:
-            return f"fixed {value:+d}"
-        return f"{KIND_NAMES[kind]}: {KIND_EFFECTS[kind]}"
-
     def _luck_help(self) -> str:
-        return ("A +5 card makes a tile score +5 instead of its field; a 2x card makes a take count "
-                "its two best tiles plus. Cards gained are usable from the next turn.")
+        return LUCK_HELP
 
     def _tile_text(self, tile: int) -> Text:
         return Text(str(tile), style=TILE_STYLES.get(int(self.layout.tile_bulls[tile]), ""))

@@ -226,7 +226,7 @@ def test_match_records_of_the_board_game(tmp_path):
 def test_play_the_board_game_with_piped_input(tmp_path):
     proc = sixnimmt("play", "--game", "board", "--players", "2", "--variant", "luck", "--seed", "3",
                     check_code=130, stdin="abc\n")
-    assert "Das Brettspiel (with luck cards)" in proc.stdout and "seat 1 (random)" in proc.stdout  # default opponents
+    assert "Das Brettspiel (with luck cards)" in proc.stdout and "seat 1 (mcs)" in proc.stdout  # default: the board mcs
     assert "'abc' is not a tile" in proc.stdout and "No input" in proc.stdout
     assert "(not saved: add --record FILE" in proc.stdout
     proc = sixnimmt("play", "--game", "board", "--players", "2", "--seed", "3", check_code=0, stdin="quit\n")
@@ -308,3 +308,30 @@ def test_study_board(tmp_path):
     assert all(c["field_kinds_per_game"]["take"][0] > 0 for c in summary["cells"])
     err = sixnimmt("study", "board", "--search", "greedy", check_code=2).stderr
     assert "greedy" in err and "board" in err
+
+
+def test_serve_answers_and_stops():
+    import urllib.request
+
+    from experiments.serve.bench import served
+
+    with served() as url:  # the real `sixnimmt serve` process on a free port
+        with urllib.request.urlopen(url + "/api/health", timeout=10) as r:
+            assert json.loads(r.read()) == {"games": 0}
+        with urllib.request.urlopen(url + "/", timeout=10) as r:
+            assert b"sixnimmt lab" in r.read()
+
+
+@pytest.mark.parametrize("args, message", [(["--port", "70000"], "--port must be 0..65535"),
+                                           (["--idle-minutes", "0"], "--idle-minutes must be > 0"),
+                                           (["--log-level", "loud"], "--log-level must be one of")])
+def test_serve_bad_options_are_one_line_errors(args, message):
+    proc = sixnimmt("serve", *args, check_code=2)
+    assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_bench_serve_json():
+    out = json.loads(sixnimmt("bench", "serve", "--moves", "3", "--games", "2", "--opponents",
+                              "random,random,random", "--json").stdout)
+    assert out["round_trip_ms"]["n"] == 3 and out["concurrent"]["errors"] == 0
+    assert out["concurrent"]["finished"] == 2

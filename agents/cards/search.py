@@ -104,6 +104,28 @@ class MonteCarloAgent:
         rows, means = self.row_estimates(view, e, rng)
         return int(rows[int(np.argmin(means))])
 
+    def estimates(self, view: SeatView, rng) -> dict[int, tuple[NDArray, NDArray[np.float64]]]:
+        """Entry -> (candidate actions, mean rollout result of each) for every entry that
+        must act: its cards, or its rows as chooser; one candidate gets mean 0, nothing
+        simulated. The board's mcs has the same method, so a UI shows hints of any game
+        from it (lower is better here: the results are penalties)."""
+        out: dict[int, tuple[NDArray, NDArray[np.float64]]] = {}
+        for e in np.flatnonzero(view.phase == PHASE_CARDS):
+            hand = np.sort(view.hand[e][view.hand[e] > 0]).astype(np.int64)
+            if len(hand) == 1:
+                out[int(e)] = (hand - 1, np.zeros(1))
+            else:
+                cards, means = self.card_estimates(view, e, rng)
+                out[int(e)] = (cards.astype(np.int64) - 1, means)
+        for e in np.flatnonzero(view.is_chooser):
+            options = np.flatnonzero(view.row_options[e])
+            if len(options) == 1:
+                out[int(e)] = (np.asarray(row_action(view.config, options), dtype=np.int64), np.zeros(1))
+            else:
+                rows, means = self.row_estimates(view, e, rng)
+                out[int(e)] = (np.asarray(row_action(view.config, rows), dtype=np.int64), means)
+        return out
+
     def card_estimates(self, view: SeatView, e: int, rng) -> tuple[NDArray, NDArray[np.float64]]:
         """Each card of entry e's hand (ascending id) and its mean rollout result.
 

@@ -131,6 +131,12 @@ class CardGame:
         """What a step did in one game (needs the step's events)."""
         return step_lines(before, events, game, after=after)
 
+    def table_view(self, state: State, seat: int | None, game: int = 0, *, before=None,
+                   events=None) -> dict[str, Any]:
+        """What a seat may know, as data for a UI (schema: core.game.Game.table_view)."""
+        from .table_view import table_view
+        return table_view(state, seat, game, before=before, events=events)
+
     def single_game(self, observation: str | None = None) -> SingleGame | None:
         """The pure-Python one-game fast path, where it is proven equal to the engine."""
         if (observation or OBSERVATIONS[0]) != "basic" or not SingleGame.supports(self.rules):

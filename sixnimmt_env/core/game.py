@@ -170,6 +170,26 @@ class Game(Protocol):
         """What one step did in game `game`, as text lines (from the step's events)."""
         ...
 
+    def table_view(self, state, seat: int | None, game: int = 0, *, before=None,
+                   events=None) -> dict[str, Any]:
+        """What seat `seat` (None: a spectator, who holds no hand) of game `game` may know,
+        as JSON-able data a UI draws without knowing the game (the web page of `sixnimmt
+        serve`). Read through the seat's view: never another hand or an undealt card.
+
+        Keys: title, status (round/turn in words), unit (score_unit), over (bool), prompt
+        (what the seat is asked now, or what the table waits for), info (lines: rules
+        in force, stacks left), hand_label; rows: [{label, cells, points, note, alert,
+        dim?, action}] where a cell is {text, card?, bulls?, field?, next?, empty?} and
+        action is the encoded action that picks the row now, else None; hand: [{card,
+        text, bulls, action}] sorted, action None when it cannot be played now; scores:
+        [{seat, total, note}] by absolute seat; choices: [{action, label}] the seat's
+        other legal decisions (answers); optional pending (face-up cards waiting to be
+        placed, each with its seat) and legend ([{field, text, meaning}]). With `before`
+        and `events` (the step that led to `state`, stepped with report=True), also
+        events: [{kind: reveal|place|note|round, seat?, cards?, text, points?, alert?}].
+        """
+        ...
+
     def single_game(self, observation: str | None = None) -> Any | None:
         """A pure-Python one-game fast path proven equal to `step`, or None (the ParallelEnv
         then steps a batch of one)."""

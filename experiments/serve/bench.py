@@ -1,0 +1,122 @@
+"""`sixnimmt bench serve`: the web server measured from outside, over its WebSocket.
+
+The server runs as its own process (`python -m experiments.cli serve` on a free port),
+as a person would start it, so the client's work is not counted against it. A move's
+round trip is the time from sending `act` to receiving the message that asks for the
+next decision (or ends the game): the agents' decisions for that step, the engine
+steps, the table views, JSON and the socket. The person's side plays its first legal
+action. `served` is also how the browser tests start a server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from sixnimmt_env.core.errors import ConfigError
+
+ROOT = Path(__file__).resolve().parents[2]
+START_TIMEOUT = 60.0  # seconds for a server process to answer (imports, first agents)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def served(port: int | None = None, *extra: str):
+    """A `sixnimmt serve` process on 127.0.0.1 (a free port unless given); yields its URL
+    once it answers, and stops it (SIGTERM, then SIGKILL) afterwards."""
+    port = port or free_port()
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen([sys.executable, "-m", "experiments.cli", "serve", "--port", str(port), *extra],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            if proc.poll() is not None:
+                raise ConfigError(f"the server exited: {proc.stdout.read()[-500:]}")
+            try:
+                with urllib.request.urlopen(url + "/api/health", timeout=2):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise ConfigError(f"the server did not answer within {START_TIMEOUT:.0f} s") from None
+                time.sleep(0.2)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+async def _play(url: str, new: dict, moves: int | None = None) -> dict:
+    """Play one game over a WebSocket (first legal action each time); the round trips."""
+    from websockets.asyncio.client import connect
+
+    times, errors, finished, sent, game_id = [], 0, False, None, None
+    async with connect(url.replace("http", "ws", 1) + "/ws", max_size=None) as ws:
+        await ws.send(json.dumps(dict(new, type="new")))
+        while True:
+            msg = json.loads(await ws.recv())
+            if msg["type"] == "setup":
+                game_id = msg["id"]
+            elif msg["type"] == "error":
+                errors += 1
+                break
+            elif msg["type"] in ("turn", "over"):  # the step messages come before these
+                if sent is not None:
+                    times.append((time.perf_counter() - sent) * 1000)
+                if msg["type"] == "over":
+                    finished = True
+                    break
+                if moves is not None and len(times) >= moves:
+                    break
+                sent = time.perf_counter()
+                await ws.send(json.dumps({"type": "act", "id": game_id, "action": msg["legal"][0],
+                                          "decision": msg["decision"]}))
+    return {"times": times, "errors": errors, "finished": finished}
+
+
+def _stats(times: list[float]) -> dict:
+    ordered = sorted(times)
+    return {"median": statistics.median(ordered), "p90": ordered[int(0.9 * (len(ordered) - 1))],
+            "max": ordered[-1], "mean": statistics.fmean(ordered), "n": len(ordered)}
+
+
+def bench_serve(moves: int = 60, games: int = 20, opponents: list[str] | None = None, seed: int = 0) -> dict:
+    """Round trips of one game (to 66: enough moves), then `games` one-round games at once."""
+    opponents = opponents or ["mcs", "mcs", "mcs"]
+    base = {"game": "cards", "variant": "classic", "players": len(opponents) + 1, "opponents": opponents}
+    with served() as url:
+        asyncio.run(_play(url, dict(base, seed=seed + 10_000), moves=3))  # warm-up: imports, first agents
+        one = asyncio.run(_play(url, dict(base, seed=seed), moves=moves))
+
+        async def many():
+            return await asyncio.gather(*(_play(url, dict(base, seed=seed + 1 + g, options={"max_rounds": 1}))
+                                          for g in range(games)))
+        start = time.perf_counter()
+        runs = asyncio.run(many())
+        seconds = time.perf_counter() - start
+    all_times = [t for r in runs for t in r["times"]]
+    conc = _stats(all_times)
+    return {"round_trip_ms": _stats(one["times"]), "opponents": opponents,
+            "concurrent": {"games": games, "finished": sum(r["finished"] for r in runs),
+                           "errors": sum(r["errors"] for r in runs), "moves": len(all_times),
+                           "seconds": seconds, "median_ms": conc["median"], "p90_ms": conc["p90"],
+                           "max_ms": conc["max"]}}

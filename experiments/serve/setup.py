@@ -1,0 +1,160 @@
+"""What the page may choose (games, variants, seats, agents, rule options) and turning a
+`new` message into a WebSession. Everything is read from the game interface and the agent
+registry — `GAMES`, `GameInfo`, the rules' `to_dict()`, `available(game)` — so a game kind
+added there shows up on the page with no change here.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from functools import lru_cache
+
+import numpy as np
+
+from agents.registry import available, make_agent
+from experiments.play import DEFAULT_OPPONENT, default_opponents
+from sixnimmt_env.core.errors import ConfigError, SixNimmtError
+from sixnimmt_env.core.game import GAMES, make_game
+from sixnimmt_env.core.rng import game_seeds
+
+from .session import WebSession
+
+SHIPPED = "ppo"  # plain `ppo` is the shipped model: the first default opponent where it plays the table
+MAX_SEED = 2**63 - 1
+_agents: dict[tuple[str, str], object] = {}  # (spec, game) -> agent, shared by every session
+_agents_lock = threading.Lock()
+
+
+def shared_agents(specs: list[str], game: str) -> dict:
+    """One agent object per distinct spec, built once per server (a PPO model loads once);
+    the agents keep no state between calls, so games share them."""
+    out = {}
+    with _agents_lock:
+        for spec in specs:
+            key = (spec, game)
+            if key not in _agents:
+                _agents[key] = make_agent(spec, game)
+            out[spec] = _agents[key]
+    return out
+
+
+@lru_cache(maxsize=None)
+def catalog() -> dict:
+    """Every game the page offers: variants, seat counts, rule options with defaults, agents."""
+    games = []
+    for kind in GAMES:
+        game = make_game(kind)
+        info = game.info
+        options = {k: v for k, v in game.rules.to_dict().items() if k != "players"}
+        games.append({"name": kind, "variants": list(info.variants), "min_players": info.min_players,
+                      "max_players": info.max_players, "players": info.players, "unit": info.score_unit,
+                      "options": options, "agents": sorted(available(kind))})
+    return {"games": games}
+
+
+@lru_cache(maxsize=64)
+def _shipped_plays(game) -> bool:
+    """Whether the shipped model plays this table (its seat count, game and observation)."""
+    import json
+
+    from agents.ppo import SHIPPED_MODEL, model_meta_path
+    try:  # the model's notes first: loading it takes seconds, and most tables are not its own
+        meta = json.loads(model_meta_path(SHIPPED_MODEL).read_text())
+    except (OSError, ValueError):
+        return False
+    if meta.get("game", "cards") != game.info.game or meta.get("players", game.info.players) != game.info.players:
+        return False
+    try:
+        agent = shared_agents([SHIPPED], game.info.game)[SHIPPED]
+        st = game.new_games(game_seeds(0, 1))
+        agent.act(game.view(st, [1], [0]), np.random.default_rng(0))
+        return True
+    except SixNimmtError:
+        return False
+
+
+def default_specs(game, watch: bool = False) -> list[str]:
+    """The default agents: the shipped model at the first agent seat where it plays the
+    table, then mcs (where mcs plays the game; else the terminal game's fallback)."""
+    n = game.info.players - (0 if watch else 1)
+    other = default_opponents(game.info.game)
+    if other == DEFAULT_OPPONENT and _shipped_plays(game):
+        return [SHIPPED] + [other] * (n - 1)
+    return [other] * n
+
+
+def _option_value(name: str, value, default):
+    """A rule option from the page: "" or None is the game's default (dropped), numbers
+    from text where the default is a number or unset."""
+    if isinstance(value, str):
+        value = value.strip()
+        if value == "":
+            return None
+        if value.lstrip("-").isdigit() and not isinstance(default, str):
+            return int(value)
+    if not isinstance(value, (str, int, float)) or isinstance(value, bool):
+        raise ConfigError(f"rule option {name}: {value!r} is not a value")
+    return value
+
+
+def game_from(msg: dict):
+    """The Game a `new` message names (ConfigError naming what is wrong)."""
+    kind = msg.get("game", "cards")
+    if kind not in GAMES:
+        raise ConfigError(f"unknown game {kind!r}; games: {', '.join(GAMES)}")
+    defaults = make_game(kind).rules.to_dict()
+    players = msg.get("players", defaults["players"])
+    if isinstance(players, str) and players.strip().isdigit():
+        players = int(players)
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise ConfigError(f"players must be a whole number, got {players!r}")
+    options = msg.get("options") or {}
+    if not isinstance(options, dict):
+        raise ConfigError("options must be an object of rule options")
+    given = {}
+    for name, value in options.items():
+        if name not in defaults or name == "players":
+            raise ConfigError(f"unknown rule option {name!r} for the {kind} game; valid: "
+                              + ", ".join(k for k in defaults if k != "players"))
+        value = _option_value(name, value, defaults[name])
+        if value is not None:
+            given[name] = value
+    if given.get("end_score") == 0:  # as on the command line: 0 means no end score
+        given["end_score"] = None
+    variant = msg.get("variant") or None
+    if variant is not None:
+        given["variant"] = variant
+    try:
+        return make_game(kind, players=players, **given)
+    except (TypeError, ValueError) as e:  # a value of the wrong type for a rule option
+        if isinstance(e, SixNimmtError):
+            raise
+        raise ConfigError(f"invalid rule options: {e}") from None
+
+
+def session_from(msg: dict, audit=None) -> WebSession:
+    """A new WebSession from a `new` message: game, variant, players, options, opponents
+    (agent specs, one per seat they take; missing: the defaults), seed, hints, watch."""
+    game = game_from(msg)
+    watch, hints = bool(msg.get("watch", False)), bool(msg.get("hints", False))
+    specs = msg.get("opponents")
+    if specs in (None, [], ""):
+        specs = default_specs(game, watch)
+    if isinstance(specs, str):
+        specs = [s.strip() for s in specs.split(",")]
+    if not isinstance(specs, list) or not all(isinstance(s, str) and s.strip() for s in specs):
+        raise ConfigError("opponents must be a list of agent specs (see `sixnimmt agents`)")
+    specs = [s.strip() for s in specs]
+    seed = msg.get("seed")
+    seed_given = seed not in (None, "")
+    if isinstance(seed, str) and seed.strip().isdigit():
+        seed = int(seed)
+    if not seed_given:
+        seed = secrets.randbelow(2**31)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise ConfigError(f"seed must be a whole number 0..{MAX_SEED}, got {seed!r}")
+    session = WebSession(game, specs, seed, watch=watch, hints=hints, seed_given=seed_given,
+                         agents=shared_agents(specs, game.info.game))
+    session.audit = audit
+    return session

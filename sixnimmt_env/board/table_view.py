@@ -1,0 +1,192 @@
+"""The board game's table view: what one seat may know, as plain JSON-able data for a UI.
+
+The schema is the card games' (core/game.py, `Game.table_view`): rows of cells, the hand,
+scores, the question asked, answer choices. A board row is drawn field by field: a tile
+where one lies, else the field's code and kind (`field`: plain, green, red, fixed-plus,
+fixed-minus, play-two, take); `next` marks where the row's next tile lands. Everything
+is read through the seat's `BoardSeatView` or from the step's public events; `seat=None`
+is a spectator (no hand). `question_text` is also the terminal game's wording.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .actions import ANSWER_NO, ANSWER_YES, LUCK_ACTION, tile_action
+from .layout import FIXED, GREEN, KIND_EFFECTS, KIND_NAMES, PLAIN, PLAY_TWO, RED, TAKE
+from .render import continued_parts, gained_words
+from .rules import DOUBLE, PLUS5, PLUS5_POINTS
+from .seat_view import BoardSeatView
+from .state import (ASK_DOUBLE, ASK_LUCK_CARD, ASK_NAMES, ASK_PLUS5, PHASE_ASK, PHASE_OVER,
+                    PHASE_PICK_SECOND, BoardState)
+
+LUCK_SHOWN = ("+5", "2x")
+LUCK_HELP = ("A +5 card makes a tile score +5 instead of its field; a 2x card makes a take count "
+             "its two best tiles plus. Cards gained are usable from the next turn.")
+
+
+def effect_points(kind: int, value: int, bulls: int) -> int:
+    """The points a field's effect gives a tile with `bulls` bullheads landing on it."""
+    return {GREEN: bulls, RED: -bulls, FIXED: value}.get(kind, 0)
+
+
+def kind_words(kind: int, value: int = 0) -> str:
+    return f"fixed {value:+d}" if kind == FIXED else f"{KIND_NAMES[kind]}: {KIND_EFFECTS[kind]}"
+
+
+def _usable(n: int, kind: str) -> str:
+    return f"you may use {n} {kind} card" + ("s" if n != 1 else "") + " this turn"
+
+
+def question_text(view: BoardSeatView, e: int = 0) -> str:
+    """What the question entry e's seat is asked is about, and what each answer gives."""
+    layout = view.config.board
+    ask = int(view.ask[e])
+    waiting = view.revealed[e][view.revealed[e] > 0]  # the first is the tile asked about
+    tile = int(waiting[0]) if len(waiting) else 0
+    row, field = (int(x[e]) for x in view.current)
+    usable = view.luck_usable[e]
+    if ask == ASK_LUCK_CARD:
+        stack = view.stack[e]
+        return (f"Your {tile} took your points down past a clover: take a luck card "
+                f"(+5 cards left: {int(stack[PLUS5])}, 2x cards left: {int(stack[DOUBLE])}). {LUCK_HELP}")
+    if ask == ASK_DOUBLE:
+        tiles = [int(t) for t in view.tiles[e, row, :int(view.length[e, row])]]
+        bulls = sorted((int(layout.tile_bulls[t]) for t in tiles), reverse=True)
+        plain, doubled = -sum(bulls), 2 * sum(bulls[:2]) - sum(bulls)
+        return (f"Your {tile} takes row {row + 1}: {' '.join(map(str, tiles))} ({sum(bulls)} bullheads): "
+                f"{plain:+d} points. With a 2x card the two best tiles count plus: {doubled:+d} points. "
+                f"({_usable(int(usable[DOUBLE]), '2x')})")
+    kind, value = int(layout.kind[row, field]), int(layout.value[row, field])
+    effect = effect_points(kind, value, int(layout.tile_bulls[tile]))
+    return (f"Your {tile} goes to row {row + 1} field {field + 1} ({kind_words(kind, value)}): "
+            f"{effect:+d} points. With a +5 card it scores {PLUS5_POINTS:+d} instead. "
+            f"({_usable(int(usable[PLUS5]), '+5')})")
+
+
+def _field_class(layout, r: int, f: int) -> str:
+    kind = int(layout.kind[r, f])
+    if kind == FIXED:
+        return "fixed-plus" if int(layout.value[r, f]) > 0 else "fixed-minus"
+    return KIND_NAMES[kind].replace(" ", "-")
+
+
+def _tile(layout, t: int) -> dict:
+    return {"card": int(t), "text": str(int(t)), "bulls": int(layout.tile_bulls[int(t)])}
+
+
+def _choices(view: BoardSeatView) -> list[dict]:
+    """The answers to the seat's open question, each with what it does."""
+    ask = int(view.ask[0])
+    if ask == ASK_LUCK_CARD:
+        return [{"action": LUCK_ACTION[PLUS5], "label": "take a +5 card"},
+                {"action": LUCK_ACTION[DOUBLE], "label": "take a 2x card"}]
+    name = LUCK_SHOWN[PLUS5 if ask == ASK_PLUS5 else DOUBLE]
+    return [{"action": ANSWER_YES, "label": f"yes: use a {name} card"}, {"action": ANSWER_NO, "label": "no"}]
+
+
+def table_view(state: BoardState, seat: int | None, game: int = 0, *, before: BoardState | None = None,
+               events=None) -> dict:
+    """What seat `seat` (None: a spectator) of game `game` may know, as JSON-able data;
+    with `before` and `events` (the step that led to `state`), what that step showed."""
+    config, layout = state.config, state.config.board
+    observer = 0 if seat is None else int(seat)
+    view = BoardSeatView(state, [observer], [game])
+    P = state.players
+    absolute = [(p - observer) % P for p in range(P)]  # view order -> absolute seats
+    rows = []
+    for r in range(len(layout.rows)):
+        length = int(view.length[0, r])
+        cells = []
+        for f in range(int(layout.row_len[r])):
+            tile = int(view.tiles[0, r, f]) if f < length else 0
+            cell = _tile(layout, tile) if tile else {"text": layout.rows[r][f]}
+            cell.update(field=_field_class(layout, r, f), next=bool(length) and f == length)
+            cells.append(cell)
+        nxt = int(layout.kind[r, length]) if length and length < int(layout.row_len[r]) else None
+        rows.append({"label": str(r + 1), "cells": cells, "dim": not length, "action": None,
+                     "points": sum(int(layout.tile_bulls[int(t)]) for t in view.tiles[0, r, :length]),
+                     "note": "" if nxt is None else ("TAKE: the next tile takes the row" if nxt == TAKE
+                                                     else kind_words(nxt, int(layout.value[r, length]))),
+                     "alert": nxt == TAKE})
+    picking = seat is not None and bool(view.picking[0])
+    asked = seat is not None and bool(view.is_asker[0])
+    hand = [] if seat is None else [dict(_tile(layout, t), action=int(tile_action(t)) if picking else None)
+                                    for t in sorted(int(t) for t in view.hand[0] if t)]
+    scores = []
+    for p in range(P):
+        held = view.luck[0, absolute[p]]
+        note = ", ".join(f"{int(held[k])}× {LUCK_SHOWN[k]}" for k in range(2) if held[k]) if config.luck else ""
+        scores.append({"seat": p, "total": int(view.scores[0, absolute[p]]), "note": note})
+    over = int(view.phase[0]) == PHASE_OVER
+    two = int(view.picks[0]) == 2
+    if over:
+        prompt = "The game is over."
+    elif asked:
+        prompt = question_text(view)
+    elif int(view.phase[0]) == PHASE_ASK:
+        prompt = f"Seat {int(state.asker[game])} is asked: {ASK_NAMES[int(state.ask[game])].replace('_', ' ')}."
+    elif picking:
+        prompt = ("Put out your second tile." if int(view.phase[0]) == PHASE_PICK_SECOND else "Put out your first tile (two this turn)."
+                  ) if two else "Put out a tile."
+    else:
+        prompt = "The players put out their tiles." if seat is None else "Waiting for the others."
+    info = [f"Board {layout.name}" + (" (an approximation of the printed board)" if layout.approximation else "")
+            + "; the most points win; the game ends when every tile is placed."]
+    if config.luck:
+        info += [f"Luck cards left: +5 {int(view.stack[0, PLUS5])} · 2x {int(view.stack[0, DOUBLE])}", LUCK_HELP]
+    legend = [{"field": k, "text": code, "meaning": KIND_EFFECTS[kind]} for code, k, kind in (
+        (".", "plain", PLAIN), ("+", "green", GREEN), ("-", "red", RED), ("+N", "fixed-plus", FIXED),
+        ("2", "play-two", PLAY_TWO), ("T", "take", TAKE))]
+    out = {"title": "6 nimmt! Das Brettspiel (" + ("with luck cards" if config.luck else f"{config.variant} game") + ")",
+           "status": "Game over" if over else f"Turn {int(view.turn[0]) + 1}" + (", two tiles each" if two else ""),
+           "unit": "points", "rows": rows, "hand": hand, "hand_label": "your tiles", "scores": scores,
+           "prompt": prompt, "choices": _choices(view) if asked else [], "over": over, "info": info,
+           "legend": legend}
+    if events is not None and before is not None:
+        out["events"] = _step_items(before, events, state, game)
+    return out
+
+
+def _step_items(before: BoardState, events, after: BoardState, game: int) -> list[dict]:
+    """What one step showed: the reveal, each tile placed (field, take, move, luck cards,
+    points), the rest of a tile's placing after a question, the next question."""
+    layout = before.config.board
+    items: list[dict] = []
+    placed = np.flatnonzero(events.tile[:, game])
+    if int(before.phase[game]) != PHASE_ASK:
+        if int(after.phase[game]) == PHASE_ASK:  # stopped by a question: every tile is in the queue
+            queue = [(int(after.queue_seat[k, game]), int(after.queue[k, game]))
+                     for k in np.flatnonzero(after.queue[:, game])]
+        else:
+            queue = [(int(events.seat[k, game]), int(events.tile[k, game])) for k in placed]
+        if queue:
+            items.append({"kind": "reveal", "text": "revealed",
+                          "cards": [dict(_tile(layout, t), seat=s) for s, t in sorted(queue)]})
+    else:  # the answered tile goes on: what it did after the question, unless placed again below
+        k = int(before.at[game])
+        parts = [] if events.tile[k, game] else continued_parts(events, k, game)
+        if parts:
+            items.append({"kind": "place", "seat": int(before.asker[game]),
+                          "cards": [_tile(layout, int(before.queue[k, game]))], "text": "goes on: " + ", ".join(parts)})
+    for k in placed:
+        tile, seat = int(events.tile[k, game]), int(events.seat[k, game])
+        row, field = int(events.row[k, game]), int(events.field[k, game])
+        kind, value = int(events.kind[k, game]), int(layout.value[row, field])
+        text = f"→ row {row + 1} field {field + 1} ({f'fixed {value:+d}' if kind == FIXED else KIND_NAMES[kind]})"
+        if events.taken[k, game]:
+            text += f", takes {int(events.taken[k, game])} tiles" + (" with a 2x card" if events.double[k, game] else "")
+            moved = int(events.moved_to[k, game])
+            text += f", moves to row {moved + 1}" if moved >= 0 else ", moves on after the question"
+        if events.plus5[k, game]:
+            text += ", with a +5 card"
+        points = int(events.points[k, game])
+        text += f": {points:+d} points"
+        if events.luck_gained[k, game]:
+            text += ", " + gained_words(int(events.luck_gained[k, game]))
+        items.append({"kind": "place", "seat": seat, "cards": [_tile(layout, tile)], "text": text, "row": row,
+                      "points": points, "alert": bool(events.taken[k, game])})
+    if int(after.phase[game]) == PHASE_ASK:
+        items.append({"kind": "note", "seat": int(after.asker[game]),
+                      "text": "is asked: " + ASK_NAMES[int(after.ask[game])].replace("_", " ")})
+    return items

@@ -1,0 +1,129 @@
+"""The card games' table view: what one seat may know, as plain JSON-able data for a UI.
+
+`Game.table_view` (core/game.py documents the schema) is read by the web page
+(`sixnimmt serve`), which draws any game from it without knowing the game. Everything
+here is read through the seat's `SeatView` (the information filter agents see), or from
+the step's events, whose contents are public (cards turned face up, rows taken); another
+seat's hand and the undealt cards never appear. `seat=None` is a spectator: the table
+without any hand.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .actions import card_action, row_action
+from .placement import target_rows
+from .render import placements
+from .rules import HAND_SIZE, N_ROWS, ROW_CAPACITY
+from .seat_view import SeatView
+from .state import PHASE_CARDS, PHASE_OVER, PHASE_ROW, State
+
+
+def _card(variant, c: int) -> dict:
+    c = int(c)
+    return {"card": c, "text": variant.card_name(c), "bulls": int(variant.bullheads[c])}
+
+
+def choice_reason(view: SeatView, legal: list[int], e: int = 0) -> str:
+    """Why the rules ask entry e's seat for a row: its card is too low, or (Die Sechste)
+    it belongs behind two equally long rows ending in twins. Rows numbered from 1."""
+    variant = view.config.variant_data
+    mine = view.revealed[e][(view.revealed_seat[e] == 0) & (view.revealed[e] > 0)]
+    card = int(mine[0]) if len(mine) else 0
+    name = variant.card_name(card) if card else "your card"
+    if card and target_rows(view.row_last[e], view.row_count[e], variant.order[[card]])[1][0]:
+        return (f"Your {name} is lower than the last card of every row: choose a row to take "
+                f"(its cards are your penalty; {name} starts it).")
+    rows = " or ".join(str(r + 1) for r in legal)
+    return f"The rules let you choose where your {name} goes: row {rows}."
+
+
+def _prompt(view: SeatView, seat: int | None, chooser: int) -> str:
+    if int(view.phase[0]) == PHASE_OVER:
+        return "The game is over."
+    if seat is not None and view.is_chooser[0]:
+        return choice_reason(view, np.flatnonzero(view.row_options[0]).tolist())
+    if int(view.phase[0]) == PHASE_ROW:
+        return f"Seat {chooser} chooses a row."
+    return "Choose a card to play." if seat is not None else "The players choose their cards."
+
+
+def _ends(config) -> str:
+    ends = [f"{config.max_rounds} round{'s' * (config.max_rounds != 1)}" if config.max_rounds else "",
+            f"the round in which someone reaches {config.end_score}" if config.end_score else ""]
+    return "The game ends after " + ", or after ".join(e for e in ends if e) + "."
+
+
+def table_view(state: State, seat: int | None, game: int = 0, *, before: State | None = None,
+               events=None) -> dict:
+    """What seat `seat` (None: a spectator) of game `game` may know, as JSON-able data;
+    with `before` and `events` (the step that led to `state`), what that step showed."""
+    config, variant = state.config, state.config.variant_data
+    observer = 0 if seat is None else int(seat)
+    view = SeatView(state, [observer], [game])
+    P = state.players
+    absolute = [(p - observer) % P for p in range(P)]  # view order -> absolute seats
+    chooser = int(state.chooser[game])
+    choosing = seat is not None and bool(view.is_chooser[0])
+    rows = []
+    for r in range(N_ROWS):
+        count = int(view.row_count[0, r])
+        cells = [_card(variant, c) for c in view.rows[0, r, :count]]
+        cells += [{"text": "", "empty": True}] * (ROW_CAPACITY - count)
+        full = count == ROW_CAPACITY
+        rows.append({"label": str(r + 1), "cells": cells, "points": int(view.row_bulls[0, r]),
+                     "note": "FULL: the next card here takes it" if full else "", "alert": full,
+                     "action": int(row_action(config, r)) if choosing and view.row_options[0, r] else None})
+    hand = []
+    if seat is not None:
+        playing = int(view.phase[0]) == PHASE_CARDS
+        held = sorted((int(c) for c in view.hand[0] if c), key=lambda c: (int(variant.order[c]), c))
+        hand = [dict(_card(variant, c), action=int(card_action(c)) if playing else None) for c in held]
+    scores = [{"seat": p, "total": int(view.scores[0, absolute[p]]),
+               "note": (f"+{int(view.round_penalty[0, absolute[p]])} this round"
+                        if view.round_penalty[0, absolute[p]] else "")} for p in range(P)]
+    over = int(view.phase[0]) == PHASE_OVER
+    status = ("Game over" if over else f"Round {int(state.round[game]) + 1} · turn "
+              f"{int(view.turn[0]) + 1} of {HAND_SIZE} · dealer: seat {int(state.dealer[game])}")
+    out = {"title": f"6 nimmt! ({variant.name})", "status": status, "unit": variant.penalty_unit,
+           "rows": rows, "hand": hand, "hand_label": "your hand", "scores": scores,
+           "prompt": _prompt(view, seat, chooser), "choices": [], "over": over,
+           "info": [_ends(config), "You choose the row to take after a too-low card."
+                    if config.row_choice == "player" else "A too-low card takes the cheapest row."]}
+    if int(view.phase[0]) == PHASE_ROW:  # the turn's cards still to be placed (face up)
+        out["pending"] = [dict(_card(variant, c), seat=(int(s) + observer) % P)
+                          for c, s in zip(view.revealed[0], view.revealed_seat[0]) if c]
+    if events is not None and before is not None:
+        out["events"] = _step_items(before, events, state, game)
+    return out
+
+
+def _step_items(before: State, events, after: State, game: int) -> list[dict]:
+    """What one step showed, in order: the reveal, each placement, a row choice asked for,
+    a round's end."""
+    variant = before.config.variant_data
+    items: list[dict] = []
+    placed = placements(events, game)
+    if int(before.phase[game]) == PHASE_CARDS:
+        shown = {p.seat: p.card for p in placed}
+        if int(after.phase[game]) == PHASE_ROW and int(after.round[game]) == int(before.round[game]):
+            for k in np.flatnonzero(after.revealed[:, game]):  # revealed, not yet placed
+                shown[int(after.revealed_seat[k, game])] = int(after.revealed[k, game])
+        if shown:
+            items.append({"kind": "reveal", "text": "revealed",
+                          "cards": [dict(_card(variant, shown[s]), seat=s) for s in sorted(shown)]})
+    for p in placed:
+        text = f"→ row {p.row + 1}"
+        if p.taken:
+            text += f", takes {len(p.taken)} card{'s' * (len(p.taken) != 1)} ({p.taken_points} {variant.penalty_unit})"
+        items.append({"kind": "place", "seat": p.seat, "cards": [_card(variant, p.card)], "text": text,
+                      "row": p.row, "taken": [_card(variant, c) for c in p.taken], "points": p.taken_points,
+                      "alert": bool(p.taken)})
+    chooser = int(events.chooser[game])
+    if chooser >= 0:
+        items.append({"kind": "note", "seat": chooser, "text": "must choose a row"})
+    if events.round_over[game]:
+        items.append({"kind": "round", "text": f"Round {int(before.round[game]) + 1} over",
+                      "points": [int(x) for x in events.round_penalty[:, game]]})
+    return items

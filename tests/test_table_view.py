@@ -1,0 +1,54 @@
+"""`Game.table_view`: the one structured view of a seat's table, the same schema in every game.
+
+On every step of random games of each kind: plain JSON, the hand is the seat's own
+(sorted), every action it offers is legal and every legal action is offered (a hand
+card, a row or a choice), a spectator holds nothing, scores are by absolute seat.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from sixnimmt_env import game_seeds, make_game
+
+TABLES = [("cards", {}), ("cards", {"variant": "die-sechste", "players": 7}), ("board", {"players": 3}),
+          ("board", {"variant": "luck", "players": 5})]
+KEYS = {"title", "status", "unit", "rows", "hand", "hand_label", "scores", "prompt", "choices", "over", "info"}
+
+
+def _offered(table: dict) -> set[int]:
+    items = table["hand"] + table["rows"] + table["choices"]
+    return {i["action"] for i in items if i.get("action") is not None}
+
+
+@pytest.mark.parametrize("kind, options", TABLES, ids=[f"{k}-{o.get('variant', 'default')}" for k, o in TABLES])
+def test_table_view_on_every_step(kind, options):
+    game = make_game(kind, **options)
+    rng = np.random.default_rng(4)
+    st = game.new_games(game_seeds(9, 1))
+    P, steps = game.info.players, 0
+    while not game.game_over(st)[0] and steps < 400:
+        for seat in range(P):
+            table = game.table_view(st, seat)
+            assert KEYS <= set(table) and json.loads(json.dumps(table)) == table
+            view = game.view(st, [seat], [0])
+            held = sorted(int(c) for c in view.hand[0] if c)
+            assert sorted(c["card"] for c in table["hand"]) == held
+            legal = set(np.flatnonzero(view.action_mask()[0]).tolist()) - {game.info.pass_action}
+            assert _offered(table) == legal
+            assert [s["total"] for s in table["scores"]] == [int(t) for t in game.totals(st)[:, 0]]
+        spectator = game.table_view(st, None)
+        assert spectator["hand"] == [] and _offered(spectator) == set()
+        actions = np.full((P, 1), game.info.pass_action, dtype=np.int64)
+        for seat in range(P):
+            view = game.view(st, [seat], [0])
+            if view.must_act[0]:
+                actions[seat, 0] = view.random_legal_actions(rng)[0]
+        after, events = game.step(st, actions, report=True)
+        stepped = game.table_view(after, 0, before=st, events=events)
+        assert all(item["kind"] in ("reveal", "place", "note", "round") for item in stepped["events"])
+        st, steps = after, steps + 1
+    assert game.table_view(st, 0)["over"] == bool(game.game_over(st)[0])
