@@ -124,7 +124,8 @@ def from_deal(config: BoardConfig, hands: ArrayLike, start: ArrayLike, supply: A
 
 def from_position(config: BoardConfig, rows: list[list[int]], hands: list[list[int]], *,
                   scores=None, luck=None, stacks=None, pointer: int = START_ROWS - 1,
-                  supply=(), refilled: bool | None = None, turn: int = 0) -> BoardState:
+                  supply=(), refilled: bool | None = None, turn: int = 0, actions=None, deck=(),
+                  discards=None, stops=()) -> BoardState:
     """One game at the start of a turn, from plain data (scripted rule cases, tests).
 
     Args:
@@ -136,13 +137,20 @@ def from_position(config: BoardConfig, rows: list[list[int]], hands: list[list[i
         pointer: the most recently opened row (next_row="rotate").
         supply: the tiles still to be drawn, in order.
         refilled: whether the 2-3 player refill is behind us (default: not yet, when it applies).
+        actions: pro: per seat the action cards it holds (kind indices).
+        deck: pro: the action deck's kinds in draw order.
+        discards: pro: (K,) the discard pile by kind.
+        stops: pro: rows under a stop sign placed earlier in this turn.
+    Rows may hold 0 for a field a Skip left empty (pro); every seat holds as many tiles on
+    the basic side, any number on the pro side.
     """
     P = config.players
-    if len(hands) != P or len({len(h) for h in hands}) != 1 or len(hands[0]) > HAND_SIZE:
+    same = len({len(h) for h in hands}) == 1 or config.pro
+    if len(hands) != P or not same or max(len(h) for h in hands) > config.hand_slots:
         raise ConfigError(f"hands: give {P} hands of one size, at most {HAND_SIZE} tiles")
     st = empty_state(config, np.zeros(1, np.uint64))
     for r, row in enumerate(rows):
-        st.tiles[r, :len(row), 0] = row
+        st.tiles[r, :len(row), 0] = [t or 0 for t in row]
         st.length[r, 0] = len(row)
     for p, hand in enumerate(hands):
         st.hands[p, :len(hand), 0] = hand
@@ -154,5 +162,16 @@ def from_position(config: BoardConfig, rows: list[list[int]], hands: list[list[i
     st.pointer[0] = pointer
     st.refilled[0] = not config.refill if refilled is None else refilled
     st.turn[0] = turn
+    if config.pro:
+        for p, held in enumerate(actions or []):
+            for kind in held:
+                st.action[kind, p, 0] += 1
+        st.deck[:, 0] = 0
+        st.deck[:len(deck), 0] = list(deck)
+        st.deck_at[0], st.deck_end[0] = 0, len(deck)
+        st.discard[:, 0] = 0 if discards is None else discards
+        for r in stops:
+            st.stops[r, 0] = True
+        st.stops_left[0] = STOP_SIGNS - len(stops)
     start_turn(st, np.arange(1))
     return st

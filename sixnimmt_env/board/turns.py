@@ -7,6 +7,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..core.sorting import sort_columns
+from .layout import PLAY_TWO
 from .lockstep import contiguous, field_tables
 from .rules import HAND_SIZE, N_TILES, STOP_SIGNS
 from .state import PHASE_OVER, PHASE_PICK, PHASE_PICK_SECOND, STAGE_OFFER, STAGE_PLACE, BoardState
@@ -165,6 +166,10 @@ def start_turn(st: BoardState, games: NDArray) -> None:
     rows = tables.rows_with_two  # only rows with a play-two field can have one uncovered
     at_length = (rows * (tables.fields + 1))[:, None] + st.length[rows][:, cols]  # (r, g)
     play_two = tables.two_ahead[at_length].any(axis=0)
+    if st.config.pro:  # a field a Skip left empty stays uncovered: a skipped play-two field counts
+        kind = st.config.board.kind[:, :, None]
+        skipped = (st.tiles[:, :, cols] == 0) & (np.arange(kind.shape[1])[None, :, None] < st.length[:, None, cols])
+        play_two |= ((kind == PLAY_TWO) & skipped).any(axis=(0, 1))
     # two tiles in hand (held tiles fill the first slots); pro: a seat holding one puts out one
     two = play_two & ((st.hands[:, 1, cols] > 0).any(axis=0) if st.config.pro else (st.hands[0, 1, cols] > 0))
     st.picks[cols] = np.where(two, 2, 1)
