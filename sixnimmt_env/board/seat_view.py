@@ -82,6 +82,41 @@ class BoardSeatView:
         return (self.hand > 0).sum(axis=1)
 
     @cached_property
+    def action_cards(self) -> NDArray[np.int8]:
+        """(n, K) pro: own action cards by kind."""
+        return self._st.action[:, self.seats, self.games].T
+
+    @cached_property
+    def action_counts(self) -> NDArray[np.int64]:
+        """(n, P) pro: action cards held by each seat (relative), how many, not which."""
+        return self._rel(self._st.action.sum(axis=0, dtype=np.int64))
+
+    @cached_property
+    def hand_sizes(self) -> NDArray[np.int64]:
+        """(n, P) tiles in each seat's hand (relative): on the pro side hands differ."""
+        return self._rel((self._st.hands > 0).sum(axis=1))
+
+    @cached_property
+    def stops(self) -> NDArray[np.bool_]:
+        """(n, R) pro: rows under a stop sign."""
+        return self._st.stops[:, self.games].T
+
+    @cached_property
+    def stops_left(self) -> NDArray[np.int8]:
+        """(n,) pro: stop signs not on the board."""
+        return self._st.stops_left[self.games]
+
+    @cached_property
+    def deck_size(self) -> NDArray[np.int64]:
+        """(n,) pro: action cards left in the deck (their order is hidden)."""
+        return (self._st.deck_end[self.games] - self._st.deck_at[self.games]).astype(np.int64)
+
+    @cached_property
+    def discard(self) -> NDArray[np.int8]:
+        """(n, K) pro: the discard pile by kind (played cards are shown)."""
+        return self._st.discard[:, self.games].T
+
+    @cached_property
     def picked(self) -> NDArray[np.int8]:
         """(n, 2) own tiles put out this turn (first, second), 0 none."""
         return self._st.picked[:, self.seats, self.games].T
