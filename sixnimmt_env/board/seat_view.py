@@ -275,4 +275,7 @@ class BoardSeatView:
         st.picked *= ~(others & (st.phase == PHASE_PICK_SECOND)[None, :])[None, :, :]
         st.supply[:] = 0
         st.seed[:] = 0  # the deal is a function of the seed: it would tell every hidden tile
+        if self.config.pro:  # the deck's order and which cards the others hold are hidden
+            st.deck[:] = 0  # (how many each holds is public: `action_counts`, for determinizing)
+            st.action *= ~others[None, :, :]
         return st
