@@ -16,6 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..core import rng
+from ..core.errors import IllegalActionError
 from .actions import (ASCENDING_ACTION, FREE_ROW_ACTION, FRONT_ACTION, N_ACTIONS, NO_CARD_ACTION,
                       ONE_MORE_ACTION, SKIP_ACTION, STOP_ACTION, SWAP_ACTION)
 from .layout import TAKE, TAKE_TO_HAND
@@ -75,7 +76,17 @@ def draw_action_cards(st: BoardState, seats: NDArray, games: NDArray) -> NDArray
         if st.deck_at[b] == st.deck_end[b]:
             _reshuffle(st, b)
         if st.deck_at[b] < st.deck_end[b]:
-            kind = int(st.deck[st.deck_at[b], b])
+            at, end, n = int(st.deck_at[b]), int(st.deck_end[b]), int(st.action_drawn[b])
+            wanted = int(st.action_script[n, b]) if n < st.action_script.shape[0] else NO_CARD
+            if wanted != NO_CARD:  # a replayed record says which card comes: bring it to the top
+                where = np.flatnonzero(st.deck[at:end, b] == wanted)
+                if len(where) == 0:
+                    raise IllegalActionError(f"action card {n} drawn is {ACTION_KINDS[wanted]!r}, but the deck "
+                                             f"holds no {ACTION_KINDS[wanted]!r} card then")
+                i = at + int(where[0])
+                st.deck[at, b], st.deck[i, b] = st.deck[i, b], st.deck[at, b]
+            kind = int(st.deck[at, b])
+            st.action_log[n, b] = kind
             st.deck_at[b] += 1
             st.action[kind, s, b] += 1
             st.action_drawn[b] += 1

@@ -22,6 +22,7 @@ def empty_state(config: BoardConfig, seeds: NDArray[np.uint64]) -> BoardState:
     R, F = config.board.kind.shape
     K, D = len(ACTION_KINDS), sum(config.action_cards) if config.pro else 0
     extra = config.action_cards[ONE_MORE] if config.pro else 0  # One more adds a tile to the queue
+    L = START_ACTION_CARDS * P + N_TILES if config.pro else 0  # the deal, then one card per tile at most
 
     def i8(*shape):
         return np.zeros(shape + (B,), dtype=np.int8)
@@ -38,7 +39,7 @@ def empty_state(config: BoardConfig, seeds: NDArray[np.uint64]) -> BoardState:
         action=i8(K, P), deck=i8(D), deck_at=i8(), deck_end=np.full(B, D, np.int8), discard=i8(K),
         action_drawn=np.zeros(B, np.int16), stops=np.zeros((R, B), dtype=bool),
         stops_left=np.full(B, STOP_SIGNS if config.pro else 0, np.int8), card=np.full(B, NO_CARD, np.int8),
-        card_row=i8(), answer_arg=i8(),
+        card_row=i8(), answer_arg=i8(), action_log=i8(L), action_script=np.full((L, B), NO_CARD, np.int8),
     )
 
 
@@ -61,6 +62,7 @@ def deal_action_cards(st: BoardState, deck: NDArray[np.int8]) -> None:
         np.add.at(st.action, (deck[i].astype(np.intp), i // START_ACTION_CARDS, games), 1)
     st.deck_at[:] = dealt
     st.action_drawn[:] = dealt
+    st.action_log[:dealt] = deck[:dealt]
 
 
 def shuffled_tiles(seeds: NDArray[np.uint64]) -> NDArray[np.int8]:

@@ -132,7 +132,7 @@ class BoardConfig:
 
     def to_dict(self) -> dict:
         """The options under "rules" in a record (variant and layout are keys of their own)."""
-        return {name: getattr(self, name) for name in RULE_KEYS}
+        return {name: getattr(self, name) for name in RULE_KEYS if name != "action_cards" or self.pro}
 
 
 RULE_KEYS = tuple(f.name for f in fields(BoardConfig) if f.name not in ("variant", "layout", "board"))

@@ -92,6 +92,10 @@ class BoardState(GameBatch):
             ASCENDING) or NO_CARD; card_row: (B,) int8, its row (FRONT, ASCENDING).
         answer_arg: (B,) int8, the argument of the last action-card answer (a row or a
             tile), 0 otherwise.
+        action_log: (L, B) int8, the kinds of the action cards drawn, in order (a record's
+            `action_draws`): action_log[:action_drawn].
+        action_script: (L, B) int8, kinds the draws must follow (a record being replayed:
+            draw i takes kind action_script[i] out of the deck), -1 past the script.
     """
 
     config: BoardConfig
@@ -135,6 +139,8 @@ class BoardState(GameBatch):
     card: NDArray[np.int8]
     card_row: NDArray[np.int8]
     answer_arg: NDArray[np.int8]
+    action_log: NDArray[np.int8]
+    action_script: NDArray[np.int8]
 
     def hand_size(self) -> NDArray[np.int64]:
         """(B,) tiles in each hand (every seat holds as many as the others)."""
