@@ -352,7 +352,7 @@ def replay(record: Any) -> ReplayResult:
         drawn = int(st.drawn[0])
         if drawn > listed:
             how = "draw fields and the refill draw" if cfg.pro else "the refill draws"
-            raise _fail(f"turn {t}", f"{how} {drawn} tiles from the supply ({HAND_SIZE} per seat at the refill, "
+            raise _fail(f"turn {t}", f"{how} {drawn} tiles from the supply ({HAND_SIZE} per seat, "
                                      f"seat 0 first), but draws lists only {listed}")
     over = bool(st.phase[0] == PHASE_OVER)
     scores = st.score[:, 0].astype(int).tolist()
