@@ -66,7 +66,7 @@ def step(state: BoardState, actions: ArrayLike, *, inplace: bool = False, report
     if actions.shape != (st.players, st.batch_size):
         raise IllegalActionError(f"actions must have shape (players, batch) = {(st.players, st.batch_size)}, "
                                  f"got {actions.shape}")
-    ev = BoardEvents.empty(2 * st.players, st.batch_size) if report else None
+    ev = BoardEvents.empty(st.queue.shape[0], st.batch_size) if report else None
     live = st.phase != PHASE_OVER if games is None else (st.phase != PHASE_OVER) & np.asarray(games, bool)
     asked = np.flatnonzero(live & (st.phase == PHASE_ASK))
     picking = np.flatnonzero(live & ((st.phase == PHASE_PICK) | (st.phase == PHASE_PICK_SECOND)))

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .actions import ANSWER_NO, ANSWER_YES, LUCK_ACTION, tile_action
+from .actions import ANSWER_NO, ANSWER_YES, LUCK_ACTION, describe_action, tile_action
 from .layout import FIXED, GREEN, KIND_EFFECTS, KIND_NAMES, PLAIN, PLAY_TWO, RED, TAKE
 from .render import continued_parts, gained_words
-from .rules import DOUBLE, PLUS5, PLUS5_POINTS
+from .rules import ACTION_KINDS, DOUBLE, PLUS5, PLUS5_POINTS
 from .seat_view import BoardSeatView
-from .state import (ASK_DOUBLE, ASK_LUCK_CARD, ASK_NAMES, ASK_PLUS5, PHASE_ASK, PHASE_OVER,
+from .state import (ASK_ACTION, ASK_DOUBLE, ASK_FREE_ROW, ASK_LUCK_CARD, ASK_NAMES, ASK_PLUS5, PHASE_ASK, PHASE_OVER,
                     PHASE_PICK_SECOND, BoardState)
 
 LUCK_SHOWN = ("+5", "2x")
@@ -46,6 +46,12 @@ def question_text(view: BoardSeatView, e: int = 0) -> str:
     tile = int(waiting[0]) if len(waiting) else 0
     row, field = (int(x[e]) for x in view.current)
     usable = view.luck_usable[e]
+    if ask == ASK_ACTION:
+        held = ", ".join(f"{int(n)}x {ACTION_KINDS[k]}" for k, n in enumerate(view.action_cards[e]) if n)
+        return (f"Your {tile} is next to be placed: play an action card on it first? You hold {held}. "
+                f"Each card kept scores 1 point at the end.")
+    if ask == ASK_FREE_ROW:
+        return f"Your {tile} took a row: put it on field 1 of any free row (its field 1 acts on it)."
     if ask == ASK_LUCK_CARD:
         stack = view.stack[e]
         return (f"Your {tile} took your points down past a clover: take a luck card "
@@ -82,6 +88,9 @@ def _choices(view: BoardSeatView) -> list[dict]:
         return [{"action": LUCK_ACTION[PLUS5], "label": "take a +5 card"},
                 {"action": LUCK_ACTION[DOUBLE], "label": "take a 2x card"}]
     name = LUCK_SHOWN[PLUS5 if ask == ASK_PLUS5 else DOUBLE]
+    if ask in (ASK_ACTION, ASK_FREE_ROW):  # pro: every legal answer, in words
+        return [{"action": int(a), "label": describe_action(int(a))}
+                for a in np.flatnonzero(view.action_mask()[0])]
     return [{"action": ANSWER_YES, "label": f"yes: use a {name} card"}, {"action": ANSWER_NO, "label": "no"}]
 
 
