@@ -200,13 +200,18 @@ def play(st: BoardState, games: NDArray, seats: NDArray, kind: NDArray, arg: NDA
             hand_remove(st, np.array([s]), np.array([b]), np.array([a]))
             hand_add(st, np.array([s]), np.array([b]), np.array([old]))
             st.queue[kk, b] = a
-        elif kind[j] == ONE_MORE:  # the extra tile and this one now, lower first
+        elif kind[j] == ONE_MORE:  # the extra tile joins the tiles placed now, lower first
             hand_remove(st, np.array([s]), np.array([b]), np.array([a]))
-            cur = int(st.queue[kk, b])
-            st.queue[kk + 1:, b] = st.queue[kk:-1, b].copy()
-            st.queue_seat[kk + 1:, b] = st.queue_seat[kk:-1, b].copy()
-            st.queue[kk, b], st.queue[kk + 1, b] = min(a, cur), max(a, cur)
-            st.queue_seat[kk, b] = st.queue_seat[kk + 1, b] = s
+            now = kk + 1  # the tiles placed now: this one and the extra tiles queued after it
+            while now < st.queue.shape[0] and st.queue_extra[now, b]:
+                now += 1
+            at = kk + int((st.queue[kk:now, b] < a).sum())  # its place among them, ascending
+            for name in ("queue", "queue_seat", "queue_extra"):
+                q = getattr(st, name)
+                q[at + 1:, b] = q[at:-1, b].copy()
+            st.queue[at, b], st.queue_seat[at, b], st.queue_extra[at, b] = a, s, True
+            if at == kk:  # the extra tile is lower: it is placed first, the other one waits
+                st.queue_extra[kk + 1, b] = True
     return places
 
 

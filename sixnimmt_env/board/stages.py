@@ -161,6 +161,7 @@ def _take(st: BoardState, games: NDArray, run: NDArray, ev) -> None:
     taken = st.tiles[row, :, games].T  # (F, g): the row's tiles (all left of the take field)
     lost = taken_points(bulls, taken.T)
     if st.config.pro:  # an H field: the tiles go into the hand unscored, not out of the game
+        st.card[games] = NO_CARD  # (an Ascending that reached the take field is used up)
         to_hand = st.config.board.kind[row, st.field[games].astype(np.intp)] == TAKE_TO_HAND
         if to_hand.any():
             actioncards.to_hand(st, seat[to_hand], games[to_hand], row[to_hand])

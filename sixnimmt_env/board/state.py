@@ -94,6 +94,8 @@ class BoardState(GameBatch):
             tile), 0 otherwise.
         action_log: (L, B) int8, the kinds of the action cards drawn, in order (a record's
             `action_draws`): action_log[:action_drawn].
+        queue_extra: (Q, B) bool, queue entries placed "now" with the tile before them (a One
+            more's extra tile, or the tile a lower extra tile went ahead of).
         action_script: (L, B) int8, kinds the draws must follow (a record being replayed:
             draw i takes kind action_script[i] out of the deck), -1 past the script.
     """
@@ -140,6 +142,7 @@ class BoardState(GameBatch):
     card_row: NDArray[np.int8]
     answer_arg: NDArray[np.int8]
     action_log: NDArray[np.int8]
+    queue_extra: NDArray[np.bool_]
     action_script: NDArray[np.int8]
 
     def hand_size(self) -> NDArray[np.int64]:

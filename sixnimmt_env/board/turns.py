@@ -101,6 +101,8 @@ def end_turn(st: BoardState, games: NDArray) -> None:
         st.luck_new[:, :, cols] = 0
     st.picked[:, :, cols] = 0
     st.queue[:, cols] = 0
+    if st.config.pro:
+        st.queue_extra[:, cols] = False
     st.at[cols] = 0
     st.stage[cols] = first_stage(st)
     if st.config.pro:  # stop signs are removed at the end of the turn
