@@ -15,7 +15,7 @@ from ..core.errors import IllegalActionError
 from .actions import ANSWER_NO, LUCK_ACTION, decode
 from .events import BoardEvents
 from . import actioncards
-from .actions import FREE_ROW_ACTION, N_ACTIONS
+from .actions import FREE_ROW_ACTION, N_ACTIONS, describe_action
 from .layout import DRAW_ACTION, DRAW_TILE, TAKE, TAKE_TO_HAND
 from .rules import ASCENDING, FRONT, SKIP
 from .lockstep import field_tables, landing_points, next_free_rows, packed_rows, taken_points, target_rows
@@ -64,9 +64,14 @@ def answer(st: BoardState, games: NDArray, actions: NDArray, validate: bool) -> 
     if validate and not ok.all():
         j = int(np.flatnonzero(~ok)[0])
         b = games[j]
+        legal = ""
+        if pro[j]:  # name the legal answers, as the rules allow them now
+            g = np.array([b])
+            mask = action_options(st, g) if ask[j] == ASK_ACTION else actioncards.free_rows(st, g)
+            legal = "; legal: " + ", ".join(f"{a} ({describe_action(int(a))})" for a in np.flatnonzero(mask[0]))
         raise IllegalActionError(
             f"game {b}, seat {int(st.asker[b])}, turn {int(st.turn[b])}: action {int(actions[j])} does not "
-            f"answer the question {_ASK_WORDS[int(ask[j])]}")
+            f"answer the question {_ASK_WORDS[int(ask[j])]}{legal}")
     st.answer[games] = decode(actions).astype(np.int8)
     if pro.any():
         g, a = games[pro], actions[pro]
