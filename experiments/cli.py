@@ -441,7 +441,7 @@ def bench_board_cmd(
     batch: int = typer.Option(4096, help="Games stepped at once."),
     seconds: float = typer.Option(5.0, help="Timed seconds for each engine (5 windows each, taking turns; the "
                                             "median ratio counts)."),
-    variant: str = typer.Option("basic", help="basic or luck."),
+    variant: str = typer.Option("basic", help="basic, luck, pro or pro-luck."),
     seed: int = typer.Option(0),
     as_json: bool = typer.Option(False, "--json", help="Print JSON lines."),
 ) -> None:
