@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 	# torch pinned first: the CPU build on this machine's disk. Left to itself,
 	# stable-baselines3 would pull an unpinned torch, a multi-GB CUDA build.
 	$(PY) -m pip install --quiet torch==$(TORCH_VERSION)
-	$(PY) -m pip install --quiet -e ".[test]"
+	$(PY) -m pip install --quiet -e ".[test,ray]"
 	touch $(STAMP)
 
 run: $(STAMP)  ## the main job: the standard 4-player tournament (report and plots in out/standard/)

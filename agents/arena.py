@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -201,12 +202,59 @@ def summarize(rows: list[dict], act_time: dict | None = None, decisions: dict | 
     return results
 
 
+def match_units(deals: int, chunk_deals: int = 0) -> list[tuple[int, int, int]]:
+    """The work units of a match: (chunk, first deal, end deal). chunk_deals 0 (or at
+    least `deals`): the whole match as one unit."""
+    if chunk_deals <= 0 or chunk_deals >= deals:
+        return [(0, 0, deals)]
+    return [(c, f, min(f + chunk_deals, deals)) for c, f in enumerate(range(0, deals, chunk_deals))]
+
+
+_UNIT_AGENTS: dict = {}  # one agent object per spec and game per process (models load once)
+
+
+def play_match_unit(specs: list, game, seed: int, unit: tuple[int, int, int], single: bool,
+                    records: bool = False) -> tuple[int, list[dict], dict, dict, list]:
+    """One unit of a match: deals first..end-1 of the match seeded `seed`, in every seat
+    rotation. Its randomness depends only on (seed, chunk): the deals are the match's own
+    (game_seeds(seed, deals)[first:end]); the agents draw from default_rng(seed) when the
+    match is one unit (`single`: the same games as ever) and from default_rng([seed,
+    chunk]) otherwise. Returns (chunk, rows with deal indices of the whole match, seconds
+    acting per agent, decisions per agent, records or [])."""
+    chunk, first, end = unit
+    game = as_game(game)
+    names, agents = [], {}
+    for item in specs:
+        name = item if isinstance(item, str) else item.name
+        key = (name, game.info.game)
+        if name not in agents:
+            if not isinstance(item, str):
+                agents[name] = item
+            else:
+                if key not in _UNIT_AGENTS:
+                    _UNIT_AGENTS[key] = build_agents([item], game.info.game)[1][name]
+                agents[name] = _UNIT_AGENTS[key]
+        names.append(name)
+    rng = np.random.default_rng(seed if single else [seed, chunk])
+    rows, act_time, decisions, recs = play_duplicate(names, agents, game, game_seeds(seed, end - first, start=first),
+                                                     rng, records=records)
+    for row in rows:
+        row["deal"] += first
+    return chunk, rows, act_time, decisions, recs
+
+
 def run_match(specs: list, game, deals: int, seed: int, *,
-              records_dir: str | Path | None = None, progress: bool = True) -> MatchResult:
+              records_dir: str | Path | None = None, progress: bool = True,
+              chunk_deals: int = 0, backend=None) -> MatchResult:
     """Play `deals` duplicate deals, each in every seat rotation; see the module doc.
 
     `specs`: agent spec strings or agent objects, one per seat; `game`: a Game or a
-    game's rules."""
+    game's rules. `chunk_deals` > 0 cuts the match into units of that many deals
+    (`play_match_unit`), run by `backend` (an object with map_unordered(fn, items), e.g.
+    experiments.backends; default: one after the other here) — the same results on any
+    backend. One unit (the default) plays all games in one batch, as ever; several units
+    give the same deals, but agents that draw random numbers (random, bayes, mcs) draw
+    other ones, since their streams follow the batch they play in."""
     if deals < 1:
         raise ConfigError("the number of games must be at least 1")
     game = as_game(game)
@@ -217,9 +265,29 @@ def run_match(specs: list, game, deals: int, seed: int, *,
     from tqdm import tqdm
     bar = tqdm(total=deals * P, unit="game", desc="match", disable=not progress, leave=False)
     t0 = time.perf_counter()
-    rows, act_time, decisions, recs = play_duplicate(
-        names, agents, game, game_seeds(seed, deals), np.random.default_rng(seed),
-        records=records_dir is not None, progress=bar.update)
+    units = match_units(deals, chunk_deals)
+    if len(units) == 1 and backend is None:
+        rows, act_time, decisions, recs = play_duplicate(
+            names, agents, game, game_seeds(seed, deals), np.random.default_rng(seed),
+            records=records_dir is not None, progress=bar.update)
+    else:
+        rows, recs = [], []
+        act_time, decisions = dict.fromkeys(agents, 0.0), dict.fromkeys(agents, 0)
+        # elsewhere the workers build the agents from their specs; here, those built above
+        unit_specs = list(specs) if backend is not None else [agents[n] for n in names]
+        items = [(unit_specs, game, seed, u, len(units) == 1, records_dir is not None) for u in units]
+        parts = {}
+        mapper = backend.map_unordered if backend is not None else _serial_map
+        with backend if backend is not None else nullcontext():  # a cluster started for it stops here
+            for chunk, unit_rows, unit_time, unit_decisions, unit_recs in mapper(play_match_unit, items):
+                parts[chunk] = (unit_rows, unit_recs)
+                for n in unit_time:
+                    act_time[n] += unit_time[n]
+                    decisions[n] += unit_decisions[n]
+                bar.update(len(unit_rows))
+        for chunk in sorted(parts):  # deal order, as one batch would give them
+            rows += parts[chunk][0]
+            recs += parts[chunk][1]
     seconds = time.perf_counter() - t0
     bar.close()
     if records_dir is not None:
@@ -232,6 +300,11 @@ def run_match(specs: list, game, deals: int, seed: int, *,
     info = game.info
     return MatchResult(results, deals, len(rows), rounds, game.rules.to_dict(), seed, seconds,
                        game=info.game, variant=info.variant, score_unit=info.score_unit, utility=info.utility)
+
+
+def _serial_map(fn, items):
+    for item in items:
+        yield fn(*item)
 
 
 def format_table(result: MatchResult) -> str:

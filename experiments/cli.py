@@ -53,6 +53,11 @@ LAYOUT = typer.Option(None, "--layout", metavar="FILE|NAME",
 NEXT_ROW = typer.Option(None, help="board only: where a tile goes after taking a row: scan (default: the first "
                                    "empty row below) or rotate (the first empty row after the last one opened).")
 PLAYERS_HELP = "2..10 for cards, 2..6 for board"
+# Where work units run (experiments/backends.py): shared by match and tournament.
+BACKEND = typer.Option("local", "--backend", help="local (this machine's processes) or ray (Ray tasks: a cluster "
+                                                  "joined with --address/RAY_ADDRESS, else a local one).")
+ADDRESS = typer.Option(None, "--address", help="ray: the cluster to join, e.g. auto or HOST:6379 (default: "
+                                               "RAY_ADDRESS, else start a local cluster and stop it at the end).")
 
 
 def _rule_options(**given) -> dict:
@@ -214,14 +219,27 @@ def match(
     records: Optional[Path] = typer.Option(None, help="Write every game's record into this directory."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
     progress: bool = typer.Option(True, help="Show a progress bar."),
+    chunk_deals: int = typer.Option(0, help="Deals per work unit (0: the whole match in one batch). The results "
+                                            "depend on it and the seed only, not on the backend or workers."),
+    backend: str = BACKEND,
+    workers: Optional[int] = typer.Option(None, help="local: worker processes (default 1); ray: CPUs of a "
+                                                     "local cluster (default all)."),
+    address: Optional[str] = ADDRESS,
 ) -> None:
     """Play agents against each other over duplicate deals with seat rotation (any game)."""
     from agents.arena import format_table, run_match
+    from experiments.backends import make_backend
 
     specs = [s.strip() for s in agents.split(",") if s.strip()]
     table = _game(game, len(specs), variant=variant, row_choice=row_choice, end_score=end_score,
                   max_rounds=max_rounds, deck=deck, layout=layout, next_row=next_row)
-    result = run_match(specs, table, games, seed, records_dir=records, progress=progress)
+    if chunk_deals < 0:
+        raise ConfigError("--chunk-deals must be 0 (one batch) or more")
+    runner = make_backend(backend, workers, address)
+    if chunk_deals == 0 and (backend != "local" or (workers or 1) > 1):
+        typer.echo("note: one work unit (--chunk-deals 0); give --chunk-deals N to spread the match", err=True)
+    result = run_match(specs, table, games, seed, records_dir=records, progress=progress, chunk_deals=chunk_deals,
+                       backend=runner if (chunk_deals or backend != "local") else None)
     typer.echo(json.dumps(result.as_dict(), indent=1) if as_json else format_table(result))
     if records is not None and not as_json:
         typer.echo(f"records written to {records}/")
@@ -272,6 +290,26 @@ def train(
 
 
 @app.command()
+def sweep(
+    file: Optional[Path] = typer.Argument(None, help="The sweep's TOML file (experiments/sweep.py describes it)."),
+    resume: Optional[Path] = typer.Option(None, help="Finish the sweep in this directory (runs/sweep-<name>/)."),
+    runs_dir: Path = typer.Option(Path("runs"), help="Where the trials' runs go (runs/<name>-<ii>/)."),
+    address: Optional[str] = ADDRESS,
+    workers: Optional[int] = typer.Option(None, help="CPUs of a local cluster (default all)."),
+    progress: bool = typer.Option(True, help="Show Tune's progress table."),
+) -> None:
+    """Many training runs on Ray Tune (grid or random search, ASHA early stopping); a summary of every trial."""
+    from experiments.sweep import run_sweep
+
+    if (file is None) == (resume is None):
+        raise ConfigError("give a sweep file, or --resume DIR")
+    if workers is not None and workers < 1:
+        raise ConfigError("--workers must be at least 1")
+    target = run_sweep(file, runs_dir, resume=resume, address=address, num_cpus=workers, progress=progress)
+    typer.echo(f"summary: {target}/summary.md, summary.csv, curves.png")
+
+
+@app.command()
 def tournament(
     agents: str = typer.Option(STANDARD_AGENTS, help="Agent specs, comma-separated."),
     players: int = typer.Option(4, help="Seats per table."),
@@ -279,7 +317,10 @@ def tournament(
     games: int = typer.Option(4, help="Deals per line-up; each is played in every seat rotation."),
     seed: int = typer.Option(0),
     out: Path = typer.Option(Path("out/tournament"), help="Directory for results, report and plots."),
-    workers: int = typer.Option(1, help="Worker processes."),
+    workers: Optional[int] = typer.Option(None, help="local: worker processes (default 1); ray: CPUs of a "
+                                                     "local cluster (default all)."),
+    backend: str = BACKEND,
+    address: Optional[str] = ADDRESS,
     row_choice: Optional[str] = ROW_CHOICE,
     end_score: Optional[int] = END_SCORE,
     max_rounds: Optional[int] = MAX_ROUNDS,
@@ -296,10 +337,11 @@ def tournament(
     from experiments.report import build_report, leaderboard_markdown
     from experiments.tournament import TournamentConfig, run_tournament
 
-    if workers < 1:
-        raise ConfigError("--workers must be at least 1")
+    from experiments.backends import make_backend
+
+    runner = make_backend(backend, workers, address)
     if resume is not None:
-        target = run_tournament(None, resume, workers=workers, resume=True, progress=progress)
+        target = run_tournament(None, resume, workers=workers or 1, resume=True, progress=progress, backend=runner)
     else:
         counts = [players]
         if players_range:
@@ -312,7 +354,7 @@ def tournament(
                                 max_rounds=max_rounds, deck=deck, layout=layout, next_row=next_row)
         cfg = TournamentConfig(agents=[a.strip() for a in agents.split(",") if a.strip()], players=counts,
                                games=games, seed=seed, game=game, rule_options=options, records=records)
-        target = run_tournament(cfg, out, workers=workers, progress=progress)
+        target = run_tournament(cfg, out, workers=workers or 1, progress=progress, backend=runner)
     summary = build_report(target)
     from agents.arena import AgentResult
     for p, results in summary["by_players"].items():

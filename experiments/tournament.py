@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import multiprocessing
 import os
 import time
 from dataclasses import InitVar, asdict, dataclass, field
@@ -154,8 +153,10 @@ def _read_results(path: Path, expected: dict[str, int]) -> tuple[list[dict], set
 
 
 def run_tournament(cfg: TournamentConfig, out: str | Path, *, workers: int = 1, resume: bool = False,
-                   progress: bool = True) -> Path:
-    """Play (or finish) a tournament into `out`; returns the directory."""
+                   progress: bool = True, backend=None) -> Path:
+    """Play (or finish) a tournament into `out`; returns the directory. `backend`: where
+    the units run (experiments.backends; default a LocalBackend of `workers` processes)."""
+    from .backends import LocalBackend
     from tqdm import tqdm
 
     out = Path(out)
@@ -199,33 +200,17 @@ def run_tournament(cfg: TournamentConfig, out: str | Path, *, workers: int = 1, 
             (records_dir / name).write_text(json.dumps(rec) + "\n")
         bar.update(len(rows))
 
-    t0 = time.perf_counter()
-    if workers <= 1:
-        for u in todo:
-            save(*play_unit(cfg_dict, u))
-    else:
-        ctx = multiprocessing.get_context("spawn")  # fresh processes: no forked torch/BLAS state
-        with ctx.Pool(workers, initializer=_worker_init) as pool:
-            for key, rows, recs in pool.imap_unordered(_play_unit_star, [(cfg_dict, u) for u in todo]):
-                save(key, rows, recs)
+    backend = backend or LocalBackend(workers)
+    t_start = time.perf_counter()
+    with backend:  # a Ray cluster started here is shut down however this ends
+        t0 = time.perf_counter()  # the games' time: a cluster's start is timed apart
+        for key, rows, recs in backend.map_unordered(play_unit, [(cfg_dict, u) for u in todo]):
+            save(key, rows, recs)
+        seconds = time.perf_counter() - t0
     bar.close()
     played = sum(expected[unit_key(*u)] for u in todo)
-    seconds = time.perf_counter() - t0
     (out / "timing.json").write_text(json.dumps({"seconds": round(seconds, 2), "games_played": played,
                                                  "games_per_s": round(played / max(seconds, 1e-9), 2),
-                                                 "workers": workers}) + "\n")
+                                                 "workers": workers, "backend": backend.name,
+                                                 "backend_start_s": round(t0 - t_start, 2)}) + "\n")
     return out
-
-
-def _worker_init() -> None:
-    from sixnimmt_env.core.perf import tune_allocator
-    tune_allocator()
-    try:
-        import torch
-        torch.set_num_threads(1)  # one core per worker
-    except ImportError:
-        pass
-
-
-def _play_unit_star(args):
-    return play_unit(*args)

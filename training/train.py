@@ -132,14 +132,17 @@ class Bookkeeping(BaseCallback):
     pool     the OpponentPool the env samples from (snapshots are added to it)
     timed    the env wrapper whose `seconds` give the env's share of the wall time
     progress show a tqdm progress bar
+    on_eval  called with each evaluation's row (EVAL_COLUMNS as a dict) after it is written,
+             e.g. to report it to a tuner (experiments/sweep.py)
     """
 
     def __init__(self, cfg: TrainConfig, run: Path, state: dict, pool: OpponentPool, timed: TimedVecEnv,
-                 progress: bool = True):
+                 progress: bool = True, on_eval=None):
         """Keep the run's pieces (see the class docstring); the clocks start with training."""
         super().__init__()
         self.cfg, self.run, self.state, self.pool, self.timed = cfg, Path(run), state, pool, timed
         self.progress = progress
+        self.on_eval = on_eval
         self.eval_csv = self.run / "eval.csv"
 
     def _on_training_start(self) -> None:
@@ -183,10 +186,10 @@ class Bookkeeping(BaseCallback):
         n, state = self.num_timesteps, self.state
         result = evaluate(self.model, self.cfg)
         rate = (n - self.steps0) / max(time.perf_counter() - self.t0, 1e-9)
+        row = [n, round(self.elapsed(), 1), round(result["penalty_per_round"], 4), round(result["ci"], 4),
+               round(result["win_share"], 4), round(rate, 1), round(self.env_share(), 4)]
         with self.eval_csv.open("a", newline="") as f:
-            csv.writer(f).writerow([n, round(self.elapsed(), 1), round(result["penalty_per_round"], 4),
-                                    round(result["ci"], 4), round(result["win_share"], 4),
-                                    round(rate, 1), round(self.env_share(), 4)])
+            csv.writer(f).writerow(row)
         self.logger.record("eval/penalty_per_round", result["penalty_per_round"])
         self.logger.record("eval/win_share", result["win_share"])
         self.logger.record("perf/env_share", self.env_share())
@@ -198,6 +201,8 @@ class Bookkeeping(BaseCallback):
             write_model_meta(self.run / "best.zip", _model_meta(self.cfg, n, result["penalty_per_round"]))
         self.bar.set_postfix(eval=f"{result['penalty_per_round']:.2f}", best=f"{state['best']:.2f}",
                              env=f"{self.env_share():.0%}")
+        if self.on_eval is not None:
+            self.on_eval(dict(zip(EVAL_COLUMNS, row)))
 
     def checkpoint(self) -> None:
         """Write ckpt-<steps>/ (model, pool, state) under a temporary name, rename it, then
@@ -229,9 +234,10 @@ class Bookkeeping(BaseCallback):
 
 
 def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None,
-          runs_dir: str | Path = "runs", progress: bool = True) -> Path:
+          runs_dir: str | Path = "runs", progress: bool = True, on_eval=None) -> Path:
     """Train a new run from `cfg` under `runs_dir`, or resume the run directory `resume`
-    from its last complete checkpoint (with its saved config); returns the run directory."""
+    from its last complete checkpoint (with its saved config); returns the run directory.
+    `on_eval`: called with every evaluation's row (see Bookkeeping)."""
     # ------------------------------------------------------------------ the run directory
     if resume is not None:
         run = Path(resume)
@@ -295,7 +301,7 @@ def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None,
 
     # ------------------------------------------------------------------ learn, with the bookkeeping
     remaining = max(cfg.total_timesteps - int(state["timesteps"]), 1)
-    bookkeeping = Bookkeeping(cfg, run, state, pool, env, progress)
+    bookkeeping = Bookkeeping(cfg, run, state, pool, env, progress, on_eval)
     model.learn(total_timesteps=remaining, callback=bookkeeping, reset_num_timesteps=ckpt is None,
                 tb_log_name="ppo", progress_bar=False)
     return run

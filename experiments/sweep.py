@@ -1,0 +1,273 @@
+"""`sixnimmt sweep`: many training runs at once on Ray Tune, from a small TOML file.
+
+Each trial is a normal `sixnimmt train` run writing its own runs/<name>-<ii>/ (config,
+TensorBoard, eval.csv, best.zip); every evaluation is reported to Tune, whose ASHA
+scheduler stops the poor trials early; at the end a summary of every trial (markdown,
+CSV and a plot of the evaluation curves) is written to runs/sweep-<name>/.
+
+The file (every key but `name` optional):
+
+    name = "pilot"                       # trials: runs/pilot-00, runs/pilot-01, ...
+    base = "training/configs/ppo-4p.toml"  # a training config under every trial
+    search = "grid"                      # grid, or random: `samples` draws of [random]
+    samples = 1                          # random: trials per point of the grid
+    seed = 0                             # random: the draws' seed (the trial list is fixed)
+    max_concurrent = 2                   # trials at once
+    cpus_per_trial = 1                   # also torch_threads, unless [set] says otherwise
+    [set]                                # the same for every trial (TrainConfig fields)
+    minutes = 9
+    [grid]                               # every combination of these
+    seed = [0, 1]
+    observation = ["basic", "card-features"]
+    [random]                             # random search: a distribution per field
+    learning_rate = {loguniform = [1e-4, 1e-3]}
+    n_epochs = {choice = [4, 8]}         # also uniform = [a, b], randint = [a, b] (b excluded)
+    [asha]                               # early stopping; leave the table out for none
+    grace_steps = 500000                 # learner steps before a trial can be stopped
+    reduction_factor = 2
+
+The trial list is drawn once, here, with its own seed (not by Tune's search algorithm),
+and saved in runs/sweep-<name>/sweep.json: a resumed sweep runs the same trials, and a
+trial cut short resumes its training run from its last checkpoint (`train --resume`).
+Evaluation figure: `penalty_per_round` of eval.csv (lower is better).
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import json
+import os
+import shutil
+import tomllib
+from pathlib import Path
+
+import numpy as np
+
+from sixnimmt_env.core.errors import ConfigError
+
+METRIC, MODE = "penalty_per_round", "min"
+SPEC_KEYS = {"name", "base", "search", "samples", "seed", "max_concurrent", "cpus_per_trial",
+             "set", "grid", "random", "asha"}
+DISTRIBUTIONS = ("uniform", "loguniform", "randint", "choice")
+SUMMARY_COLUMNS = ["trial", "run", "params", "status", "evaluations", "timesteps", "last_eval",
+                   "best_eval", "steps_per_s", "wall_s"]
+
+
+def load_spec(path: str | Path) -> dict:
+    """The sweep file, checked (ConfigError naming what is wrong)."""
+    try:
+        spec = tomllib.loads(Path(path).read_text())
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise ConfigError(f"cannot read sweep file {path}: {e}") from None
+    unknown = set(spec) - SPEC_KEYS
+    if unknown:
+        raise ConfigError(f"unknown sweep key(s): {', '.join(sorted(unknown))}; valid: {', '.join(sorted(SPEC_KEYS))}")
+    if not spec.get("name"):
+        raise ConfigError("a sweep file needs a name")
+    if spec.get("search", "grid") not in ("grid", "random"):
+        raise ConfigError(f"search must be grid or random, got {spec['search']!r}")
+    for key, values in spec.get("grid", {}).items():
+        if not isinstance(values, list) or not values:
+            raise ConfigError(f"[grid] {key} must be a non-empty list of values")
+    for key, dist in spec.get("random", {}).items():
+        if not isinstance(dist, dict) or len(dist) != 1 or next(iter(dist)) not in DISTRIBUTIONS:
+            raise ConfigError(f"[random] {key} must be one of {{{', '.join(d + ' = ...' for d in DISTRIBUTIONS)}}}")
+    return spec
+
+
+def _draw(dist: dict, rng: np.random.Generator):
+    (kind, args), = dist.items()
+    if kind == "choice":
+        return args[int(rng.integers(len(args)))]
+    lo, hi = args
+    if kind == "uniform":
+        return float(rng.uniform(lo, hi))
+    if kind == "loguniform":
+        return float(np.exp(rng.uniform(np.log(lo), np.log(hi))))
+    return int(rng.integers(lo, hi))
+
+
+def trials(spec: dict) -> list[dict]:
+    """Every trial: {"name", "overrides"} (the TrainConfig fields it sets beyond the base)."""
+    grid = spec.get("grid", {})
+    points = [dict(zip(grid, combo)) for combo in itertools.product(*grid.values())] or [{}]
+    samples = int(spec.get("samples", 1)) if spec.get("search", "grid") == "random" else 1
+    rng = np.random.default_rng(int(spec.get("seed", 0)))
+    out = []
+    cpus = int(spec.get("cpus_per_trial", 1))
+    for point in points:
+        for _ in range(samples):
+            drawn = {k: _draw(d, rng) for k, d in spec.get("random", {}).items()}
+            overrides = {"torch_threads": cpus, **spec.get("set", {}), **point, **drawn}
+            out.append({"name": f"{spec['name']}-{len(out):02d}", "overrides": overrides,
+                        "params": {**point, **drawn}})
+    return out
+
+
+def base_values(spec: dict, root: Path) -> dict:
+    """The base training config's values (a file relative to the sweep file's folder or the cwd)."""
+    base = spec.get("base")
+    if not base:
+        return {}
+    path = Path(base)
+    if not path.is_absolute() and not path.exists() and (root / base).exists():
+        path = root / base
+    text = path.read_text()
+    return tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
+
+
+def trial_config(base: dict, trial: dict):
+    """The TrainConfig of one trial (ConfigError on a bad field)."""
+    from training.config import TrainConfig
+    return TrainConfig.from_dict({**base, **trial["overrides"], "name": trial["name"]})
+
+
+def run_trial(config: dict) -> None:
+    """One trial, inside a Tune worker: a training run, new or resumed, reporting every
+    evaluation to Tune."""
+    from ray import tune
+
+    from training.config import TrainConfig
+    from training.train import train
+
+    if os.environ.get("TUNE_ORIG_WORKING_DIR"):
+        os.chdir(os.environ["TUNE_ORIG_WORKING_DIR"])  # relative paths as at the project root
+    trial = config["trial"]
+    run = Path(config["runs_dir"]) / trial["name"]
+    report = lambda row: tune.report({METRIC: row[METRIC], "timesteps": row["timesteps"],
+                                      "win_share": row["win_share"], "steps_per_s": row["steps_per_s"]})
+    if (run / "latest").exists():
+        train(resume=run, progress=False, on_eval=report)
+        return
+    if run.exists():  # cut short before its first checkpoint: nothing to keep
+        shutil.rmtree(run)
+    train(TrainConfig.from_dict(trial["train"]), runs_dir=config["runs_dir"], progress=False, on_eval=report)
+
+
+def run_sweep(spec_file: str | Path | None, runs_dir: str | Path = "runs", *, resume: str | Path | None = None,
+              address: str | None = None, num_cpus: int | None = None, progress: bool = True) -> Path:
+    """Run (or resume) a sweep; returns its directory runs_dir/sweep-<name>/."""
+    from .backends import RayBackend, import_ray
+
+    import_ray()
+    if resume is not None:
+        sweep_dir = Path(resume).resolve()
+        if not (sweep_dir / "sweep.json").exists():
+            raise ConfigError(f"{sweep_dir} holds no sweep to resume")
+        saved = json.loads((sweep_dir / "sweep.json").read_text())
+    else:
+        spec = load_spec(spec_file)
+        runs_dir = Path(runs_dir).resolve()
+        sweep_dir = runs_dir / f"sweep-{spec['name']}"
+        if (sweep_dir / "sweep.json").exists():
+            raise ConfigError(f"{sweep_dir} already holds this sweep: --resume {sweep_dir}, or another name")
+        base = base_values(spec, Path(spec_file).resolve().parent)
+        todo = trials(spec)
+        configs = [trial_config(base, t).to_dict() for t in todo]  # every trial checked before any starts
+        for t, c in zip(todo, configs):
+            if (runs_dir / t["name"]).exists():
+                raise ConfigError(f"{runs_dir / t['name']} already exists: give the sweep another name")
+            t["train"] = c
+        saved = {"spec": spec, "runs_dir": str(runs_dir), "trials": todo}
+        sweep_dir.mkdir(parents=True, exist_ok=True)
+        (sweep_dir / "sweep.json").write_text(json.dumps(saved, indent=1) + "\n")
+    with RayBackend(address, num_cpus=num_cpus):
+        results = _tune(saved, sweep_dir, resume is not None, progress)
+    write_summary(saved, sweep_dir, results)
+    return sweep_dir
+
+
+def _tune(saved: dict, sweep_dir: Path, resume: bool, progress: bool) -> dict:
+    """Run the trials on Tune; returns each trial's Tune outcome by name (ok / error text)."""
+    from ray import tune
+    from ray.tune.schedulers import ASHAScheduler, FIFOScheduler
+
+    spec = saved["spec"]
+    trainable = tune.with_resources(run_trial, {"cpu": int(spec.get("cpus_per_trial", 1))})
+    path = sweep_dir / "tune"
+    if resume and tune.Tuner.can_restore(str(path)):
+        tuner = tune.Tuner.restore(str(path), trainable, resume_unfinished=True, resume_errored=True)
+    else:
+        asha = spec.get("asha")
+        if asha:
+            max_t = max(t["train"]["total_timesteps"] for t in saved["trials"])
+            scheduler = ASHAScheduler(time_attr="timesteps", metric=METRIC, mode=MODE, max_t=max_t,
+                                      grace_period=int(asha.get("grace_steps", 1)),
+                                      reduction_factor=float(asha.get("reduction_factor", 2)))
+        else:
+            scheduler = FIFOScheduler()
+        space = {"runs_dir": saved["runs_dir"],
+                 "trial": tune.grid_search([{"name": t["name"], "train": t["train"]} for t in saved["trials"]])}
+        tuner = tune.Tuner(
+            trainable,
+            param_space=space,
+            tune_config=tune.TuneConfig(scheduler=scheduler, max_concurrent_trials=int(spec.get("max_concurrent", 2)),
+                                        metric=None if asha else METRIC, mode=None if asha else MODE),
+            run_config=tune.RunConfig(name="tune", storage_path=str(sweep_dir), verbose=1 if progress else 0))
+    grid = tuner.fit()
+    outcome = {}
+    for result in grid:
+        name = ((result.config or {}).get("trial") or {}).get("name")
+        if name:
+            outcome[name] = "error: " + str(result.error).strip().splitlines()[-1] if result.error else "ok"
+    return outcome
+
+
+def write_summary(saved: dict, sweep_dir: Path, outcome: dict) -> list[dict]:
+    """summary.md, summary.csv and curves.png of every trial, from their eval.csv files."""
+    rows, curves = [], {}
+    runs_dir = Path(saved["runs_dir"])
+    for t in saved["trials"]:
+        run = runs_dir / t["name"]
+        evals = []
+        if (run / "eval.csv").exists():
+            with (run / "eval.csv").open() as f:
+                evals = [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
+        curves[t["name"]] = evals
+        cfg = t["train"]
+        last = evals[-1] if evals else {}
+        done = bool(last) and (last["timesteps"] >= cfg["total_timesteps"] or last["wall_s"] >= cfg["minutes"] * 60)
+        status = outcome.get(t["name"], "not run")
+        if status == "ok":
+            status = "finished" if done else "stopped early (ASHA)"
+        rows.append({"trial": t["name"], "run": str(run), "params": json.dumps(t["params"], sort_keys=True),
+                     "status": status, "evaluations": len(evals), "timesteps": int(last.get("timesteps", 0)),
+                     "last_eval": last.get(METRIC), "best_eval": min((e[METRIC] for e in evals), default=None),
+                     "steps_per_s": last.get("steps_per_s"), "wall_s": last.get("wall_s")})
+    with (sweep_dir / "summary.csv").open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=SUMMARY_COLUMNS)
+        writer.writeheader()
+        writer.writerows(rows)
+    ranked = sorted(rows, key=lambda r: (r["best_eval"] is None, r["best_eval"] or 0))
+    fmt = lambda v: "" if v is None else (f"{v:.3f}" if isinstance(v, float) else str(v))
+    lines = [f"# Sweep {saved['spec']['name']}", "",
+             f"{len(rows)} trials; evaluation: bullheads per round against the eval field (lower is better); "
+             "best first. Curves: curves.png.", "",
+             "| trial | params | status | evals | timesteps | last eval | best eval | steps/s |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for r in ranked:
+        lines.append(f"| `{r['trial']}` | `{r['params']}` | {r['status']} | {r['evaluations']} | {r['timesteps']:,} "
+                     f"| {fmt(r['last_eval'])} | {fmt(r['best_eval'])} | {fmt(r['steps_per_s'] and round(r['steps_per_s']))} |")
+    (sweep_dir / "summary.md").write_text("\n".join(lines) + "\n")
+    _plot(curves, sweep_dir / "curves.png")
+    return rows
+
+
+def _plot(curves: dict, path: Path) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for name, evals in curves.items():
+        if evals:
+            ax.plot([e["timesteps"] for e in evals], [e[METRIC] for e in evals], marker="o", ms=3, label=name)
+    ax.set_xlabel("learner steps")
+    ax.set_ylabel("bullheads per round (eval)")
+    ax.set_title("evaluation curves")
+    if any(curves.values()):
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
