@@ -39,7 +39,7 @@ class BoardStudyConfig:
     random_games: int = 400  # games per (variant, players) with the random table
     search_games: int = 40  # games per (variant, players) with the search table
     search: str = "mcs"  # the search player's spec
-    layout: str = "basic-default"
+    layout: str | None = None  # None: the variant's side's shipped board
     seed: int = 0
 
     def jobs(self) -> list[tuple[str, int, str]]:

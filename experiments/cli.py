@@ -83,7 +83,7 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, the shell's convention for a program sto
 GAME = typer.Option("cards", "--game", help="The game: cards (classic 6 nimmt! and Die Sechste) or board "
                                             "(6 nimmt! Das Brettspiel, 2019).")
 VARIANT = typer.Option(None, help="cards: classic (104 cards, default) or die-sechste (52 playing cards; two "
-                                  "decks for 5+ players). board: basic (default) or luck (luck cards).")
+                                  "decks for 5+ players). board: basic (default), luck (luck cards), pro (action cards, the pro side) or pro-luck.")
 ROW_CHOICE = typer.Option(None, help="cards only: player (default: the owner of a too-low card chooses the row) "
                                      "or cheapest (automatic).")
 END_SCORE = typer.Option(None, help="cards only: the game ends after the round in which someone reaches this "
@@ -486,7 +486,8 @@ def study_board(
     random_games: int = typer.Option(400, help="Games per cell with random players."),
     search_games: int = typer.Option(40, help="Games per cell with the search player in every seat."),
     search: str = typer.Option("mcs", help="The search player's spec."),
-    layout: str = typer.Option("basic-default", help="The board: a shipped layout's name or a TOML/JSON file."),
+    layout: Optional[str] = typer.Option(None, help="The board: a shipped layout's name or a TOML/JSON file "
+                                                    "(default: the variant's side's shipped board)."),
     seed: int = typer.Option(0),
     workers: int = typer.Option(2, help="Worker processes."),
     progress: bool = typer.Option(True),
@@ -508,13 +509,43 @@ def study_board(
     typer.echo(f"report: {out}/report.md  plot: {out}/board_numbers.png")
 
 
+@study_app.command("board-skill")
+def study_board_skill(
+    out: Path = typer.Option(Path("out/study-board-skill"), help="Directory for results.json, report.md and the plot."),
+    players: str = typer.Option("2,4,6", help="Seat counts, comma-separated."),
+    variants: str = typer.Option("basic,luck,pro,pro-luck", help="Board variants, comma-separated."),
+    games: int = typer.Option(48, help="Games per cell (one searcher, P - 1 opponents; whole seat rotations)."),
+    search: str = typer.Option("mcs", help="The search player's spec."),
+    heuristic: str = typer.Option("board-safe", help="The heuristic opponents' spec."),
+    seed: int = typer.Option(0),
+    workers: int = typer.Option(2, help="Worker processes."),
+    progress: bool = typer.Option(True),
+) -> None:
+    """Board game only: does the professional side reward skill? One searcher against random and heuristic tables."""
+    from agents.registry import make_agent
+    from experiments.board_skill import SkillStudyConfig, run_skill_study
+
+    counts = _seat_counts(players)
+    kinds = [v.strip() for v in variants.split(",") if v.strip()]
+    for p in counts:
+        for v in kinds:
+            _game("board", p, variant=v)
+    if games < 1 or workers < 1:
+        raise ConfigError("--games and --workers must be at least 1")
+    make_agent(search, "board")
+    make_agent(heuristic, "board")
+    run_skill_study(SkillStudyConfig(counts, kinds, games, search, heuristic, seed), out, workers=workers,
+                    progress=progress)
+    typer.echo(f"report: {out}/report.md  plot: {out}/board_skill.png")
+
+
 @bench_app.command("board")
 def bench_board_cmd(
     players: int = typer.Option(4, help="Seats, 2..6."),
     batch: int = typer.Option(4096, help="Games stepped at once."),
     seconds: float = typer.Option(5.0, help="Timed seconds for each engine (5 windows each, taking turns; the "
                                             "median ratio counts)."),
-    variant: str = typer.Option("basic", help="basic or luck."),
+    variant: str = typer.Option("basic", help="basic, luck, pro or pro-luck."),
     seed: int = typer.Option(0),
     as_json: bool = typer.Option(False, "--json", help="Print JSON lines."),
 ) -> None:

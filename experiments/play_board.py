@@ -31,12 +31,12 @@ from rich.text import Text
 
 from agents.arena import build_agents
 from experiments.play import HUMAN, HUMAN_NAME, Ask, SeatZeroSession, _Quit
-from sixnimmt_env.board.actions import ANSWER_NO, ANSWER_YES, LUCK_ACTION, tile_action
+from sixnimmt_env.board.actions import ANSWER_NO, ANSWER_YES, LUCK_ACTION, describe_action, tile_action
 from sixnimmt_env.board.layout import FIXED, GREEN, KIND_EFFECTS, KIND_NAMES, PLAIN, PLAY_TWO, RED, TAKE
-from sixnimmt_env.board.render import continued_parts, gained_words
+from sixnimmt_env.board.render import action_cards_line, continued_parts, gained_words
 from sixnimmt_env.board.rules import DOUBLE, N_TILES, PLUS5
 from sixnimmt_env.board.table_view import LUCK_HELP, question_text
-from sixnimmt_env.board.state import (ASK_DOUBLE, ASK_LUCK_CARD, ASK_PLUS5, PHASE_ASK, PHASE_PICK,
+from sixnimmt_env.board.state import (ASK_ACTION, ASK_DOUBLE, ASK_FREE_ROW, ASK_LUCK_CARD, ASK_PLUS5, PHASE_ASK, PHASE_PICK,
                                       PHASE_PICK_SECOND, BoardState)
 from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.core.game import as_game
@@ -182,6 +182,15 @@ class BoardTerminalGame(SeatZeroSession):
         ask = int(view.ask[0])
         self._show_board(view)
         self.console.print(self._question_text(view, ask))
+        if ask in (ASK_ACTION, ASK_FREE_ROW):  # pro: a numbered list of the legal answers
+            options = [int(a) for a in np.flatnonzero(view.action_mask()[0])]
+            for i, a in enumerate(options, 1):
+                self.console.print(f"  {i}: {describe_action(a)}")
+            while True:
+                text = self._read(f"Your choice (1-{len(options)}): ")
+                if text.isdigit() and 1 <= int(text) <= len(options):
+                    return options[int(text) - 1]
+                self.console.print(f"'{text}' is not one of 1-{len(options)}.")
         if ask == ASK_LUCK_CARD:
             while True:
                 text = self._read("Luck card (+5 or 2x): ").casefold()
@@ -289,6 +298,8 @@ class BoardTerminalGame(SeatZeroSession):
         if self.config.luck:
             stack = view.stack[0]
             self.console.print(f"Luck cards left: +5 {int(stack[PLUS5])} · 2x {int(stack[DOUBLE])}")
+        if self.config.pro:
+            self.console.print(action_cards_line(st, 0, seat=HUMAN))
 
     def _show_scores(self, totals, title: str, luck=None) -> None:
         parts = []
@@ -345,8 +356,8 @@ class BoardTerminalGame(SeatZeroSession):
                 line.append(", " + gained_words(int(events.luck_gained[k, game])))
             self.console.print(line)
         if int(after.phase[game]) == PHASE_ASK and int(after.asker[game]) != HUMAN:
-            question = {ASK_PLUS5: "use a +5 card?", ASK_DOUBLE: "use a 2x card?",
-                        ASK_LUCK_CARD: "which luck card?"}[int(after.ask[game])]
+            question = {ASK_PLUS5: "use a +5 card?", ASK_DOUBLE: "use a 2x card?", ASK_LUCK_CARD: "which luck card?",
+                        ASK_ACTION: "play an action card?", ASK_FREE_ROW: "which free row?"}[int(after.ask[game])]
             self.console.print(f"  {self.names[int(after.asker[game])]} is asked: {question}")
 
     def _show_end(self, st: BoardState) -> None:

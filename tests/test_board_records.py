@@ -353,7 +353,7 @@ MALFORMED = {
     "wrong format": (_set(["format"], "sixnimmt-record/2"), "format must be 'sixnimmt-record/1'"),
     "unknown game": (_set(["game"], "chess"), "unknown game 'chess'"),
     "unknown variant": (_set(["variant"], "deluxe"), 'unknown variant "deluxe"'),
-    "pro variant": (_set(["variant"], "pro"), "'pro' variant (professional side) is not implemented"),
+    "pro variant on the basic board": (_set(["variant"], "pro"), "the variant plays on the 'pro' side"),
     "rules not an object": (_set(["rules"], [3]), "rules must be an object"),
     "unknown rule key": (_set(["rules", "speed"], 2), "unknown rule option(s): speed"),
     "layout under rules": (_set(["rules", "layout"], "basic-default"), "unknown rule option(s): layout"),

@@ -310,6 +310,36 @@ def test_study_board(tmp_path):
     assert "greedy" in err and "board" in err
 
 
+def test_study_board_skill(tmp_path):
+    out = tmp_path / "skill"
+    sixnimmt("study", "board-skill", "--out", str(out), "--players", "2", "--variants", "luck,pro", "--games", "2",
+             "--search", "mcs:rollouts=2", "--workers", "1", "--no-progress")
+    report = (out / "report.md").read_text()
+    assert "## The gap" in report and "2x paid off" in report and "APPROXIMATIONS" in report
+    assert (out / "board_skill.png").stat().st_size > 10_000
+    summary = json.loads((out / "results.json").read_text())
+    assert {(c["variant"], c["opponents"]) for c in summary["cells"]} == {
+        (v, o) for v in ("luck", "pro") for o in ("random", "board-safe")}
+    pro = [c for c in summary["cells"] if c["variant"] == "pro"]
+    assert all(sum(m for m, _ in c["cards_per_game"].values()) > 0 for c in pro)  # action cards are played
+    err = sixnimmt("study", "board-skill", "--variants", "expert", check_code=2).stderr
+    assert "expert" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("variant", ["pro", "pro-luck"])
+def test_the_pro_variants_through_the_commands(tmp_path, variant):
+    path = tmp_path / "pro.json"
+    out = sixnimmt("demo", "--game", "board", "--variant", variant, "--players", "3", "--record", str(path)).stdout
+    assert "board pro-default" in out and "action cards:" in out and "final scores (points):" in out
+    assert sixnimmt("replay", str(path)).returncode == 0
+    out = sixnimmt("match", "--game", "board", "--variant", variant, "--agents", "mcs:rollouts=2,board-green,random",
+                   "--games", "1", "--no-progress").stdout
+    assert "mcs" in out and "board-green" in out
+    proc = sixnimmt("play", "--game", "board", "--variant", variant, "--players", "2", "--seed", "1",
+                    check_code=0, stdin="quit\n")
+    assert "action cards:" in proc.stdout
+
+
 def test_serve_answers_and_stops():
     import urllib.request
 

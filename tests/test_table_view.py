@@ -15,7 +15,8 @@ import pytest
 from sixnimmt_env import game_seeds, make_game
 
 TABLES = [("cards", {}), ("cards", {"variant": "die-sechste", "players": 7}), ("board", {"players": 3}),
-          ("board", {"variant": "luck", "players": 5})]
+          ("board", {"variant": "luck", "players": 5}), ("board", {"variant": "pro", "players": 4}),
+          ("board", {"variant": "pro-luck", "players": 2})]
 KEYS = {"title", "status", "unit", "rows", "hand", "hand_label", "scores", "prompt", "choices", "over", "info"}
 
 

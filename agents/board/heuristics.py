@@ -35,11 +35,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sixnimmt_env.board.actions import ANSWER_NO, ANSWER_YES, LUCK_ACTION, PASS_ACTION
-from sixnimmt_env.board.layout import FIXED, GREEN, TAKE
+from sixnimmt_env.board.layout import FIXED, GREEN, TAKE, TAKE_TO_HAND
 from sixnimmt_env.board.placement import Preview, field_effect, place, preview
 from sixnimmt_env.board.rules import DOUBLE, PLUS5, PLUS5_POINTS
 from sixnimmt_env.board.seat_view import BoardSeatView
 from sixnimmt_env.board.state import ASK_DOUBLE, ASK_LUCK_CARD, ASK_PLUS5, PHASE_PICK_SECOND
+
+from .pro_answers import answer_pro
 
 _NEG = -1e18
 
@@ -66,8 +68,9 @@ def answer_questions(view: BoardSeatView) -> NDArray[np.int64]:
     tile = view.revealed[:, 0]
     effect = field_effect(view.config.board, row.astype(np.intp), field.astype(np.intp), tile)
     plus5 = np.where(effect < PLUS5_POINTS, ANSWER_YES, ANSWER_NO)
-    return np.select([ask == ASK_PLUS5, ask == ASK_DOUBLE, ask == ASK_LUCK_CARD],
-                     [plus5, np.full(view.n, ANSWER_YES), luck_card_choice(view)], actions).astype(np.int64)
+    actions = np.select([ask == ASK_PLUS5, ask == ASK_DOUBLE, ask == ASK_LUCK_CARD],
+                        [plus5, np.full(view.n, ANSWER_YES), luck_card_choice(view)], actions).astype(np.int64)
+    return answer_pro(view, actions) if view.config.pro else actions
 
 
 # --------------------------------------------------------------------------- tile values
@@ -134,7 +137,7 @@ def pushed_points(ctx: Context, p: Preview, tile: NDArray) -> NDArray[np.float64
     take of the row with the pusher in it; a tile that would take escapes (0)."""
     layout = ctx.layout
     nxt = np.minimum(p.field + 1, layout.kind.shape[1] - 1)
-    onto_take = layout.kind[p.row, nxt] == TAKE
+    onto_take = (layout.kind[p.row, nxt] == TAKE) | (layout.kind[p.row, nxt] == TAKE_TO_HAND)
     effect = field_effect(layout, p.row, nxt, tile).astype(np.float64)
     take_cost = -(p.row_sum + _per_entry(ctx.pusher_bulls, p.row_sum))
     plus5 = _per_entry(ctx.plus5, effect)

@@ -41,12 +41,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sixnimmt_env.board import engine
-from sixnimmt_env.board.actions import ANSWER_NO, ANSWER_YES, LUCK_ACTION, PASS_ACTION
+from sixnimmt_env.board.actions import ANSWER_NO, ANSWER_YES, FREE_ROW_ACTION, LUCK_ACTION, NO_CARD_ACTION, PASS_ACTION
 from sixnimmt_env.board.placement import field_effect
 from sixnimmt_env.board.rules import DOUBLE, N_TILES, PLUS5, PLUS5_POINTS
 from sixnimmt_env.board.seat_view import BoardSeatView
-from sixnimmt_env.board.state import (ASK_DOUBLE, ASK_LUCK_CARD, ASK_PLUS5, PHASE_ASK, PHASE_OVER,
-                                      PHASE_PICK_SECOND, BoardState)
+from sixnimmt_env.board.state import (ASK_ACTION, ASK_DOUBLE, ASK_FREE_ROW, ASK_LUCK_CARD, ASK_PLUS5, PHASE_ASK,
+                                      PHASE_OVER, PHASE_PICK_SECOND, BoardState)
 
 from .heuristics import VALUES, tile_values
 
@@ -57,10 +57,14 @@ def rollout_actions(st: BoardState) -> NDArray[np.int64]:
     is uniformly random play — and the same play in every candidate's copy of a world);
     the asker of an open question answers by the heuristics' rules (the engine ignores
     the other entries)."""
-    count = (st.hands[0] > 0).sum(axis=0)
-    last = np.maximum(count - 1, 0)
-    actions = np.take_along_axis(st.hands, np.broadcast_to(last, (st.players, 1, st.batch_size)),
-                                 axis=1)[:, 0, :].astype(np.int64) - 1
+    if st.config.pro:  # hands differ in size; an empty one passes
+        count = (st.hands > 0).sum(axis=1)  # (P, B)
+        last = np.maximum(count - 1, 0)[:, None, :]
+    else:
+        count = (st.hands[0] > 0).sum(axis=0)
+        last = np.broadcast_to(np.maximum(count - 1, 0), (st.players, 1, st.batch_size))
+    actions = np.take_along_axis(st.hands, last, axis=1)[:, 0, :].astype(np.int64) - 1
+    actions[actions < 0] = PASS_ACTION
     asked = np.flatnonzero(st.phase == PHASE_ASK)
     if len(asked):
         actions[st.asker[asked].astype(np.intp), asked] = rule_answers(st, asked)
@@ -77,11 +81,36 @@ def rule_answers(st: BoardState, games: NDArray) -> NDArray[np.int64]:
     plus5 = np.where(effect < PLUS5_POINTS, ANSWER_YES, ANSWER_NO)
     left = (st.hands[0, :, games] > 0).sum(axis=1)
     kind = np.where(st.luck[PLUS5, seat, games] >= left, LUCK_ACTION[DOUBLE], LUCK_ACTION[PLUS5])
-    return np.select([ask == ASK_PLUS5, ask == ASK_DOUBLE, ask == ASK_LUCK_CARD],
-                     [plus5, np.full(len(games), ANSWER_YES), kind], PASS_ACTION).astype(np.int64)
+    # pro: no action card in a rollout; the tile moved after a take goes to the first free row
+    free = FREE_ROW_ACTION + np.argmax(st.length[:, games] == 0, axis=0)
+    return np.select([ask == ASK_PLUS5, ask == ASK_DOUBLE, ask == ASK_LUCK_CARD, ask == ASK_ACTION,
+                      ask == ASK_FREE_ROW],
+                     [plus5, np.full(len(games), ANSWER_YES), kind, np.full(len(games), NO_CARD_ACTION), free],
+                     PASS_ACTION).astype(np.int64)
 
 
-def determinize(known: BoardState, seats: NDArray, unseen: NDArray, rng: np.random.Generator) -> None:
+def deal_action_cards(known: BoardState, seats: NDArray, counts: NDArray, rng: np.random.Generator) -> None:
+    """Pro, in place: deal the cards the seat has not seen (the deck less its own cards and
+    the discards) at random: each other seat as many as it holds (`counts` (G, P)), the
+    rest to the deck in random order."""
+    kinds = len(known.config.action_cards)
+    for g in range(known.batch_size):
+        pool = np.array(known.config.action_cards) - known.action[:, seats[g], g] - known.discard[:, g]
+        cards = rng.permutation(np.repeat(np.arange(kinds), np.maximum(pool, 0)))
+        at = 0
+        for p in range(known.players):
+            if p != seats[g]:
+                n = int(counts[g, p])
+                np.add.at(known.action[:, p, g], cards[at:at + n], 1)
+                at += n
+        rest = cards[at:]
+        known.deck[:, g] = 0
+        known.deck[:len(rest), g] = rest
+        known.deck_at[g], known.deck_end[g] = 0, len(rest)
+
+
+def determinize(known: BoardState, seats: NDArray, unseen: NDArray, rng: np.random.Generator,
+                sizes: NDArray | None = None) -> None:
     """In place: deal each game's unseen tiles (unseen (G, N+1) bool) in random order
     into the other seats' hands, their face-down first tiles (PHASE_PICK_SECOND) and the
     supply, and shuffle the observing seat's own hand. `known` is a known_state() copy
@@ -94,18 +123,24 @@ def determinize(known: BoardState, seats: NDArray, unseen: NDArray, rng: np.rand
     perm = np.argsort(keys, axis=1).astype(np.int8)  # (G, N+1): the unseen tiles first, shuffled
     u = unseen.sum(axis=1)
     own = known.hands[seats, :, rows]  # (G, H)
-    h = (own > 0).sum(axis=1)  # everyone holds as many tiles as the seat
+    h = (own > 0).sum(axis=1)  # everyone holds as many tiles as the seat (basic side)
     order = np.argsort(np.where(own > 0, rng.random((G, H)), 2.0), axis=1)
     known.hands[seats[:, None], np.arange(H)[None, :], rows[:, None]] = np.take_along_axis(own, order, axis=1)
     second = (known.phase == PHASE_PICK_SECOND).astype(np.int64)
     j = np.arange(H)[None, :]
+    taken = np.zeros(G, dtype=np.int64)  # unseen tiles dealt so far
     for k in range(P - 1):
         seat = (seats + 1 + k) % P
-        src = np.minimum(k * h[:, None] + j, N_TILES)
-        known.hands[seat[:, None], j, rows[:, None]] = np.where(j < h[:, None], perm[rows[:, None], src], 0)
-        first = perm[rows, np.minimum((P - 1) * h + k, N_TILES)]
+        hk = h if sizes is None else sizes[rows, seat]  # (pro: the seat's own hand size)
+        src = np.minimum(taken[:, None] + j, N_TILES)
+        known.hands[seat[:, None], j, rows[:, None]] = np.where(j < hk[:, None], perm[rows[:, None], src], 0)
+        taken += hk
+    for k in range(P - 1):
+        seat = (seats + 1 + k) % P
+        first = perm[rows, np.minimum(taken, N_TILES)]
         known.picked[0, seat, rows] = np.where(second > 0, first, known.picked[0, seat, rows])
-    offset = (P - 1) * (h + second)
+        taken += second
+    offset = taken
     rest = u - offset
     if (rest < 0).any():
         raise ValueError("more hidden places than unseen tiles (inconsistent view)")
@@ -168,9 +203,14 @@ class BoardMonteCarloAgent:
         out = {}
         for e in np.flatnonzero(view.picking):
             out[int(e)] = np.sort(view.hand[e][view.hand[e] > 0]).astype(np.int64) - 1
-        for e in np.flatnonzero(view.is_asker):
+        pro = view.is_asker & ((view.ask == ASK_ACTION) | (view.ask == ASK_FREE_ROW))
+        for e in np.flatnonzero(view.is_asker & ~pro):
             first = LUCK_ACTION[PLUS5] if view.ask[e] == ASK_LUCK_CARD else ANSWER_NO
             out[int(e)] = np.array([first, first + 1], dtype=np.int64)
+        if pro.any():  # every legal answer: no card, each card with each argument; each free row
+            mask = view.action_mask()
+            for e in np.flatnonzero(pro):
+                out[int(e)] = np.flatnonzero(mask[e]).astype(np.int64)
         return out
 
     def estimates(self, view: BoardSeatView, rng: np.random.Generator) -> dict[int, tuple[NDArray, NDArray]]:
@@ -205,7 +245,15 @@ class BoardMonteCarloAgent:
         counts = np.array([len(c) for c in cands])
         worlds = known.take(np.repeat(entries, R))  # world r of entry e at e * R + r (known: one game per entry)
         seats_w = view.seats[entries].astype(np.intp).repeat(R)
-        determinize(worlds, seats_w, view.unseen[entries].repeat(R, axis=0), rng)
+        sizes = None
+        if view.config.pro:  # every seat's hand size and action-card count are public
+            P = view.players
+            absolute = (np.arange(P)[None, :] - view.seats[entries, None]) % P  # relative index of absolute seat
+            sizes = np.take_along_axis(view.hand_sizes[entries], absolute, axis=1).repeat(R, axis=0)
+            cards = np.take_along_axis(view.action_counts[entries], absolute, axis=1).repeat(R, axis=0)
+        determinize(worlds, seats_w, view.unseen[entries].repeat(R, axis=0), rng, sizes)
+        if view.config.pro:
+            deal_action_cards(worlds, seats_w, cards, rng)
         # copy (e, candidate j, world r) -> world e * R + r
         world_of = np.concatenate([np.tile(e * R + np.arange(R), counts[e]) for e in range(E)])
         st = worlds.take(world_of)
@@ -226,6 +274,8 @@ class BoardMonteCarloAgent:
         value = st.score.astype(np.float64)
         if self.card_value and st.config.luck:  # cards held where a rollout stops short of the end
             value += self.card_value * st.luck.sum(axis=0) * (st.phase != PHASE_OVER)
+        if st.config.pro:  # action cards score 1 each at the end: count them where a rollout stops short
+            value += st.action.sum(axis=0) * (st.phase != PHASE_OVER)
         own = value[seats, rows]
         if self.relative:
             others = (value.sum(axis=0) - own) / (st.players - 1)

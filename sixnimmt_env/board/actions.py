@@ -1,4 +1,4 @@
-"""The board game's action encoding: one Discrete space for every phase.
+"""The board game's action encoding: one Discrete space for every phase and variant.
 
 | action | meaning |
 | --- | --- |
@@ -6,6 +6,17 @@
 | 100, 101 | no / yes (use "+5" now? use "2×" now?) |
 | 102, 103 | take a "+5" / a "2×" luck card (a clover was passed) |
 | 104 | pass: this seat has nothing to decide in this step |
+| 105 .. 120 | pro: put the tile moved after a take into free row `action - 105` |
+| 121 | pro: play no (more) action card on this tile |
+| 122 .. 137 | pro: Stop on row `action - 122` |
+| 138 .. 153 | pro: Front into row `action - 138` |
+| 154 .. 169 | pro: Ascending onto row `action - 154` |
+| 170 | pro: Skip |
+| 171 .. 270 | pro: Swap: put out tile `action - 170` instead |
+| 271 .. 370 | pro: One more: put out tile `action - 270` too |
+
+The basic and luck variants never allow an action past 104. Rows in the encoding go up to
+MAX_ACTION_ROWS; a pro layout with more rows is refused (rules.py).
 """
 
 from __future__ import annotations
@@ -13,13 +24,21 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from .rules import DOUBLE, LUCK_KINDS, N_TILES, PLUS5
+from .rules import DOUBLE, LUCK_KINDS, MAX_ACTION_ROWS, N_TILES, PLUS5
 
 N_TILE_ACTIONS = N_TILES
 ANSWER_NO, ANSWER_YES = N_TILES, N_TILES + 1
 LUCK_ACTION = (N_TILES + 2, N_TILES + 3)  # by kind: PLUS5, DOUBLE
 PASS_ACTION = N_TILES + 4
-N_ACTIONS = PASS_ACTION + 1
+FREE_ROW_ACTION = PASS_ACTION + 1  # + row
+NO_CARD_ACTION = FREE_ROW_ACTION + MAX_ACTION_ROWS
+STOP_ACTION = NO_CARD_ACTION + 1  # + row
+FRONT_ACTION = STOP_ACTION + MAX_ACTION_ROWS  # + row
+ASCENDING_ACTION = FRONT_ACTION + MAX_ACTION_ROWS  # + row
+SKIP_ACTION = ASCENDING_ACTION + MAX_ACTION_ROWS
+SWAP_ACTION = SKIP_ACTION + 1  # + tile - 1
+ONE_MORE_ACTION = SWAP_ACTION + N_TILES  # + tile - 1
+N_ACTIONS = ONE_MORE_ACTION + N_TILES
 
 
 def tile_action(tile):
@@ -43,6 +62,19 @@ def describe_action(action: int) -> str:
         return f"take a {LUCK_KINDS[LUCK_ACTION.index(action)]} luck card"
     if action == PASS_ACTION:
         return "pass"
+    if FREE_ROW_ACTION <= action < NO_CARD_ACTION:
+        return f"put the tile into free row {action - FREE_ROW_ACTION + 1}"
+    if action == NO_CARD_ACTION:
+        return "play no action card"
+    for base, name in ((STOP_ACTION, "Stop on"), (FRONT_ACTION, "Front into"), (ASCENDING_ACTION, "Ascending onto")):
+        if base <= action < base + MAX_ACTION_ROWS:
+            return f"{name} row {action - base + 1}"
+    if action == SKIP_ACTION:
+        return "Skip"
+    if SWAP_ACTION <= action < ONE_MORE_ACTION:
+        return f"Swap for tile {action - SWAP_ACTION + 1}"
+    if ONE_MORE_ACTION <= action < N_ACTIONS:
+        return f"One more: tile {action - ONE_MORE_ACTION + 1}"
     return "out of range"
 
 

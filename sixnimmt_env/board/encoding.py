@@ -16,9 +16,9 @@ from numpy.typing import NDArray
 from ..core.errors import ConfigError
 from ..core.layout import Field, ObsLayout
 from .layout import KIND_NAMES
-from .rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, N_TILES, BoardConfig
+from .rules import ACTION_KINDS, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, N_TILES, STOP_SIGNS, BoardConfig
 from .seat_view import BoardSeatView
-from .state import ASK_NAMES, PHASE_PICK, PHASE_PICK_SECOND
+from .state import ASK_ACTION, ASK_NAMES, PHASE_PICK, PHASE_PICK_SECOND
 
 OBSERVATIONS = ("basic",)
 SCORE_SCALE = 50.0  # points are divided by this
@@ -48,6 +48,7 @@ def board_layout(config: BoardConfig, observation: str = "basic") -> ObsLayout:
     R, F = config.board.kind.shape
     n = N_TILES + 1
     bound = score_bound(config) / SCORE_SCALE
+    asks = ASK_NAMES[1:] if config.pro else ASK_NAMES[1:ASK_ACTION]  # the questions the variant asks
     cards = max(config.plus5_cards, config.double_cards, 1)
     value_high = max(float(np.abs(config.board.value).max(initial=0)) / VALUE_SCALE, 1.0)
     fields = [
@@ -68,12 +69,24 @@ def board_layout(config: BoardConfig, observation: str = "basic") -> ObsLayout:
         Field("usable", (2,), f"own luck cards (+5, 2x) playable this turn / {cards}", 127 / cards),
         Field("stack", (2,), f"luck cards left in the stacks (+5, 2x) / {cards}", 127 / cards),
         Field("phase", (3,), "one-hot: [put out a tile, put out the second tile, answer]; 0 with nothing to decide"),
-        Field("ask", (len(ASK_NAMES) - 1,), "one-hot question: " + ", ".join(ASK_NAMES[1:])),
+        Field("ask", (len(asks),), "one-hot question: " + ", ".join(asks)),
         Field("play_two", (1,), "1 when every seat puts out two tiles this turn"),
         Field("players", (MAX_PLAYERS - MIN_PLAYERS + 1,), f"one-hot of the number of players, {MIN_PLAYERS}..{MAX_PLAYERS}"),
-        Field("hand_size", (1,), f"tiles in hand / {HAND_SIZE}"),
+        Field("hand_size", (1,), f"tiles in hand / {HAND_SIZE}", config.hand_slots / HAND_SIZE),
         Field("turn", (1,), f"turns completed / {MAX_TURNS}"),
     ]
+    if config.pro:
+        deck = max(sum(config.action_cards), 1)
+        most = max(max(config.action_cards), 1)
+        fields += [
+            Field("actions", (len(ACTION_KINDS),), f"own action cards by kind ({', '.join(ACTION_KINDS)}) / {most}"),
+            Field("action_counts", (MAX_PLAYERS,), f"action cards held by relative seat i / {deck}"),
+            Field("hand_sizes", (MAX_PLAYERS,), f"tiles in hand of relative seat i / {N_TILES}"),
+            Field("stops", (R,), "1 where a stop sign stands on the row"),
+            Field("stops_left", (1,), f"stop signs not on the board / {STOP_SIGNS}"),
+            Field("deck", (1,), f"action cards left in the deck / {deck}"),
+            Field("discard", (len(ACTION_KINDS),), f"the discard pile by kind / {most}"),
+        ]
     return ObsLayout(observation, fields, encoder=_encode)
 
 
@@ -121,4 +134,14 @@ def _encode(view: BoardSeatView, layout: ObsLayout) -> NDArray[np.float32]:
     parts["players"][:, P - MIN_PLAYERS] = 1.0
     parts["hand_size"][:, 0] = view.hand_size / HAND_SIZE
     parts["turn"][:, 0] = view.turn / MAX_TURNS
+    if cfg.pro:
+        deck = max(sum(cfg.action_cards), 1)
+        most = max(max(cfg.action_cards), 1)
+        parts["actions"][:] = view.action_cards / most
+        parts["action_counts"][:, :P] = view.action_counts / deck
+        parts["hand_sizes"][:, :P] = view.hand_sizes / N_TILES
+        parts["stops"][:] = view.stops
+        parts["stops_left"][:, 0] = view.stops_left / STOP_SIGNS
+        parts["deck"][:, 0] = view.deck_size / deck
+        parts["discard"][:] = view.discard / most
     return out

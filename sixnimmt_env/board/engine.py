@@ -66,7 +66,7 @@ def step(state: BoardState, actions: ArrayLike, *, inplace: bool = False, report
     if actions.shape != (st.players, st.batch_size):
         raise IllegalActionError(f"actions must have shape (players, batch) = {(st.players, st.batch_size)}, "
                                  f"got {actions.shape}")
-    ev = BoardEvents.empty(2 * st.players, st.batch_size) if report else None
+    ev = BoardEvents.empty(st.queue.shape[0], st.batch_size) if report else None
     live = st.phase != PHASE_OVER if games is None else (st.phase != PHASE_OVER) & np.asarray(games, bool)
     asked = np.flatnonzero(live & (st.phase == PHASE_ASK))
     picking = np.flatnonzero(live & ((st.phase == PHASE_PICK) | (st.phase == PHASE_PICK_SECOND)))
@@ -105,6 +105,9 @@ def _place_revealed(st: BoardState, revealed: NDArray, run: NDArray, ev: BoardEv
     a question join `run` for the stage machine; the others' turns end."""
     if len(revealed) == 0:
         return
+    if st.config.pro:  # nearly every pro tile is offered action cards: the stage machine places them
+        run[revealed] = True
+        return
     stopped = place_turn(st, revealed, ev)
     run[stopped] = True
     ended = np.setdiff1d(revealed, stopped, assume_unique=True) if len(stopped) else revealed
@@ -124,6 +127,8 @@ def _pick(st: BoardState, games: NDArray, actions: NDArray, validate: bool, ever
     slot = match.argmax(axis=1)  # (P, g)
     if validate:
         held = np.take_along_axis(match, slot[:, None, :], axis=1)[:, 0, :]
+        if st.config.pro:  # a pro hand can run out before the second play-two tile: that seat passes
+            held |= hands[:, 0, :] == 0
         if not held.all():
             p, j = np.argwhere(~held)[0]
             b = games[j]

@@ -18,7 +18,7 @@ from ..core.rewards import EPISODES, check_option
 from . import engine
 from .actions import N_ACTIONS, PASS_ACTION, describe_action
 from .encoding import MAX_TURNS, OBSERVATIONS, board_layout
-from .render import board_lines, scores_line, step_lines
+from .render import action_cards_line, board_lines, scores_line, step_lines
 from .rules import HAND_SIZE, IMPLEMENTED, MAX_PLAYERS, MIN_PLAYERS, RULE_KEYS, BoardConfig
 from .seat_view import BoardSeatView
 from .state import PHASE_ASK, PHASE_NAMES, PHASE_OVER, PHASE_PICK, PHASE_PICK_SECOND, BoardState
@@ -121,7 +121,10 @@ class BoardGame:
 
     def render(self, state: BoardState, game: int = 0) -> list[str]:
         head = f"turn {int(state.turn[game]) + 1}" + (", two tiles each" if state.picks[game] == 2 else "")
-        return [head] + board_lines(state, game) + [scores_line(state, game)]
+        lines = [head] + board_lines(state, game) + [scores_line(state, game)]
+        if self.rules.pro:
+            lines.append(action_cards_line(state, game))
+        return lines
 
     def render_step(self, before: BoardState, events, after: BoardState, game: int = 0) -> list[str]:
         return step_lines(before, events, after, game)

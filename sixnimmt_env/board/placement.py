@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from .layout import FIXED, GREEN, PLAY_TWO, RED, TAKE, BoardLayout
+from .layout import FIXED, GREEN, PLAY_TWO, RED, TAKE, TAKE_TO_HAND, BoardLayout
 from .rules import PLUS5_POINTS
 
 
@@ -116,7 +116,7 @@ def preview(layout: BoardLayout, tiles: NDArray, length: NDArray, hand: NDArray)
     field = np.take_along_axis(length_b, row, axis=-1)
     end = np.take_along_axis(np.broadcast_to(ends, lead + ends.shape[-1:]), row, axis=-1)
     kind = layout.kind[row, field]
-    take = kind == TAKE
+    take = (kind == TAKE) | (kind == TAKE_TO_HAND)  # (pro: H takes the row too, into the hand)
     row_b = layout.tile_bulls[_row_tiles(tiles, row).astype(np.intp)].astype(np.int64)  # (..., H, F)
     row_sum = row_b.sum(axis=-1)
     row_bulls = np.where(take, row_sum, 0)

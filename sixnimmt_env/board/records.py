@@ -24,11 +24,15 @@ import numpy as np
 from ..core.errors import ConfigError, IllegalActionError, InvalidRecordError
 from ..core.records import FORMAT, check_envelope
 from . import engine
-from .actions import ANSWER_NO, ANSWER_YES, LUCK_ACTION, PASS_ACTION, tile_action
+from .actioncards import decode_play
+from .actions import (ANSWER_NO, ANSWER_YES, ASCENDING_ACTION, FREE_ROW_ACTION, FRONT_ACTION, LUCK_ACTION,
+                      NO_CARD_ACTION, N_TILE_ACTIONS, ONE_MORE_ACTION, PASS_ACTION, SKIP_ACTION, STOP_ACTION,
+                      SWAP_ACTION)
 from .layout import layout_from_dict, layout_to_dict
-from .rules import HAND_SIZE, IMPLEMENTED, LUCK_KINDS, N_TILES, RULE_KEYS, START_ROWS, VARIANTS, BoardConfig
-from .state import (ASK_LUCK_CARD, ASK_NAMES, PHASE_ASK, PHASE_OVER, PHASE_PICK, PHASE_PICK_SECOND,
-                    BoardState)
+from .rules import (ACTION_KINDS, ASCENDING, FRONT, HAND_SIZE, LUCK_KINDS, MAX_ACTION_ROWS, N_TILES, ONE_MORE,
+                    RULE_KEYS, START_ACTION_CARDS, START_ROWS, STOP, SWAP, VARIANTS, BoardConfig)
+from .state import (ASK_ACTION, ASK_FREE_ROW, ASK_LUCK_CARD, ASK_NAMES, NO_CARD, PHASE_ASK, PHASE_OVER,
+                    PHASE_PICK, PHASE_PICK_SECOND, BoardState)
 
 GAME = "board"
 DEFAULT_VARIANT = "basic"  # a record without "variant"
@@ -39,17 +43,65 @@ SIDE = {"basic": "basic", "luck": "basic", "pro": "pro", "pro-luck": "pro"}  # t
 
 
 def _answer_value(ask: int, action: int) -> Any:
-    """An encoded answer as the record writes it: "+5"/"2x" for luck_card, else true/false."""
+    """An encoded answer as the record writes it: "+5"/"2x" for luck_card, a row for
+    free_row, null or {"card": kind, "row"/"tile": ...} for action, else true/false."""
     if ask == ASK_LUCK_CARD:
         return LUCK_KINDS[action - LUCK_ACTION[0]]
+    if ask == ASK_FREE_ROW:
+        return action - FREE_ROW_ACTION
+    if ask == ASK_ACTION:
+        kind, arg = decode_play(np.array([action]))
+        if kind[0] == NO_CARD:
+            return None
+        card = {"card": ACTION_KINDS[int(kind[0])]}
+        if kind[0] in (STOP, FRONT, ASCENDING):
+            card["row"] = int(arg[0])
+        elif kind[0] in (SWAP, ONE_MORE):
+            card["tile"] = int(arg[0])
+        return card
     return action == ANSWER_YES
 
 
 def _answer_action(ask: str, answer: Any) -> int:
-    """A record's (legal) answer as the encoded action."""
+    """A record's (well-formed) answer as the encoded action."""
     if ask == ASK_NAMES[ASK_LUCK_CARD]:
         return LUCK_ACTION[LUCK_KINDS.index(answer)]
+    if ask == ASK_NAMES[ASK_FREE_ROW]:
+        return FREE_ROW_ACTION + answer
+    if ask == ASK_NAMES[ASK_ACTION]:
+        if answer is None:
+            return NO_CARD_ACTION
+        card = answer["card"]
+        if card in ("stop", "front", "ascending"):
+            return {"stop": STOP_ACTION, "front": FRONT_ACTION, "ascending": ASCENDING_ACTION}[card] + answer["row"]
+        if card == "skip":
+            return SKIP_ACTION
+        return (SWAP_ACTION if card == "swap" else ONE_MORE_ACTION) + answer["tile"] - 1
     return ANSWER_YES if answer else ANSWER_NO
+
+
+# an action answer's keys, exactly (docs/spec/board-record.md)
+_CARD_KEYS = {"stop": {"card", "row"}, "front": {"card", "row"}, "ascending": {"card", "row"},
+              "swap": {"card", "tile"}, "one_more": {"card", "tile"}, "skip": {"card"}}
+
+
+def _well_formed(ask: str, answer: Any) -> bool:
+    """Whether an answer has the form its ask takes (legality is checked by the engine's mask)."""
+    if ask == ASK_NAMES[ASK_LUCK_CARD]:
+        return isinstance(answer, str) and answer in LUCK_KINDS
+    if ask == ASK_NAMES[ASK_FREE_ROW]:
+        return isinstance(answer, int) and not isinstance(answer, bool) and 0 <= answer < MAX_ACTION_ROWS
+    if ask == ASK_NAMES[ASK_ACTION]:
+        if answer is None:
+            return True
+        if not isinstance(answer, dict) or answer.get("card") not in _CARD_KEYS:
+            return False
+        if set(answer) != _CARD_KEYS[answer["card"]]:
+            return False
+        bound = MAX_ACTION_ROWS if "row" in answer else N_TILES + 1
+        value = answer.get("row", answer.get("tile", 1))
+        return isinstance(value, int) and not isinstance(value, bool) and (0 if "row" in answer else 1) <= value < bound
+    return isinstance(answer, bool)
 
 
 class Recorder:
@@ -101,11 +153,13 @@ class Recorder:
         for b in np.flatnonzero(moved & (before.phase != PHASE_OVER)):
             turns = self._games[b]["turns"]
             phase = before.phase[b]
-            if phase == PHASE_PICK:
-                turns.append({"tiles": [[int(a) + 1] for a in actions[:, b]], "decisions": []})
+            if phase == PHASE_PICK:  # (a pro seat whose hand ran out passes)
+                turns.append({"tiles": [[int(a) + 1] if a < N_TILE_ACTIONS else [] for a in actions[:, b]],
+                              "decisions": []})
             elif phase == PHASE_PICK_SECOND:
                 for seat, a in enumerate(actions[:, b]):
-                    turns[-1]["tiles"][seat].append(int(a) + 1)
+                    if a < N_TILE_ACTIONS:
+                        turns[-1]["tiles"][seat].append(int(a) + 1)
             elif phase == PHASE_ASK:
                 seat, ask = int(before.asker[b]), int(before.ask[b])
                 turns[-1]["decisions"].append({"seat": seat, "ask": ASK_NAMES[ask],
@@ -122,6 +176,8 @@ class Recorder:
         for b, rec in enumerate(self._games):
             rec = dict(rec)
             rec["draws"] = state.supply[:int(state.drawn[b]), b].astype(int).tolist()
+            if self.config.pro:
+                rec["action_draws"] = [ACTION_KINDS[k] for k in state.action_log[:int(state.action_drawn[b]), b]]
             mid_turn = state.phase[b] in (PHASE_PICK_SECOND, PHASE_ASK)
             rec["turns"] = rec["turns"][:self._finished[b]]
             rec["scores"] = list(self._scores[b]) if mid_turn else state.score[:, b].astype(int).tolist()
@@ -209,12 +265,11 @@ def _config(record: Any) -> BoardConfig:
     variant = record.get("variant", DEFAULT_VARIANT)
     if variant not in VARIANTS:
         raise _fail("", f"unknown variant {_short(variant)} (known: {', '.join(VARIANTS)})")
-    if variant not in IMPLEMENTED:
-        raise _fail("", f"the board game's {variant!r} variant (professional side) is not implemented "
-                        f"yet; implemented: {', '.join(IMPLEMENTED)}")
     rules = record.get("rules", {})
     if not isinstance(rules, dict):
         raise _fail("", "rules must be an object")
+    if isinstance(rules.get("action_cards"), list):  # JSON has no tuples
+        rules = {**rules, "action_cards": tuple(rules["action_cards"])}
     unknown = sorted(str(k) for k in set(rules) - set(RULE_KEYS))
     if unknown:
         raise _fail("", f"unknown rule option(s): {', '.join(unknown)} (known: {', '.join(RULE_KEYS)})")
@@ -283,7 +338,10 @@ def replay(record: Any) -> ReplayResult:
     cfg = _config(record)
     hands, start, supply = check_deal(cfg, record, "")
     listed = len(record.get("draws") or [])
-    st = engine.from_deal(cfg, [hands], [start], [supply])
+    deck, script = _action_draws(cfg, record) if cfg.pro else (None, None)
+    st = engine.from_deal(cfg, [hands], [start], [supply], actions=None if deck is None else [deck])
+    if script is not None:
+        st.action_script[:len(script), 0] = script
     turns = record.get("turns")
     if not isinstance(turns, list):
         raise _fail("", f"turns must be a list of turns, got {_got(turns)}")
@@ -293,7 +351,8 @@ def replay(record: Any) -> ReplayResult:
         _replay_turn(st, turn, t)
         drawn = int(st.drawn[0])
         if drawn > listed:
-            raise _fail(f"turn {t}", f"the refill draws {drawn} tiles from the supply ({HAND_SIZE} per seat, "
+            how = "draw fields and the refill draw" if cfg.pro else "the refill draws"
+            raise _fail(f"turn {t}", f"{how} {drawn} tiles from the supply ({HAND_SIZE} per seat, "
                                      f"seat 0 first), but draws lists only {listed}")
     over = bool(st.phase[0] == PHASE_OVER)
     scores = st.score[:, 0].astype(int).tolist()
@@ -302,6 +361,29 @@ def replay(record: Any) -> ReplayResult:
     result = ReplayResult(record, scores, winners, over, len(turns), luck)
     result.differences = _differences(record, result)
     return result
+
+
+def _action_draws(cfg: BoardConfig, record: dict) -> tuple[list[int], list[int]]:
+    """Pro: the record's `action_draws` checked: (the first deck in draw order: the dealt
+    cards, then the rest of the deck; the whole list as the draws to follow)."""
+    draws = record.get("action_draws")
+    dealt = START_ACTION_CARDS * cfg.players
+    if not isinstance(draws, list) or len(draws) < dealt:
+        raise _fail("", f"action_draws must list the action cards in the order drawn, at least the {dealt} "
+                        f"dealt ({START_ACTION_CARDS} a seat, seat 0's first), got {_got(draws)}")
+    for i, kind in enumerate(draws):
+        if not isinstance(kind, str) or kind not in ACTION_KINDS:
+            raise _fail(f"action_draws, card {i}", f"{_short(kind)} is not an action card "
+                                                   f"(known: {', '.join(ACTION_KINDS)})")
+    kinds = [ACTION_KINDS.index(k) for k in draws]
+    left = list(cfg.action_cards)
+    for i, k in enumerate(kinds[:dealt]):
+        if left[k] == 0:
+            raise _fail(f"action_draws, card {i}", f"the deck holds only {cfg.action_cards[k]} "
+                                                   f"{ACTION_KINDS[k]!r} card(s)")
+        left[k] -= 1
+    rest = [k for k in range(len(ACTION_KINDS)) for _ in range(left[k])]
+    return kinds[:dealt] + rest, kinds
 
 
 def _step(st: BoardState, actions: np.ndarray, where: str) -> None:
@@ -339,9 +421,10 @@ def _replay_turn(st: BoardState, turn: Any, t: int) -> None:
         here = f"{where}, seat {s}"
         if not isinstance(put, list):
             raise _fail(here, f"a seat's tiles must be a list, got {_short(put)}")
-        if len(put) != n:
-            raise _fail(here, f"the rules ask for {n} tile{'s' if n > 1 else ''} this turn "
-                              f"({_tile_count_reason(st, n)}), got {len(put)}")
+        want = min(n, len(held[s]))  # a pro hand may hold fewer tiles than the turn asks for
+        if len(put) != want:
+            raise _fail(here, f"the rules ask for {want} tile{'s' if want != 1 else ''} this turn "
+                              f"({_tile_count_reason(st, want)}), got {len(put)}")
         for tile in put:
             if not _int(tile) or not 1 <= tile <= N_TILES:
                 raise _fail(here, f"{_short(tile)} is not a tile (an integer 1..{N_TILES})")
@@ -351,7 +434,7 @@ def _replay_turn(st: BoardState, turn: Any, t: int) -> None:
                             f"tile {tile} is not in the seat's hand (never dealt to it, or put out already)")
             held[s].remove(tile)
     for k in range(n):
-        _step(st, tile_action(np.array([[put[k]] for put in tiles])), where)
+        _step(st, np.array([[put[k] - 1 if len(put) > k else PASS_ACTION] for put in tiles]), where)
     i = 0
     while st.phase[0] == PHASE_ASK:
         seat, ask = int(st.asker[0]), ASK_NAMES[int(st.ask[0])]
@@ -368,7 +451,14 @@ def _replay_turn(st: BoardState, turn: Any, t: int) -> None:
             raise _fail(here, f"decision {i} is missing or out of place: the rules ask {asked}, the "
                               f"record has seat {_short(d['seat'])} {_ask_name(d['ask'])}")
         answer = d["answer"]
-        if ask == ASK_NAMES[ASK_LUCK_CARD]:
+        if ask in (ASK_NAMES[ASK_ACTION], ASK_NAMES[ASK_FREE_ROW]):
+            from .seat_view import BoardSeatView  # the legal set, as the seat sees it
+            legal = BoardSeatView(st, [seat]).action_mask()[0]
+            if not _well_formed(ask, answer) or not legal[_answer_action(ask, answer)]:
+                options = [_answer_value(int(st.ask[0]), int(a)) for a in np.flatnonzero(legal)]
+                raise _fail(here, f"illegal answer {_short(answer)} to {asked}; legal: "
+                                  f"{_short(options, 300)}")
+        elif ask == ASK_NAMES[ASK_LUCK_CARD]:
             legal = [kind for k, kind in enumerate(LUCK_KINDS) if st.stack[k, 0] > 0]
             if answer not in legal or not isinstance(answer, str):
                 empty = " (that stack is empty)" if answer in LUCK_KINDS and isinstance(answer, str) else ""

@@ -7,7 +7,7 @@ import numpy as np
 
 from .engine import BoardEvents
 from .layout import KIND_NAMES
-from .rules import LUCK_KINDS
+from .rules import ACTION_KINDS, LUCK_KINDS
 from .state import ASK_NAMES, PHASE_ASK, BoardState
 
 _CELL = 5
@@ -28,8 +28,24 @@ def board_lines(state: BoardState, game: int = 0) -> list[str]:
             tile = int(state.tiles[r, f, game]) if f < state.length[r, game] else 0
             cells.append(f"[{tile}]" if tile else _field_code(layout, r, f))
         active = "*" if state.length[r, game] else " "
-        lines.append(f"{active}row {r + 1:>2}: " + " ".join(f"{c:>{_CELL}}" for c in cells))
+        stop = "  STOP" if state.config.pro and state.stops[r, game] else ""
+        lines.append(f"{active}row {r + 1:>2}: " + " ".join(f"{c:>{_CELL}}" for c in cells) + stop)
     return lines
+
+
+def action_cards_line(state: BoardState, game: int = 0, seat: int | None = None) -> str:
+    """Pro: the action cards each seat holds (by kind for `seat`, or for all when None;
+    the others' as a count), and the deck and discard pile."""
+    parts = []
+    for p in range(state.players):
+        held = state.action[:, p, game]
+        if seat is None or p == seat:
+            names = ", ".join(f"{int(n)}x {ACTION_KINDS[k]}" for k, n in enumerate(held) if n) or "none"
+        else:
+            names = f"{int(held.sum())} card(s)"
+        parts.append(f"seat {p}: {names}")
+    deck = int(state.deck_end[game] - state.deck_at[game])
+    return f"action cards: {'; '.join(parts)} | deck {deck}, discards {int(state.discard[:, game].sum())}"
 
 
 def scores_line(state: BoardState, game: int = 0) -> str:

@@ -17,7 +17,9 @@ from numpy.typing import NDArray
 
 from .actions import ANSWER_NO, ANSWER_YES, LUCK_ACTION, N_ACTIONS, PASS_ACTION
 from .rules import DOUBLE, N_TILES, PLUS5
-from .state import ASK_LUCK_CARD, PHASE_ASK, PHASE_PICK, PHASE_PICK_SECOND, BoardState
+from .actioncards import free_rows
+from .stages import action_options
+from .state import ASK_ACTION, ASK_FREE_ROW, ASK_LUCK_CARD, PHASE_ASK, PHASE_PICK, PHASE_PICK_SECOND, BoardState
 
 
 class BoardSeatView:
@@ -78,6 +80,41 @@ class BoardSeatView:
     def hand_size(self) -> NDArray[np.int64]:
         """(n,) tiles in hand (every seat holds as many)."""
         return (self.hand > 0).sum(axis=1)
+
+    @cached_property
+    def action_cards(self) -> NDArray[np.int8]:
+        """(n, K) pro: own action cards by kind."""
+        return self._st.action[:, self.seats, self.games].T
+
+    @cached_property
+    def action_counts(self) -> NDArray[np.int64]:
+        """(n, P) pro: action cards held by each seat (relative), how many, not which."""
+        return self._rel(self._st.action.sum(axis=0, dtype=np.int64))
+
+    @cached_property
+    def hand_sizes(self) -> NDArray[np.int64]:
+        """(n, P) tiles in each seat's hand (relative): on the pro side hands differ."""
+        return self._rel((self._st.hands > 0).sum(axis=1))
+
+    @cached_property
+    def stops(self) -> NDArray[np.bool_]:
+        """(n, R) pro: rows under a stop sign."""
+        return self._st.stops[:, self.games].T
+
+    @cached_property
+    def stops_left(self) -> NDArray[np.int8]:
+        """(n,) pro: stop signs not on the board."""
+        return self._st.stops_left[self.games]
+
+    @cached_property
+    def deck_size(self) -> NDArray[np.int64]:
+        """(n,) pro: action cards left in the deck (their order is hidden)."""
+        return (self._st.deck_end[self.games] - self._st.deck_at[self.games]).astype(np.int64)
+
+    @cached_property
+    def discard(self) -> NDArray[np.int8]:
+        """(n, K) pro: the discard pile by kind (played cards are shown)."""
+        return self._st.discard[:, self.games].T
 
     @cached_property
     def picked(self) -> NDArray[np.int8]:
@@ -190,8 +227,20 @@ class BoardSeatView:
         luck = self.is_asker & (ask == ASK_LUCK_CARD)  # from the stacks that hold cards
         mask[luck, LUCK_ACTION[PLUS5]] = self.stack[luck, PLUS5] > 0
         mask[luck, LUCK_ACTION[DOUBLE]] = self.stack[luck, DOUBLE] > 0
+        mask[yes_no & self.pro_ask] = False
+        offer = np.flatnonzero(self.is_asker & (ask == ASK_ACTION))
+        if len(offer):
+            mask[offer] = action_options(self._st, self.games[offer])
+        free = np.flatnonzero(self.is_asker & (ask == ASK_FREE_ROW))
+        if len(free):
+            mask[free] = free_rows(self._st, self.games[free])
         mask[:, PASS_ACTION] = ~self.must_act
         return mask
+
+    @cached_property
+    def pro_ask(self) -> NDArray[np.bool_]:
+        """(n,) the question is a pro one (action cards, free row): its answers are not yes/no."""
+        return (self.ask == ASK_ACTION) | (self.ask == ASK_FREE_ROW)
 
     def random_legal_actions(self, rng: np.random.Generator) -> NDArray[np.int64]:
         """(n,) a uniformly random legal action per entry."""
@@ -208,6 +257,11 @@ class BoardSeatView:
             second = np.where(luck & (stack[:, PLUS5] == 0), 1, np.where(luck & (stack[:, DOUBLE] == 0), 0, second))
             first = np.where(luck, LUCK_ACTION[PLUS5], ANSWER_NO)
             actions = np.where(self.is_asker, first + second, actions)
+            pro = np.flatnonzero(self.pro_ask)
+            if len(pro):  # uniform over the legal answers
+                legal = self.action_mask()[pro]
+                pick = (rng.random(len(pro)) * legal.sum(axis=1)).astype(np.intp)
+                actions[pro] = np.argmax(np.cumsum(legal, axis=1) > pick[:, None], axis=1)
         return actions
 
     def known_state(self) -> BoardState:
@@ -221,4 +275,7 @@ class BoardSeatView:
         st.picked *= ~(others & (st.phase == PHASE_PICK_SECOND)[None, :])[None, :, :]
         st.supply[:] = 0
         st.seed[:] = 0  # the deal is a function of the seed: it would tell every hidden tile
+        if self.config.pro:  # the deck's order and which cards the others hold are hidden
+            st.deck[:] = 0  # (how many each holds is public: `action_counts`, for determinizing)
+            st.action *= ~others[None, :, :]
         return st

@@ -23,8 +23,8 @@ PHASE_OVER = 3  # the game has ended; actions are ignored
 PHASE_NAMES = ("pick", "pick_second", "ask", "over")
 
 # Questions of the placing phase (`BoardState.ask`), named as records write them.
-ASK_NONE, ASK_LUCK_CARD, ASK_PLUS5, ASK_DOUBLE = 0, 1, 2, 3
-ASK_NAMES = ("", "luck_card", "use_plus5", "use_double")
+ASK_NONE, ASK_LUCK_CARD, ASK_PLUS5, ASK_DOUBLE, ASK_ACTION, ASK_FREE_ROW = 0, 1, 2, 3, 4, 5
+ASK_NAMES = ("", "luck_card", "use_plus5", "use_double", "action", "free_row")
 
 # Where the placing of the current tile stands (`BoardState.stage`).
 STAGE_PLACE = 0  # find the tile's row and field; maybe ask use_double / use_plus5
@@ -34,7 +34,10 @@ STAGE_GAIN = 3  # luck cards gained for clovers passed, one by one (answer: the 
 STAGE_MOVE = 4  # after a take: the tile moves to field 1 of the next free row
 STAGE_MOVED = 5  # the moved tile on field 1 (answer: use_plus5)
 STAGE_NEXT = 6  # the tile is done: the next one, or the end of the turn
+STAGE_OFFER = 7  # pro: its owner may play action cards on it (answer: action)
+STAGE_FREE = 8  # pro: after a take, its owner picks the free row it moves to (answer: free_row)
 NO_SEAT = -1
+NO_CARD = -1  # BoardState.card: no placing card on the current tile
 
 
 @dataclass
@@ -72,6 +75,29 @@ class BoardState(GameBatch):
         asker: (B,) int8, the seat that must answer, NO_SEAT otherwise.
         answer: (B,) int8, the last answer given (0/1 for yes-no, the kind for luck_card).
         answered: (B,) bool, `answer` holds an answer the current stage has not used yet.
+
+    The pro variants only (zero-sized or all zero otherwise; K = 6 action-card kinds,
+    D = cards in the action deck):
+        action: (K, P, B) int8, action cards held by kind (rules.ACTION_KINDS).
+        deck: (D, B) int8, the action deck's kinds in draw order; deck[deck_at:deck_end]
+            are still in it.
+        deck_at, deck_end: (B,) int8, the next card to draw, one past the last.
+        discard: (K, B) int8, the discard pile by kind (reshuffled into the deck when an
+            action card must be drawn and the deck is empty).
+        action_drawn: (B,) int16, action cards drawn so far (the two dealt to each seat
+            included): a record's `action_draws` in order, and the reshuffles' counter.
+        stops: (R, B) bool, rows holding a stop sign (removed at the end of the turn).
+        stops_left: (B,) int8, stop signs not on the board.
+        card: (B,) int8, the placing card played on the current tile (SKIP, FRONT,
+            ASCENDING) or NO_CARD; card_row: (B,) int8, its row (FRONT, ASCENDING).
+        answer_arg: (B,) int8, the argument of the last action-card answer (a row or a
+            tile), 0 otherwise.
+        action_log: (L, B) int8, the kinds of the action cards drawn, in order (a record's
+            `action_draws`): action_log[:action_drawn].
+        queue_extra: (Q, B) bool, queue entries placed "now" with the tile before them (a One
+            more's extra tile, or the tile a lower extra tile went ahead of).
+        action_script: (L, B) int8, kinds the draws must follow (a record being replayed:
+            draw i takes kind action_script[i] out of the deck), -1 past the script.
     """
 
     config: BoardConfig
@@ -104,6 +130,20 @@ class BoardState(GameBatch):
     asker: NDArray[np.int8]
     answer: NDArray[np.int8]
     answered: NDArray[np.bool_]
+    action: NDArray[np.int8]
+    deck: NDArray[np.int8]
+    deck_at: NDArray[np.int8]
+    deck_end: NDArray[np.int8]
+    discard: NDArray[np.int8]
+    action_drawn: NDArray[np.int16]
+    stops: NDArray[np.bool_]
+    stops_left: NDArray[np.int8]
+    card: NDArray[np.int8]
+    card_row: NDArray[np.int8]
+    answer_arg: NDArray[np.int8]
+    action_log: NDArray[np.int8]
+    queue_extra: NDArray[np.bool_]
+    action_script: NDArray[np.int8]
 
     def hand_size(self) -> NDArray[np.int64]:
         """(B,) tiles in each hand (every seat holds as many as the others)."""

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .actions import ANSWER_NO, ANSWER_YES, LUCK_ACTION, tile_action
-from .layout import FIXED, GREEN, KIND_EFFECTS, KIND_NAMES, PLAIN, PLAY_TWO, RED, TAKE
+from .actions import ANSWER_NO, ANSWER_YES, LUCK_ACTION, describe_action, tile_action
+from .layout import (DRAW_ACTION, DRAW_TILE, FIXED, GREEN, KIND_EFFECTS, KIND_NAMES, PLAIN, PLAY_TWO, RED, TAKE,
+                     TAKE_TO_HAND)
 from .render import continued_parts, gained_words
-from .rules import DOUBLE, PLUS5, PLUS5_POINTS
+from .rules import ACTION_KINDS, DOUBLE, PLUS5, PLUS5_POINTS
 from .seat_view import BoardSeatView
-from .state import (ASK_DOUBLE, ASK_LUCK_CARD, ASK_NAMES, ASK_PLUS5, PHASE_ASK, PHASE_OVER,
+from .state import (ASK_ACTION, ASK_DOUBLE, ASK_FREE_ROW, ASK_LUCK_CARD, ASK_NAMES, ASK_PLUS5, PHASE_ASK, PHASE_OVER,
                     PHASE_PICK_SECOND, BoardState)
 
 LUCK_SHOWN = ("+5", "2x")
@@ -46,6 +47,12 @@ def question_text(view: BoardSeatView, e: int = 0) -> str:
     tile = int(waiting[0]) if len(waiting) else 0
     row, field = (int(x[e]) for x in view.current)
     usable = view.luck_usable[e]
+    if ask == ASK_ACTION:
+        held = ", ".join(f"{int(n)}x {ACTION_KINDS[k]}" for k, n in enumerate(view.action_cards[e]) if n)
+        return (f"Your {tile} is next to be placed: play an action card on it first? You hold {held}. "
+                f"Each card kept scores 1 point at the end.")
+    if ask == ASK_FREE_ROW:
+        return f"Your {tile} took a row: put it on field 1 of any free row (its field 1 acts on it)."
     if ask == ASK_LUCK_CARD:
         stack = view.stack[e]
         return (f"Your {tile} took your points down past a clover: take a luck card "
@@ -82,6 +89,9 @@ def _choices(view: BoardSeatView) -> list[dict]:
         return [{"action": LUCK_ACTION[PLUS5], "label": "take a +5 card"},
                 {"action": LUCK_ACTION[DOUBLE], "label": "take a 2x card"}]
     name = LUCK_SHOWN[PLUS5 if ask == ASK_PLUS5 else DOUBLE]
+    if ask in (ASK_ACTION, ASK_FREE_ROW):  # pro: every legal answer, in words
+        return [{"action": int(a), "label": describe_action(int(a))}
+                for a in np.flatnonzero(view.action_mask()[0])]
     return [{"action": ANSWER_YES, "label": f"yes: use a {name} card"}, {"action": ANSWER_NO, "label": "no"}]
 
 
@@ -109,6 +119,9 @@ def table_view(state: BoardState, seat: int | None, game: int = 0, *, before: Bo
                      "note": "" if nxt is None else ("TAKE: the next tile takes the row" if nxt == TAKE
                                                      else kind_words(nxt, int(layout.value[r, length]))),
                      "alert": nxt == TAKE})
+        if config.pro and view.stops[0, r]:
+            rows[-1]["note"] = "STOP: no tile may join this row this turn"
+            rows[-1]["alert"] = True
     picking = seat is not None and bool(view.picking[0])
     asked = seat is not None and bool(view.is_asker[0])
     hand = [] if seat is None else [dict(_tile(layout, t), action=int(tile_action(t)) if picking else None)
@@ -117,6 +130,13 @@ def table_view(state: BoardState, seat: int | None, game: int = 0, *, before: Bo
     for p in range(P):
         held = view.luck[0, absolute[p]]
         note = ", ".join(f"{int(held[k])}× {LUCK_SHOWN[k]}" for k in range(2) if held[k]) if config.luck else ""
+        if config.pro:  # own action cards by kind; the others' by count only
+            if seat is not None and absolute[p] == 0:
+                cards = ", ".join(f"{int(n)}× {ACTION_KINDS[k]}" for k, n in enumerate(view.action_cards[0]) if n)
+            else:
+                cards = f"{int(view.action_counts[0, absolute[p]])} action card(s)"
+            note = ", ".join(x for x in (note, cards or "no action card",
+                                         f"{int(view.hand_sizes[0, absolute[p]])} tiles") if x)
         scores.append({"seat": p, "total": int(view.scores[0, absolute[p]]), "note": note})
     over = int(view.phase[0]) == PHASE_OVER
     two = int(view.picks[0]) == 2
@@ -131,14 +151,24 @@ def table_view(state: BoardState, seat: int | None, game: int = 0, *, before: Bo
                   ) if two else "Put out a tile."
     else:
         prompt = "The players put out their tiles." if seat is None else "Waiting for the others."
+    end = ("as soon as a hand is empty at the end of a turn" if config.pro else "when every tile is placed")
     info = [f"Board {layout.name}" + (" (an approximation of the printed board)" if layout.approximation else "")
-            + "; the most points win; the game ends when every tile is placed."]
+            + f"; the most points win; the game ends {end}."]
+    if config.pro:
+        info.append(f"Action cards: deck {int(view.deck_size[0])}, discarded {int(view.discard[0].sum())}; "
+                    f"stop signs left {int(view.stops_left[0])}. At the end each action card held scores +1 "
+                    "and each tile in hand costs its bullheads.")
     if config.luck:
         info += [f"Luck cards left: +5 {int(view.stack[0, PLUS5])} · 2x {int(view.stack[0, DOUBLE])}", LUCK_HELP]
     legend = [{"field": k, "text": code, "meaning": KIND_EFFECTS[kind]} for code, k, kind in (
         (".", "plain", PLAIN), ("+", "green", GREEN), ("-", "red", RED), ("+N", "fixed-plus", FIXED),
         ("2", "play-two", PLAY_TWO), ("T", "take", TAKE))]
-    out = {"title": "6 nimmt! Das Brettspiel (" + ("with luck cards" if config.luck else f"{config.variant} game") + ")",
+    if config.pro:
+        legend += [{"field": KIND_NAMES[kind].replace(" ", "-"), "text": code, "meaning": KIND_EFFECTS[kind]}
+                   for code, kind in (("D", DRAW_TILE), ("A", DRAW_ACTION), ("H", TAKE_TO_HAND))]
+    out = {"title": "6 nimmt! Das Brettspiel (" + {"basic": "basic game", "luck": "with luck cards",
+                                                    "pro": "professional game",
+                                                    "pro-luck": "professional game with luck cards"}[config.variant] + ")",
            "status": "Game over" if over else f"Turn {int(view.turn[0]) + 1}" + (", two tiles each" if two else ""),
            "unit": "points", "rows": rows, "hand": hand, "hand_label": "your tiles", "scores": scores,
            "prompt": prompt, "choices": _choices(view) if asked else [], "over": over, "info": info,

@@ -1,0 +1,191 @@
+"""`sixnimmt study board-skill`: does the board game's professional side reward skill, as the
+review claims ("from luck to strategy")?
+
+For each of the four variants at 2, 4 and 6 players, one search player (`mcs`) sits at a
+table with P - 1 random players, and at a table with P - 1 of the best heuristic
+(`board-safe` by default), over duplicate deals with seat rotation. The gap between the
+searcher's points and its opponents' mean, and its win share, say how much a better
+player gains in that variant: if the professional variants reward skill more, the gap
+grows from basic to pro. Beside it: the spread of final scores, game length in turns,
+how often each field kind and each action card fires, how often a "2x" take pays off
+(the take scores at least 0 thanks to it).
+
+± are 95% confidence intervals over games (the gap is paired per game). Everything is
+seeded. Output: results.json, report.md and a plot. The counts come from the engine's
+events and the actions taken, so nothing re-derives a rule. What depends on the
+approximated boards (every field's kind and value) is said in the report.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from agents.arena import build_agents, mean_ci, play_duplicate
+from sixnimmt_env.board.actioncards import decode_play
+from sixnimmt_env.board.layout import KIND_NAMES, TAKE
+from sixnimmt_env.board.rules import ACTION_KINDS
+from sixnimmt_env.board.state import ASK_ACTION, NO_CARD, PHASE_ASK
+from sixnimmt_env.core.game import make_game
+from sixnimmt_env.core.rng import game_seeds
+
+from .study import run_cells
+
+VARIANTS = ("basic", "luck", "pro", "pro-luck")
+
+
+@dataclass
+class SkillStudyConfig:
+    players: list[int] = field(default_factory=lambda: [2, 4, 6])
+    variants: list[str] = field(default_factory=lambda: list(VARIANTS))
+    games: int = 48  # games per cell (rounded up to whole rotations of a deal)
+    search: str = "mcs"
+    heuristic: str = "board-safe"  # the best heuristic (README: board-game agents)
+    seed: int = 0
+
+    def jobs(self) -> list[tuple[str, int, str]]:
+        """(variant, players, opponents) of every cell."""
+        return [(v, p, o) for v in self.variants for p in self.players for o in ("random", self.heuristic)]
+
+
+class SkillCounter:
+    """Per game: field kinds acting, action cards played by kind, "2x" takes and how many
+    paid off, turns. An observer of play_duplicate."""
+
+    def __init__(self, batch: int):
+        self.kinds = np.zeros((len(KIND_NAMES), batch), dtype=np.int64)
+        self.cards = np.zeros((len(ACTION_KINDS), batch), dtype=np.int64)
+        self.double = np.zeros(batch, dtype=np.int64)
+        self.double_paid = np.zeros(batch, dtype=np.int64)
+        self.turns = np.zeros(batch, dtype=np.int64)
+
+    def observe(self, before, actions, after, ev) -> None:
+        placed = ev.tile > 0
+        for k in range(len(KIND_NAMES)):
+            self.kinds[k] += (placed & (ev.kind == k)).sum(axis=0)
+        self.double += ev.double.sum(axis=0)
+        self.double_paid += (ev.double & (ev.points >= 0)).sum(axis=0)
+        self.turns += ev.turn_over
+        asked = np.flatnonzero((before.phase == PHASE_ASK) & (before.ask == ASK_ACTION))
+        if len(asked):
+            kind, _ = decode_play(actions[before.asker[asked].astype(np.intp), asked])
+            played = kind != NO_CARD
+            np.add.at(self.cards, (kind[played].astype(np.intp), asked[played]), 1)
+
+
+def run_cell(job: tuple[str, int, str], cfg: SkillStudyConfig) -> dict:
+    """One table: the searcher and P - 1 opponents of one kind."""
+    variant, players, opponents = job
+    game = make_game("board", players=players, variant=variant)
+    lineup = [cfg.search] + [opponents] * (players - 1)
+    deals = max(1, -(-cfg.games // players))
+    names, agents = build_agents(lineup, "board")
+    seed = cfg.seed * 1000 + players * 10 + VARIANTS.index(variant)
+    counter = SkillCounter(deals * players)
+    rows, act_time, decisions, _ = play_duplicate(names, agents, game, game_seeds(seed, deals),
+                                                  np.random.default_rng(seed), observers=[counter])
+    search = names[0]
+    own, others, wins, spread = [], [], [], []
+    for r in rows:
+        seat = r["seats"].index(search)
+        totals = np.array(r["totals"], dtype=np.float64)
+        own.append(totals[seat])
+        others.append(np.delete(totals, seat).mean())
+        wins.append((seat in r["winners"]) / len(r["winners"]))
+        spread.append(totals.std())
+    own, others = np.array(own), np.array(others)
+    kinds = {KIND_NAMES[k]: mean_ci(counter.kinds[k]) for k in range(len(KIND_NAMES)) if counter.kinds[k].any()}
+    return {
+        "variant": variant, "players": players, "opponents": opponents, "search": cfg.search, "games": len(rows),
+        "search_points": mean_ci(own), "opponent_points": mean_ci(others), "gap": mean_ci(own - others),
+        "win_share": mean_ci(wins), "fair_share": 1 / players, "score_spread": mean_ci(spread),
+        "turns": mean_ci(counter.turns), "field_kinds_per_game": kinds,
+        "cards_per_game": {ACTION_KINDS[k]: mean_ci(counter.cards[k]) for k in range(len(ACTION_KINDS))},
+        "double_per_game": mean_ci(counter.double),
+        "double_paid_share": float(counter.double_paid.sum() / max(counter.double.sum(), 1)),
+        "takes_per_game": mean_ci(counter.kinds[TAKE]),
+        "ms_per_decision": {n: round(1000 * act_time[n] / max(decisions[n], 1), 2) for n in act_time},
+    }
+
+
+def run_skill_study(cfg: SkillStudyConfig, out: str | Path, *, workers: int = 1, progress: bool = True) -> dict:
+    """Every cell (in `workers` processes), then results.json, report.md and a plot in `out`."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    jobs = cfg.jobs()
+    results = run_cells(run_cell, jobs, cfg, workers=workers, progress=progress, desc="board skill study")
+    order = {j: i for i, j in enumerate(jobs)}
+    results.sort(key=lambda r: order[(r["variant"], r["players"], r["opponents"])])
+    summary = {"config": asdict(cfg), "cells": results}
+    (out / "results.json").write_text(json.dumps(summary, indent=1) + "\n")
+    files = plot_skill(summary, out)
+    (out / "report.md").write_text(report_markdown(summary, files))
+    return summary
+
+
+def _fmt(pair, digits=1) -> str:
+    m, ci = pair
+    return f"{m:.{digits}f} ± {ci:.{digits}f}" if np.isfinite(ci) else f"{m:.{digits}f}"
+
+
+def report_markdown(summary: dict, files: list[str]) -> str:
+    """Tables of every measure, as markdown."""
+    cfg, cells = summary["config"], summary["cells"]
+    lines = ["# Does the professional side reward skill?\n",
+             f"One `{cfg['search']}` against P − 1 `random` or P − 1 `{cfg['heuristic']}`, {cfg['games']} games per "
+             f"cell (duplicate deals, every seat rotation), seed {cfg['seed']}, the shipped default boards (both "
+             "APPROXIMATIONS of the printed board). Gap = the searcher's points minus its opponents' mean, "
+             "paired per game. ± = 95% CI over games.\n",
+             "## The gap\n",
+             "| variant | players | opponents | searcher | opponents | gap | win share (fair) | score spread | turns |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for r in cells:
+        lines.append(f"| {r['variant']} | {r['players']} | {r['opponents']} | {_fmt(r['search_points'])} | "
+                     f"{_fmt(r['opponent_points'])} | **{_fmt(r['gap'])}** | {_fmt(r['win_share'], 2)} "
+                     f"({r['fair_share']:.2f}) | {_fmt(r['score_spread'])} | {_fmt(r['turns'])} |")
+    lines += ["\n## What fires per game\n",
+              "| variant | players | opponents | takes | " + " | ".join(ACTION_KINDS) + " | 2x | 2x paid off |",
+              "| --- | --- | --- | --- |" + " --- |" * (len(ACTION_KINDS) + 2)]
+    for r in cells:
+        cards = " | ".join(_fmt(r["cards_per_game"][k]) for k in ACTION_KINDS)
+        lines.append(f"| {r['variant']} | {r['players']} | {r['opponents']} | {_fmt(r['takes_per_game'])} | {cards} | "
+                     f"{_fmt(r['double_per_game'])} | {r['double_paid_share']:.2f} |")
+    lines += ["\n## Field kinds acting per game\n"]
+    for r in cells:
+        kinds = ", ".join(f"{k} {_fmt(v)}" for k, v in r["field_kinds_per_game"].items())
+        lines.append(f"- {r['variant']}, {r['players']} players, vs {r['opponents']}: {kinds}")
+    lines.append("")
+    lines += [f"![{f}]({f})\n" for f in files]
+    return "\n".join(lines)
+
+
+def plot_skill(summary: dict, out: Path) -> list[str]:
+    """The gap by variant (one line per table size and opponent), with CIs."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    cells = summary["cells"]
+    variants = summary["config"]["variants"]
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), squeeze=False)
+    for ax, key, title in ((axes[0][0], "gap", "searcher's points minus its opponents' mean"),
+                           (axes[0][1], "win_share", "searcher's win share")):
+        for (players, opponents), style in zip(sorted({(r["players"], r["opponents"]) for r in cells}),
+                                               ["o-", "o--", "s-", "s--", "^-", "^--"]):
+            rs = [next((r for r in cells if r["variant"] == v and r["players"] == players
+                        and r["opponents"] == opponents), None) for v in variants]
+            xs = [i for i, r in enumerate(rs) if r]
+            ax.errorbar(xs, [rs[i][key][0] for i in xs], yerr=[np.nan_to_num(rs[i][key][1]) for i in xs],
+                        fmt=style, capsize=3, label=f"{players} players, vs {opponents}")
+        ax.set_xticks(range(len(variants)), variants)
+        ax.set_title(title)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    axes[0][0].axhline(0, color="grey", lw=0.8)
+    fig.tight_layout()
+    fig.savefig(out / "board_skill.png", dpi=110)
+    plt.close(fig)
+    return ["board_skill.png"]
