@@ -73,7 +73,7 @@ CASES = [
     ("bench engine --limit-script /nonexistent.sh", "no such file"),
     ("bench env --kind x", "--kind must be parallel or vec"),
     ("bench board --players 9", "players must be 2..6"),
-    ("bench board --variant pro", "not implemented yet"),
+    ("bench board --variant expert", "variant must be one of basic, luck, pro, pro-luck"),
     # serve, backends, sweep
     ("serve --port 70000", "--port must be 0..65535"),
     ("serve --log-level x", "--log-level must be one of"),
