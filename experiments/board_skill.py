@@ -18,8 +18,7 @@ approximated boards (every field's kind and value) is said in the report.
 
 from __future__ import annotations
 
-import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -32,7 +31,7 @@ from sixnimmt_env.board.state import ASK_ACTION, NO_CARD, PHASE_ASK
 from sixnimmt_env.core.game import make_game
 from sixnimmt_env.core.rng import game_seeds
 
-from .study import run_cells
+from .study import fmt_ci, run_and_write
 
 VARIANTS = ("basic", "luck", "pro", "pro-luck")
 
@@ -113,22 +112,12 @@ def run_cell(job: tuple[str, int, str], cfg: SkillStudyConfig) -> dict:
 
 def run_skill_study(cfg: SkillStudyConfig, out: str | Path, *, workers: int = 1, progress: bool = True) -> dict:
     """Every cell (in `workers` processes), then results.json, report.md and a plot in `out`."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    jobs = cfg.jobs()
-    results = run_cells(run_cell, jobs, cfg, workers=workers, progress=progress, desc="board skill study")
-    order = {j: i for i, j in enumerate(jobs)}
-    results.sort(key=lambda r: order[(r["variant"], r["players"], r["opponents"])])
-    summary = {"config": asdict(cfg), "cells": results}
-    (out / "results.json").write_text(json.dumps(summary, indent=1) + "\n")
-    files = plot_skill(summary, out)
-    (out / "report.md").write_text(report_markdown(summary, files))
-    return summary
+    return run_and_write(run_cell, cfg, out, job_of=lambda r: (r["variant"], r["players"], r["opponents"]), plot=plot_skill,
+                         report=report_markdown, workers=workers, progress=progress, desc="board skill study")
 
 
 def _fmt(pair, digits=1) -> str:
-    m, ci = pair
-    return f"{m:.{digits}f} ± {ci:.{digits}f}" if np.isfinite(ci) else f"{m:.{digits}f}"
+    return fmt_ci(pair, digits)
 
 
 def report_markdown(summary: dict, files: list[str]) -> str:

@@ -16,8 +16,7 @@ The events come from the engine (BoardEvents), so nothing here re-derives a rule
 
 from __future__ import annotations
 
-import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -27,7 +26,7 @@ from sixnimmt_env.board.layout import KIND_NAMES, TAKE
 from sixnimmt_env.core.game import make_game
 from sixnimmt_env.core.rng import game_seeds
 
-from .study import run_cells
+from .study import fmt_ci, run_and_write
 
 BASIC_KINDS = ("plain", "green", "red", "fixed", "play two", "take")
 
@@ -99,22 +98,12 @@ def run_cell(job: tuple[str, int, str], cfg: BoardStudyConfig) -> dict:
 
 def run_board_study(cfg: BoardStudyConfig, out: str | Path, *, workers: int = 1, progress: bool = True) -> dict:
     """Every cell (in `workers` processes), then results.json, report.md and a plot in `out`."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    jobs = cfg.jobs()
-    results = run_cells(run_cell, jobs, cfg, workers=workers, progress=progress, desc="board study")
-    order = {j: i for i, j in enumerate(jobs)}
-    results.sort(key=lambda r: order[(r["variant"], r["players"], r["table"])])
-    summary = {"config": asdict(cfg), "cells": results}
-    (out / "results.json").write_text(json.dumps(summary, indent=1) + "\n")
-    files = plot_board_study(summary, out)
-    (out / "report.md").write_text(report_markdown(summary, files))
-    return summary
+    return run_and_write(run_cell, cfg, out, job_of=lambda r: (r["variant"], r["players"], r["table"]), plot=plot_board_study,
+                         report=report_markdown, workers=workers, progress=progress, desc="board study")
 
 
 def _fmt(pair, digits=1) -> str:
-    m, ci = pair
-    return f"{m:.{digits}f} ± {ci:.{digits}f}" if np.isfinite(ci) else f"{m:.{digits}f}"
+    return fmt_ci(pair, digits)
 
 
 def report_markdown(summary: dict, files: list[str]) -> str:

@@ -160,28 +160,41 @@ def run_cells(cell, jobs: list, cfg, *, workers: int = 1, progress: bool = True,
     return results
 
 
-def run_study(cfg: StudyConfig, out: str | Path, *, workers: int = 1, progress: bool = True) -> dict:
-    """Every cell (in `workers` processes), then results.json, report.md and plots in `out`."""
+def run_and_write(cell, cfg, out: str | Path, *, job_of, plot, report, workers: int = 1, progress: bool = True,
+                  desc: str = "study") -> dict:
+    """A study's whole run: `cell(job, cfg)` for every job of `cfg.jobs()` (in `workers`
+    processes), the results in job order (`job_of(result)` is its job), then results.json,
+    the plots (`plot(summary, out)` -> file names) and report.md (`report(summary, files)`)
+    in `out`. Returns the summary ({"config", "cells"})."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     jobs = cfg.jobs()
-    results = run_cells(run_cell, jobs, cfg, workers=workers, progress=progress)
-    key = {j: i for i, j in enumerate(jobs)}
-    results.sort(key=lambda r: key[(r["variant"], r["deck"], r["players"], r["table"])])
+    results = run_cells(cell, jobs, cfg, workers=workers, progress=progress, desc=desc)
+    order = {j: i for i, j in enumerate(jobs)}
+    results.sort(key=lambda r: order[job_of(r)])
     summary = {"config": asdict(cfg), "cells": results}
     (out / "results.json").write_text(json.dumps(summary, indent=1) + "\n")
-    files = plot_study(summary, out)
-    (out / "report.md").write_text(report_markdown(summary, files))
+    files = plot(summary, out)
+    (out / "report.md").write_text(report(summary, files))
     return summary
+
+
+def fmt_ci(pair, digits: int = 2) -> str:
+    """A (mean, 95% CI) pair as "m ± ci" (the mean alone when the CI is not finite)."""
+    m, ci = pair
+    return f"{m:.{digits}f} ± {ci:.{digits}f}" if np.isfinite(ci) else f"{m:.{digits}f}"
+
+
+def run_study(cfg: StudyConfig, out: str | Path, *, workers: int = 1, progress: bool = True) -> dict:
+    """Every cell (in `workers` processes), then results.json, report.md and plots in `out`."""
+    return run_and_write(run_cell, cfg, out, job_of=lambda r: (r["variant"], r["deck"], r["players"], r["table"]),
+                         plot=plot_study, report=report_markdown, workers=workers, progress=progress)
 
 
 def _label(r: dict) -> str:
     return r["variant"] + (" (exact)" if r["deck"] == "exact" else "")
 
 
-def _fmt(pair, digits=2) -> str:
-    m, ci = pair
-    return f"{m:.{digits}f} ± {ci:.{digits}f}" if np.isfinite(ci) else f"{m:.{digits}f}"
 
 
 def report_markdown(summary: dict, files: list[str]) -> str:
@@ -198,20 +211,20 @@ def report_markdown(summary: dict, files: list[str]) -> str:
               "| --- | --- | --- | --- | --- | --- | --- |"]
     for r in cells:
         lines.append(f"| {r['table']} | {_label(r)} | {r['players']} | {r['games']} | "
-                     f"{_fmt(r['penalty_per_round'])} | {_fmt(r['rounds_per_game'])} | "
-                     f"{_fmt(r['shared_win'], 3)} |")
+                     f"{fmt_ci(r['penalty_per_round'])} | {fmt_ci(r['rounds_per_game'])} | "
+                     f"{fmt_ci(r['shared_win'], 3)} |")
     lines += ["\n## How often the special rules fire (per 100 rounds)\n",
               "| table | game | players | " + " | ".join(EVENTS.values()) + " |",
               "| --- | --- | --- |" + " --- |" * len(EVENTS)]
     for r in cells:
         lines.append(f"| {r['table']} | {_label(r)} | {r['players']} | " +
-                     " | ".join(_fmt(r["per_100_rounds"][n], 1) for n in EVENTS) + " |")
+                     " | ".join(fmt_ci(r["per_100_rounds"][n], 1) for n in EVENTS) + " |")
     lines += ["\n## Seat position from the dealer's left: points per round minus the table mean\n",
               "Position 0 sits left of the dealer (places twins first); the last position is the dealer.\n",
               "| table | game | players | " + " | ".join(f"pos {i}" for i in range(10)) + " |",
               "| --- | --- | --- |" + " --- |" * 10]
     for r in cells:
-        adv = [_fmt(a) for a in r["position_advantage"]] + [""] * (10 - r["players"])
+        adv = [fmt_ci(a) for a in r["position_advantage"]] + [""] * (10 - r["players"])
         lines.append(f"| {r['table']} | {_label(r)} | {r['players']} | " + " | ".join(adv) + " |")
     lines.append("")
     lines += [f"![{f}]({f})\n" for f in files]
