@@ -110,7 +110,8 @@ def report_markdown(summary: dict, files: list[str]) -> str:
     """Tables of every measure, as markdown."""
     cfg, cells = summary["config"], summary["cells"]
     lines = ["# The board game in numbers\n",
-             f"Layout `{cfg['layout']}` (the shipped default is an approximation of the printed board), "
+             f"Layout `{cfg['layout'] or 'the variant side’s shipped default'}` (the shipped defaults are "
+             "approximations of the printed board), "
              f"seed {cfg['seed']}. Tables: `random` in every seat ({cfg['random_games']} games per cell), "
              f"`{cfg['search']}` in every seat ({cfg['search_games']} games per cell), duplicate deals with "
              "seat rotation. ± = 95% CI over games (over seat-games for points per seat).\n",
