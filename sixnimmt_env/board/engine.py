@@ -94,7 +94,7 @@ def play_slots(st: BoardState, slots: NDArray) -> None:
     everyone = bool(picking.all())
     games = np.arange(st.batch_size) if everyone else np.flatnonzero(picking)
     slots = np.asarray(slots, dtype=np.intp)
-    revealed = put_out(st, games, slots if everyone else slots[:, games], everyone)
+    revealed = put_out(st, games, slots if everyone else slots[:, games])
     run = np.zeros(st.batch_size, dtype=bool)
     _place_revealed(st, revealed, run, None)
     run_stages(st, run, None)
@@ -135,4 +135,4 @@ def _pick(st: BoardState, games: NDArray, actions: NDArray, validate: bool, ever
             raise IllegalActionError(
                 f"game {b}, seat {p}, turn {int(st.turn[b])}: action {int(actions[p, j])} does not put out a "
                 f"tile of the hand; tiles in hand: {sorted(int(t) for t in st.hands[p, :, b] if t)}")
-    return put_out(st, games, slot, everyone)
+    return put_out(st, games, slot)

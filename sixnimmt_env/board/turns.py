@@ -19,7 +19,7 @@ _NO_TILE_KEY = (N_TILES + 1) << _SEAT_BITS  # sorts after every tile
 
 
 
-def put_out(st: BoardState, games: NDArray, slot: NDArray, everyone: bool) -> NDArray:
+def put_out(st: BoardState, games: NDArray, slot: NDArray) -> NDArray:
     """Every seat of `games` (g,) puts out the tile in its hand slot `slot` (P, g); returns
     the games whose tiles are all out, their queue sorted (revealed)."""
     contiguous(st, "hands")
