@@ -3,8 +3,9 @@
 A model is saved as `<name>.zip` with `<name>.json` beside it: the rules it was trained
 for, the game kind (`game`; `cards` when absent) and the observation variant it reads
 (`observation`; `basic` when absent, as in models from before the variants). It plays
-any table of that game kind whose seat count it was trained for; other games and counts
-are refused with a clear error, as the policy never saw them.
+any table of that game kind whose seat count it was trained for (`players`: a count or a
+list); other games and counts are refused with a clear error, as the policy never saw
+them. Plain `ppo` plays the shipped model that fits the table (`shipped_model_for`).
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.core.game import make_game
 
 
-# The model shipped with the repository (kept beside the training code that made it):
-# what plain `ppo` plays. Resolved from this file, not the working directory, so
-# `sixnimmt play --opponents ppo` works anywhere.
-SHIPPED_MODEL = Path(__file__).parents[1] / "training" / "models" / "ppo-4p.zip"
+# The models shipped with the repository (kept beside the training code that made them):
+# what plain `ppo` plays, the one that fits the table. Resolved from this file, not the
+# working directory, so `sixnimmt play --opponents ppo` works anywhere.
+SHIPPED_DIR = Path(__file__).parents[1] / "training" / "models"
+SHIPPED_MODEL = SHIPPED_DIR / "ppo-4p.zip"  # the 4-player model
 
 
 def model_meta_path(model_path: str | Path) -> Path:
@@ -33,18 +35,88 @@ def write_model_meta(model_path: str | Path, meta: dict) -> None:
     model_meta_path(model_path).write_text(json.dumps(meta, indent=1) + "\n")
 
 
+def _sizes(meta: dict) -> list[int] | None:
+    players = meta.get("players")
+    return None if players is None else [int(p) for p in np.atleast_1d(players)]
+
+
+def _sizes_text(sizes: list[int] | None) -> str:
+    if sizes is None:
+        return "any"
+    if len(sizes) > 2 and sizes == list(range(sizes[0], sizes[-1] + 1)):
+        return f"{sizes[0]}-{sizes[-1]}"
+    return ", ".join(map(str, sizes))
+
+
+def shipped_models() -> list[tuple[Path, dict]]:
+    """Every shipped model and its meta (the .json beside it), by file name."""
+    out = []
+    for path in sorted(SHIPPED_DIR.glob("*.zip")):
+        try:
+            meta = json.loads(model_meta_path(path).read_text())
+        except (OSError, ValueError):
+            meta = {}
+        out.append((path, meta if isinstance(meta, dict) else {}))
+    return out
+
+
+def shipped_model_for(players: int, game: str = "cards") -> Path:
+    """The shipped model for a table of `players` seats of `game`: of those trained for that
+    seat count, the one trained for the fewest others (a 4-player model before one for
+    every size). A ConfigError that lists what is shipped when none fits."""
+    fitting = []
+    for path, meta in shipped_models():
+        sizes = _sizes(meta)
+        if meta.get("game", "cards") == game and (sizes is None or players in sizes):
+            fitting.append((len(sizes) if sizes else 99, path.name, path))
+    if not fitting:
+        listed = "; ".join(f"{p.name} ({m.get('game', 'cards')}, {_sizes_text(_sizes(m))} players)"
+                           for p, m in shipped_models()) or "none"
+        raise ConfigError(f"agent ppo: no shipped model plays {game!r} at {players} players "
+                          f"(shipped: {listed}); train one and give it as ppo:path=FILE")
+    return min(fitting)[2]
+
+
 class PPOAgent:
-    """Masked policy of a MaskablePPO model; deterministic (argmax) by default."""
+    """Masked policy of a MaskablePPO model; deterministic (argmax) by default.
+
+    With a path (or a model object) it plays that model; without, the shipped model that
+    fits each table (`shipped_model_for`), loaded when a table of its size first asks.
+    """
 
     name = "ppo"
 
     def __init__(self, path: str = "", deterministic: bool = True, model=None, meta: dict | None = None):
-        if model is None:
-            model, meta = load_model(path or str(SHIPPED_MODEL))
-        self.model, self.meta = model, meta or {}
         self.deterministic = deterministic
-        self.players = self.meta.get("players")
+        self._fixed = None
+        if model is not None:
+            self._fixed = (model, meta or {})
+        elif path:
+            self._fixed = load_model(path)
+        self._shipped: dict[Path, tuple] = {}
         self._layouts: dict = {}
+
+    @property
+    def model(self):
+        """The model this agent plays (a path or model given; else the 4-player shipped one)."""
+        return self.model_for(4)[0] if self._fixed is None else self._fixed[0]
+
+    @property
+    def meta(self) -> dict:
+        return self.model_for(4)[1] if self._fixed is None else self._fixed[1]
+
+    @property
+    def players(self):
+        return self.meta.get("players")
+
+    def model_for(self, players: int, game: str = "cards") -> tuple:
+        """(model, meta) that plays a table of `players` seats."""
+        if self._fixed is not None:
+            return self._fixed
+        path = shipped_model_for(players, game)
+        if path not in self._shipped:
+            self._shipped[path] = load_model(path)
+        return self._shipped[path]
 
     def check(self, game) -> None:
         """Refuse, before the first turn, a table the model was not trained for: another
@@ -52,30 +124,33 @@ class PPOAgent:
         self._layout(game.rules, game.info.players)
 
     def _layout(self, config, players: int):
-        if self.players is not None and players not in np.atleast_1d(self.players):
-            raise ConfigError(f"agent {self.name}: trained for {self.players} players, "
-                              f"the table has {players}")
-        trained_for = self.meta.get("game", "cards")
         playing = getattr(config, "game", "cards")
+        model, meta = self.model_for(players, playing)
+        sizes = _sizes(meta)
+        if sizes is not None and players not in sizes:
+            raise ConfigError(f"agent {self.name}: trained for {_sizes_text(sizes)} players, "
+                              f"the table has {players}")
+        trained_for = meta.get("game", "cards")
         if trained_for != playing:
             raise ConfigError(f"agent {self.name}: the model was trained for the {trained_for!r} game, "
                               f"the table plays {playing!r}")
-        layout = self._layouts.get(config)
+        key = (config, id(model))
+        layout = self._layouts.get(key)
         if layout is None:
             game = make_game(trained_for, config)
-            layout = self._layouts[config] = game.layout(self.meta.get("observation", "basic"))
-        expected = self.model.observation_space.shape[0]
+            layout = self._layouts[key] = game.layout(meta.get("observation", "basic"))
+        expected = model.observation_space.shape[0]
         if layout.size != expected:
             raise ConfigError(f"agent {self.name}: the model expects observations of size "
                               f"{expected}, this game gives {layout.size} (another variant?)")
-        return layout
+        return model, layout
 
     def act(self, view, rng: np.random.Generator) -> np.ndarray:
-        layout = self._layout(view.config, view.players)
+        model, layout = self._layout(view.config, view.players)
         if view.n == 0:
             return np.zeros(0, dtype=np.int64)
-        actions, _ = self.model.predict(layout.encode(view), deterministic=self.deterministic,
-                                        action_masks=view.action_mask())
+        actions, _ = model.predict(layout.encode(view), deterministic=self.deterministic,
+                                   action_masks=view.action_mask())
         return np.asarray(actions, dtype=np.int64)
 
 

@@ -60,6 +60,11 @@ def _board_heuristic(rule: str) -> AgentEntry:
     return AgentEntry(lambda: BoardHeuristicAgent(rule), {}, SUMMARIES[rule], ("board",))
 
 
+def _guided(**kwargs) -> Agent:
+    from .cards.guided import GuidedSearchAgent  # torch loads only when it is built
+    return GuidedSearchAgent(**kwargs)
+
+
 def _entries() -> dict[str, list[AgentEntry]]:
     """Every agent name and its implementations (one per game kind, or one for all)."""
     from .random_agent import RandomAgent
@@ -73,7 +78,7 @@ def _entries() -> dict[str, list[AgentEntry]]:
     entries["bayes"] = [AgentEntry(BayesAgent, {"samples": 200},
                                    "one-step expected penalty over sampled plays of the others")]
     entries["mcs"] = [
-        AgentEntry(MonteCarloAgent, {"rollouts": 100, "score": "own"},
+        AgentEntry(MonteCarloAgent, {"rollouts": 100, "score": "own", "batched": False},
                    "flat Monte-Carlo search: rollouts of the rest of the round per card"),
         AgentEntry(BoardMonteCarloAgent, {"rollouts": 32, "score": "own", "horizon": 1, "card_value": 3.0,
                                              "tie_break": "board-green", "batch": 4096},
@@ -81,7 +86,11 @@ def _entries() -> dict[str, list[AgentEntry]]:
                    "(0: the whole game), unseen tiles dealt at random", ("board",)),
     ]
     entries["ppo"] = [AgentEntry(PPOAgent, {"path": "", "deterministic": True},
-                                 "a trained MaskablePPO model (no path: the shipped 4-player model)", ANY_GAME)]
+                                 "a trained MaskablePPO model (no path: the shipped model for the table size)",
+                                 ANY_GAME)]
+    entries["guided"] = [AgentEntry(_guided, {"path": "", "worlds": 32, "depth": 1},
+                                    "search guided by a trained model: the others play its policy in `worlds` "
+                                    "determinized deals, its value head judges the rest of the round")]
     for rule in ("board-greedy", "board-safe", "board-green"):
         entries[rule] = [_board_heuristic(rule)]
     return entries

@@ -348,6 +348,27 @@ def train(
 
 
 @app.command()
+def imitate(
+    config: Optional[Path] = typer.Option(None, help="A JSON or TOML file of imitation options."),
+    set_: list[str] = typer.Option([], "--set", help="Override an option: --set key=value (repeatable)."),
+    resume: Optional[Path] = typer.Option(None, help="Continue the run in this directory (its labels are kept)."),
+    runs_dir: Path = typer.Option(Path("runs"), help="Where new runs go (runs/<name>/)."),
+    progress: bool = typer.Option(True, help="Show progress bars."),
+) -> None:
+    """Learn from search: label positions with mcs, fit the network to it (see training/imitate.py)."""
+    from training.imitate import ImitationConfig, imitate as run_imitation
+
+    if resume is not None:
+        if config is not None or set_:
+            raise ConfigError("--resume continues a run with its saved config: drop --config/--set")
+        run = run_imitation(resume=resume, progress=progress)
+    else:
+        run = run_imitation(ImitationConfig.load(config, set_), runs_dir=runs_dir, progress=progress)
+    typer.echo(f"run in {run}/ (model: {run}/model.zip, figures: {run}/report.json); "
+               f"continue it with PPO: sixnimmt train --set init_model={run}/model.zip")
+
+
+@app.command()
 def sweep(
     file: Optional[Path] = typer.Argument(None, help="The sweep's TOML file (experiments/sweep.py describes it)."),
     resume: Optional[Path] = typer.Option(None, help="Finish the sweep in this directory (runs/sweep-<name>/)."),

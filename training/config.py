@@ -90,6 +90,13 @@ class TrainConfig:
     """Agents of the heuristics group."""
     pool_search: tuple[str, ...] = ("mcs:rollouts=4",)
     """Agents of the search group (small budgets: they act inside every env step)."""
+    freeze_policy_steps: int = 0
+    """Learner steps at the start in which only the value network learns (the policy's
+    weights held): a network started from `init_model` keeps its play while the value
+    learns this run's returns."""
+    init_model: str = ""
+    """A saved model whose network weights the run starts from (e.g. runs/<name>/model.zip of
+    `sixnimmt imitate`); empty: a fresh network."""
 
     def __post_init__(self) -> None:
         """Check every option: a ConfigError names the option and the values it allows."""
@@ -100,6 +107,8 @@ class TrainConfig:
         check_option("reward", self.reward, REWARDS)
         if not self.name or self.name in (".", "..") or any(c in self.name for c in "/\\\0"):
             raise ConfigError(f"name must be a directory name (no slashes), got {self.name!r}")
+        if isinstance(self.freeze_policy_steps, int) and self.freeze_policy_steps < 0:
+            raise ConfigError(f"freeze_policy_steps must be >= 0, got {self.freeze_policy_steps}")
         for name in ("num_games", "n_steps", "batch_size", "n_epochs", "total_timesteps",
                      "checkpoint_every", "eval_every", "eval_deals", "snapshot_every", "torch_threads",
                      "max_snapshots"):

@@ -62,7 +62,7 @@ def _write_json(path: Path, data) -> None:
     tmp.replace(path)
 
 
-def _model_meta(cfg: TrainConfig, steps: int, penalty: float | None = None) -> dict:
+def model_meta(cfg: TrainConfig, steps: int, penalty: float | None = None) -> dict:
     """The sidecar .json of a saved model: what it was trained for, and its evaluation."""
     return {"game": "cards", "players": cfg.players, "row_choice": cfg.row_choice, "observation": cfg.observation,
             "episode": cfg.episode,
@@ -77,12 +77,48 @@ def evaluate(model, cfg: TrainConfig, deals: int | None = None, opponent: str | 
     from sixnimmt_env import RuleConfig
 
     rules = RuleConfig(players=cfg.players, row_choice=cfg.row_choice, end_score=None, max_rounds=1)
-    agent = PPOAgent(model=model, meta=_model_meta(cfg, 0))
+    agent = PPOAgent(model=model, meta=model_meta(cfg, 0))
     agent.name = "ppo"
     field = [opponent or cfg.eval_opponent] * (cfg.players - 1)
     result = run_match([agent] + field, rules, deals or cfg.eval_deals, seed, progress=False)
     me = next(a for a in result.agents if a.name == "ppo")
     return {"penalty_per_round": me.penalty_per_round, "ci": me.penalty_ci, "win_share": me.win_share}
+
+
+def new_model(cfg: TrainConfig, env=None, *, num_games: int | None = None, tensorboard_log: str | None = None):
+    """A fresh MaskablePPO model of the network `cfg` describes, on `env` (default: a
+    VecEnv of `num_games` games of cfg's table, with random opponents: enough for the
+    spaces, e.g. to fit the network by imitation)."""
+    if env is None:
+        env = SixNimmtVecEnv(num_games or cfg.num_games, cfg.players, reward=cfg.reward, episode=cfg.episode,
+                             row_choice=cfg.row_choice, seed=cfg.seed, observation=cfg.observation)
+    policy, policy_kwargs = "MlpPolicy", {"net_arch": list(cfg.net_arch)}
+    if cfg.policy == "card-scorer":
+        from .policy import CardScorerPolicy, scorer_kwargs
+        from sixnimmt_env.cards.encoding import card_layout
+        from sixnimmt_env import RuleConfig
+        policy = CardScorerPolicy
+        layout = card_layout(RuleConfig(players=cfg.players, row_choice=cfg.row_choice), cfg.observation)
+        policy_kwargs = {"net_arch": {"pi": [], "vf": list(cfg.net_arch)},
+                         **scorer_kwargs(layout, cfg.scorer_context, cfg.scorer_hidden)}
+    return MaskablePPO(
+        policy, env, n_steps=cfg.n_steps, batch_size=cfg.batch_size, n_epochs=cfg.n_epochs,
+        learning_rate=cfg.learning_rate, gamma=cfg.gamma, gae_lambda=cfg.gae_lambda,
+        clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
+        policy_kwargs=policy_kwargs, tensorboard_log=tensorboard_log,
+        seed=cfg.seed, device="cpu", verbose=0)
+
+
+def start_from(model, path: str | Path) -> None:
+    """Load the network weights of the saved model at `path` (e.g. one fitted by imitation)
+    into `model`; a ConfigError when the two networks differ in shape."""
+    from agents.ppo import load_model
+    source, _ = load_model(path)
+    try:
+        model.policy.load_state_dict(source.policy.state_dict())
+    except RuntimeError as e:
+        raise ConfigError(f"init_model {path}: its network does not match this config's "
+                          f"(policy, scorer_context, scorer_hidden, net_arch): {str(e).splitlines()[0]}") from None
 
 
 class TimedVecEnv(VecEnvWrapper):
@@ -154,6 +190,13 @@ class Bookkeeping(BaseCallback):
         self.bar = tqdm(total=self.cfg.total_timesteps, initial=self.num_timesteps, unit="step",
                         unit_scale=True, desc=self.cfg.name, disable=not self.progress, smoothing=0.05)
 
+    def _on_rollout_end(self) -> None:
+        """Hold the policy's weights while the run is within `freeze_policy_steps`."""
+        frozen = self.num_timesteps < self.cfg.freeze_policy_steps
+        policy = self.model.policy
+        for p in (*policy.action_net.parameters(), *policy.mlp_extractor.policy_net.parameters()):
+            p.requires_grad_(not frozen)
+
     def elapsed(self) -> float:
         """Wall seconds of the whole run, earlier sessions included."""
         return self.state["elapsed"] + time.perf_counter() - self.t0
@@ -170,7 +213,7 @@ class Bookkeeping(BaseCallback):
         if n >= state["next_snapshot"]:
             path = self.run / "snapshots" / f"ppo-{n}.zip"
             self.model.save(path)
-            write_model_meta(path, _model_meta(cfg, n))
+            write_model_meta(path, model_meta(cfg, n))
             self.pool.add_snapshot(path)
             state["next_snapshot"] += cfg.snapshot_every
         if n >= state["next_eval"]:
@@ -198,7 +241,7 @@ class Bookkeeping(BaseCallback):
             tmp = self.run / "best.tmp.zip"
             self.model.save(tmp)
             tmp.replace(self.run / "best.zip")
-            write_model_meta(self.run / "best.zip", _model_meta(self.cfg, n, result["penalty_per_round"]))
+            write_model_meta(self.run / "best.zip", model_meta(self.cfg, n, result["penalty_per_round"]))
         self.bar.set_postfix(eval=f"{result['penalty_per_round']:.2f}", best=f"{state['best']:.2f}",
                              env=f"{self.env_share():.0%}")
         if self.on_eval is not None:
@@ -328,18 +371,9 @@ def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None,
         model = MaskablePPO.load(ckpt / "model.zip", env=env, device="cpu")
         model.tensorboard_log = str(run / "tb")
     else:
-        policy, policy_kwargs = "MlpPolicy", {"net_arch": list(cfg.net_arch)}
-        if cfg.policy == "card-scorer":
-            from .policy import CardScorerPolicy, scorer_kwargs
-            policy = CardScorerPolicy
-            policy_kwargs = {"net_arch": {"pi": [], "vf": list(cfg.net_arch)},
-                             **scorer_kwargs(venv.games.layout, cfg.scorer_context, cfg.scorer_hidden)}
-        model = MaskablePPO(
-            policy, env, n_steps=cfg.n_steps, batch_size=cfg.batch_size, n_epochs=cfg.n_epochs,
-            learning_rate=cfg.learning_rate, gamma=cfg.gamma, gae_lambda=cfg.gae_lambda,
-            clip_range=cfg.clip_range, ent_coef=cfg.ent_coef,
-            policy_kwargs=policy_kwargs, tensorboard_log=str(run / "tb"),
-            seed=cfg.seed, device="cpu", verbose=0)
+        model = new_model(cfg, env, tensorboard_log=str(run / "tb"))
+        if cfg.init_model:
+            start_from(model, cfg.init_model)
 
     # ------------------------------------------------------------------ the evaluation log
     eval_csv = run / "eval.csv"

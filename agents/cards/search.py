@@ -10,7 +10,8 @@ relative order; every seat in a simulation takes its cheapest row when too low.
 - `mcs`: flat Monte-Carlo search. For each card in hand (or, when it must take a row,
   each row), `rollouts` determinized rollouts of the rest of the round with random
   play; the lowest mean own penalty (`score=own`) or own minus the others' mean
-  (`score=relative`) wins.
+  (`score=relative`) wins. `batched=true` simulates every entry's rollouts at once (the
+  same search, faster over many games, other random draws).
 """
 
 from __future__ import annotations
@@ -73,19 +74,42 @@ class MonteCarloAgent:
 
     name = "mcs"
 
-    def __init__(self, rollouts: int = 100, score: str = "own"):
+    def __init__(self, rollouts: int = 100, score: str = "own", batched: bool = False):
         if rollouts < 1:
             raise ValueError("rollouts must be >= 1")
         if score not in ("own", "relative"):
             raise ValueError("score must be own or relative")
-        self.rollouts, self.relative = rollouts, score == "relative"
+        self.rollouts, self.relative, self.batched = rollouts, score == "relative", batched
 
     def act(self, view: SeatView, rng: np.random.Generator) -> NDArray[np.int64]:
+        if self.batched:
+            return self._act_batched(view, rng)
         actions = np.full(view.n, pass_action(view.config), dtype=np.int64)
         for e in np.flatnonzero(view.phase == PHASE_CARDS):
             actions[e] = self._card(view, e, rng) - 1
         for e in np.flatnonzero(view.is_chooser):
             actions[e] = row_action(view.config, self._row(view, e, rng))
+        return actions
+
+    def _act_batched(self, view: SeatView, rng: np.random.Generator) -> NDArray[np.int64]:
+        """`act` with the rollouts of every entry holding as many cards in one simulation
+        (`batched=true`: the same search, several times faster over many games; the random
+        draws differ from the entry-by-entry search)."""
+        actions = view.random_legal_actions(rng)  # single options stay as drawn: the only legal ones
+        size = view.hand_size
+        cards = np.flatnonzero((view.phase == PHASE_CARDS) & (size > 1))
+        for n in np.unique(size[cards]):
+            same = cards[size[cards] == n]
+            step_ = max(1, 65536 // (int(n) * self.rollouts))
+            for at in range(0, len(same), step_):
+                chunk = same[at:at + step_]
+                for e, (hand, means) in zip(chunk, self.card_estimates_many(view, chunk, rng)):
+                    actions[e] = int(hand[int(np.argmin(means))]) - 1
+        choosers = np.flatnonzero(view.is_chooser & (view.row_options.sum(axis=1) > 1))
+        for n in np.unique(size[choosers]):
+            same = choosers[size[choosers] == n]
+            for e, (rows, means) in zip(same, self.row_estimates_many(view, same, rng)):
+                actions[e] = row_action(view.config, int(rows[int(np.argmin(means))]))
         return actions
 
     def _card(self, view: SeatView, e: int, rng) -> int:
@@ -132,39 +156,71 @@ class MonteCarloAgent:
         The result is what `score` names: own bullheads from now to the round's end, or
         those minus the others' mean. `act` plays the argmin; hints show the whole list.
         """
-        hand = np.sort(view.hand[e][view.hand[e] > 0])
-        n, P, R = len(hand), view.players, self.rollouts
-        unseen = np.flatnonzero(view.unseen[e])
+        return self.card_estimates_many(view, [e], rng)[0]
+
+    def card_estimates_many(self, view: SeatView, entries, rng) -> list[tuple[NDArray, NDArray[np.float64]]]:
+        """`card_estimates` of several entries holding as many cards each, simulated in one
+        batch (the labelling of training data asks for thousands at once). The random
+        numbers are drawn entry by entry for the deals, then for the rollouts of all: with
+        one entry, exactly the draws of the entry-by-entry search."""
+        entries = np.asarray(entries, dtype=np.intp)
+        P, R = view.players, self.rollouts
+        hands = np.sort(view.hand[entries], axis=1)
+        hands = hands[:, hands.shape[1] - int((hands[0] > 0).sum()):]  # the held cards (0s sort first)
+        k, n = hands.shape
+        if (hands <= 0).any():
+            raise ValueError("card_estimates_many: the entries must hold as many cards each")
+        unseen_all = view.unseen
         G = n * R
-        others = sample_hands(unseen, (P - 1) * n, G, rng).reshape(G, P - 1, n)
-        mine = np.repeat(hand[None, :], G, axis=0)
-        cand = np.repeat(np.arange(n), R)
-        # the candidate goes to slot 0 of the observer's hand: first turn plays slot 0
-        mine[np.arange(G), cand], mine[:, 0] = mine[:, 0], hand[cand]
-        hands = np.concatenate([mine[:, None, :], others], axis=1)
-        rows = np.broadcast_to(view.rows[e], (G,) + view.rows.shape[1:])
-        st = from_deal(sim_config(view.config), hands, rows, dealer=int(view.dealer[e]))
-        _random_round(st, rng, first_slots=np.zeros(G, dtype=np.intp))
-        return hand, _score(st, self.relative).reshape(n, R).mean(axis=1)
+        worlds = []
+        for i, e in enumerate(entries):
+            hand = hands[i]
+            others = sample_hands(np.flatnonzero(unseen_all[e]), (P - 1) * n, G, rng).reshape(G, P - 1, n)
+            mine = np.repeat(hand[None, :], G, axis=0)
+            cand = np.repeat(np.arange(n), R)
+            # the candidate goes to slot 0 of the observer's hand: first turn plays slot 0
+            mine[np.arange(G), cand], mine[:, 0] = mine[:, 0], hand[cand]
+            worlds.append(np.concatenate([mine[:, None, :], others], axis=1))
+        rows = np.repeat(view.rows[entries], G, axis=0)
+        st = from_deal(sim_config(view.config), np.concatenate(worlds), rows,
+                       dealer=np.repeat(view.dealer[entries], G))
+        _random_round(st, rng, first_slots=np.zeros(k * G, dtype=np.intp))
+        means = _score(st, self.relative).reshape(k, n, R).mean(axis=2)
+        return [(hands[i], means[i]) for i in range(k)]
 
     def row_estimates(self, view: SeatView, e: int, rng) -> tuple[NDArray, NDArray[np.float64]]:
         """Each row entry e may take now and its mean rollout result (as card_estimates)."""
-        options = np.flatnonzero(view.row_options[e])
+        return self.row_estimates_many(view, [e], rng)[0]
+
+    def row_estimates_many(self, view: SeatView, entries, rng) -> list[tuple[NDArray, NDArray[np.float64]]]:
+        """`row_estimates` of several choosing entries holding as many cards each, in one
+        batch (random numbers drawn as `card_estimates_many` does)."""
+        entries = np.asarray(entries, dtype=np.intp)
         P, R = view.players, self.rollouts
-        hand = view.hand[e][view.hand[e] > 0]
-        m = len(hand)
-        G = len(options) * R
-        unseen = np.flatnonzero(view.unseen[e])
-        others = sample_hands(unseen, (P - 1) * m, G, rng).reshape(G, P - 1, m)
-        hands = np.concatenate([np.repeat(hand[None, None, :], G, axis=0), others], axis=1)
-        rows = np.broadcast_to(view.rows[e], (G,) + view.rows.shape[1:])
-        pending = (np.broadcast_to(view.revealed[e], (G, P)), np.broadcast_to(view.revealed_seat[e], (G, P)))
-        st = from_deal(sim_config(view.config), hands, rows, dealer=int(view.dealer[e]), pending=pending)
-        actions = np.zeros((P, G), dtype=np.int64)
-        actions[0] = np.repeat(options, R)
+        unseen_all, row_options = view.unseen, view.row_options
+        options = [np.flatnonzero(row_options[e]) for e in entries]
+        sizes = np.array([len(o) * R for o in options])
+        worlds = []
+        for e, G in zip(entries, sizes):
+            hand = view.hand[e][view.hand[e] > 0]
+            m = len(hand)
+            others = sample_hands(np.flatnonzero(unseen_all[e]), (P - 1) * m, G, rng).reshape(G, P - 1, m)
+            worlds.append(np.concatenate([np.repeat(hand[None, None, :], G, axis=0), others], axis=1))
+        rows = np.repeat(view.rows[entries], sizes, axis=0)
+        pending = (np.repeat(view.revealed[entries], sizes, axis=0),
+                   np.repeat(view.revealed_seat[entries], sizes, axis=0))
+        st = from_deal(sim_config(view.config), np.concatenate(worlds), rows,
+                       dealer=np.repeat(view.dealer[entries], sizes), pending=pending)
+        actions = np.zeros((P, int(sizes.sum())), dtype=np.int64)
+        actions[0] = np.concatenate([np.repeat(o, R) for o in options])
         step(st, actions, inplace=True, validate=False)
         _random_round(st, rng)
-        return options, _score(st, self.relative).reshape(len(options), R).mean(axis=1)
+        scores = _score(st, self.relative)
+        out, at = [], 0
+        for o, G in zip(options, sizes):
+            out.append((o, scores[at:at + G].reshape(len(o), R).mean(axis=1)))
+            at += G
+        return out
 
 
 class BayesAgent:

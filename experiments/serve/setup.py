@@ -55,15 +55,11 @@ def catalog() -> dict:
 
 @lru_cache(maxsize=64)
 def _shipped_plays(game) -> bool:
-    """Whether the shipped model plays this table (its seat count, game and observation)."""
-    import json
-
-    from agents.ppo import SHIPPED_MODEL, model_meta_path
-    try:  # the model's notes first: loading it takes seconds, and most tables are not its own
-        meta = json.loads(model_meta_path(SHIPPED_MODEL).read_text())
-    except (OSError, ValueError):
-        return False
-    if meta.get("game", "cards") != game.info.game or meta.get("players", game.info.players) != game.info.players:
+    """Whether a shipped model plays this table (its seat count, game and observation)."""
+    from agents.ppo import shipped_model_for
+    try:  # the models' notes first: loading one takes seconds, and most tables are not theirs
+        shipped_model_for(game.info.players, game.info.game)
+    except SixNimmtError:
         return False
     try:
         agent = shared_agents([SHIPPED], game.info.game)[SHIPPED]

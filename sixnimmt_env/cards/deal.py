@@ -151,6 +151,7 @@ def from_deal(
     round: ArrayLike = 0,
     seeds: ArrayLike | None = None,
     pending: tuple[ArrayLike, ArrayLike] | None = None,
+    seen: ArrayLike | None = None,
 ) -> State:
     """A batch built from given cards: replays, or search agents dealing unseen cards.
 
@@ -172,6 +173,11 @@ def from_deal(
             behind two equally long rows ending in twins. The games start in PHASE_ROW
             with that card's owner to choose (the hands no longer hold these cards:
             n = cards left after this turn).
+        seen: optional (B, N+1) bool, the cards face up this round as a seat saw them
+            (`SeatView.seen`): those neither on the table nor starting a row (played
+            earlier, now in someone's pile) are laid into the played slots of the earlier
+            turns, in no particular seat order, so that views of the new games count them
+            as seen (a search's simulated seats then know what the real seat knows).
     """
     hands, rows = _check_deal_arrays(config, hands, rows)
     B, _, n = hands.shape
@@ -187,9 +193,32 @@ def from_deal(
         st.score[:] = np.asarray(score, dtype=np.int32).T
     if penalty is not None:
         st.penalty[:] = np.asarray(penalty, dtype=np.int16).T
+    if seen is not None:
+        _lay_seen(st, np.asarray(seen, dtype=bool))
     if pending is not None:
         _resume_pending(st, *pending)
     return st
+
+
+def _lay_seen(st: State, seen: NDArray[np.bool_]) -> None:
+    """from_deal's `seen`: the seen cards gone from the table into the played slots of the
+    turns before this one (there are exactly as many slots as cards played so far)."""
+    B, P = st.batch_size, st.players
+    T = int(st.turn[0])
+    if seen.shape != (B, st.config.variant_data.n_ids + 1):
+        raise ConfigError(f"seen must have shape (B, ids + 1), got {seen.shape}")
+    gone = seen.copy()
+    gone[:, 0] = False
+    games = np.arange(B)[None, :]
+    gone[games, st.row_cards.reshape(-1, B)] = False
+    gone[games, st.starters] = False
+    if T == 0:
+        return
+    if (gone.sum(axis=1) > T * P).any():
+        raise ConfigError(f"seen lists more cards than the {T * P} played before turn {T}")
+    ids = np.argsort(~gone, axis=1, kind="stable")[:, :T * P]
+    ids = np.where(np.take_along_axis(gone, ids, axis=1), ids, 0).astype(np.int16)
+    st.played[:T] = ids.reshape(B, T, P).transpose(1, 2, 0)
 
 
 def _check_deal_arrays(config: RuleConfig, hands: ArrayLike,

@@ -159,6 +159,11 @@ class SeatView:
         return (self._st.dealer[self._g] - self.seats) % self.players
 
     @cached_property
+    def round(self) -> NDArray:
+        """(n,) index of this round (0 first)."""
+        return self._st.round[self._g]
+
+    @cached_property
     def turn(self) -> NDArray:
         """(n,) turns completed this round."""
         return self._st.turn[self._g]

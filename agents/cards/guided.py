@@ -1,0 +1,132 @@
+"""`guided`: search guided by a trained network (the policy and its value head).
+
+For every card in hand it plays `worlds` determinized deals of the unseen cards (as
+`mcs` does; the real hidden hands are never read), but instead of random rollouts to the
+round's end:
+
+- the other seats play this turn the card the network would play from their seat in
+  that world (one batched network call for every world of every deciding entry);
+- the turn is resolved by the engine (rows taken automatically, as in `mcs`);
+- the rest of the round is not rolled out: the network's value head, read from the
+  observing seat after the turn, estimates the bullheads still to come (`depth` > 1 plays
+  that many turns with the network in every seat before asking it).
+
+The card with the least mean (bullheads this turn + the value's estimate of the rest) is
+played. Row choices, and hands of one card, are the network's own. The network is a
+model of `sixnimmt imitate` / `sixnimmt train` (its value head learnt the bullheads to the
+round's end): `path`, or the shipped model that fits the table, as for `ppo`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from sixnimmt_env.cards.actions import pass_action
+from sixnimmt_env.cards.engine import from_deal, step
+from sixnimmt_env.cards.seat_view import SeatView
+from sixnimmt_env.cards.state import PHASE_CARDS
+
+from ..ppo import PPOAgent
+from .search import sample_hands, sim_config
+
+WORLDS_PER_CALL = 32768  # simulated games per batch (memory, not speed)
+
+
+class GuidedSearchAgent:
+    """Determinized one-turn lookahead: the network plays the others, its value head judges."""
+
+    name = "guided"
+
+    def __init__(self, path: str = "", worlds: int = 32, depth: int = 1):
+        if worlds < 1:
+            raise ValueError("worlds must be >= 1")
+        if depth < 1:
+            raise ValueError("depth must be >= 1")
+        self.worlds, self.depth = worlds, depth
+        self.net = PPOAgent(path)
+
+    def check(self, game) -> None:
+        self.net.check(game)
+
+    def act(self, view: SeatView, rng: np.random.Generator) -> NDArray[np.int64]:
+        model, layout = self.net._layout(view.config, view.players)
+        actions = np.full(view.n, pass_action(view.config), dtype=np.int64)
+        if view.n == 0:
+            return actions
+        hand_size = view.hand_size
+        search = (view.phase == PHASE_CARDS) & (hand_size > 1)
+        plain = view.must_act & ~search  # rows, last cards: the network's choice
+        if plain.any():
+            actions[plain] = self._policy(model, layout.encode(view)[plain], view.action_mask()[plain])
+        entries = np.flatnonzero(search)
+        for n in np.unique(hand_size[entries]):
+            same = entries[hand_size[entries] == n]
+            per_call = max(1, WORLDS_PER_CALL // (int(n) * self.worlds))
+            for at in range(0, len(same), per_call):
+                chunk = same[at:at + per_call]
+                hands, values = self.card_values(view, chunk, rng, model, layout)
+                actions[chunk] = hands[np.arange(len(chunk)), values.argmin(axis=1)].astype(np.int64) - 1
+        return actions
+
+    @staticmethod
+    def _policy(model, obs: NDArray, mask: NDArray) -> NDArray[np.int64]:
+        if len(obs) == 0:
+            return np.zeros(0, dtype=np.int64)
+        chosen, _ = model.predict(obs, deterministic=True, action_masks=mask)
+        return np.asarray(chosen, dtype=np.int64)
+
+    def _values(self, model, obs: NDArray) -> NDArray[np.float64]:
+        """The value head's estimate of the bullheads to come (it predicts minus them)."""
+        import torch as th
+        with th.no_grad():
+            value = model.policy.predict_values(th.as_tensor(obs))
+        return -value.numpy()[:, 0].astype(np.float64)
+
+    def card_values(self, view: SeatView, entries: NDArray, rng, model=None, layout=None):
+        """(hands (k, n) ascending, values (k, n)): each card's estimated bullheads from now
+        to the round's end, for entries holding n cards each."""
+        if model is None:
+            model, layout = self.net._layout(view.config, view.players)
+        P, K = view.players, self.worlds
+        hands = np.sort(view.hand[entries], axis=1)
+        n = int((hands[0] > 0).sum())
+        hands = hands[:, hands.shape[1] - n:]
+        k = len(entries)
+        unseen = view.unseen
+        worlds = np.concatenate([sample_hands(np.flatnonzero(unseen[e]), (P - 1) * n, K, rng).reshape(K, P - 1, n)
+                                 for e in entries])  # (k*K, P-1, n)
+        W = k * K
+        deal = np.concatenate([np.repeat(hands, K, axis=0)[:, None, :], worlds], axis=1)
+        config = sim_config(view.config)
+        known = dict(rows=np.repeat(view.rows[entries], K, axis=0), dealer=np.repeat(view.dealer[entries], K),
+                     score=np.repeat(view.scores[entries] - view.round_penalty[entries], K, axis=0),
+                     penalty=np.repeat(view.round_penalty[entries], K, axis=0),
+                     seen=np.repeat(view.seen[entries], K, axis=0))
+        st = from_deal(config, deal, **known)
+        # the others' cards this turn: the network's, from their seats in each world
+        others = np.repeat(np.arange(1, P), W)
+        games = np.tile(np.arange(W), P - 1)
+        oview = SeatView(st, others, games)
+        other_cards = self._policy(model, layout.encode(oview), oview.action_mask()).reshape(P - 1, W)
+        # every candidate in every world: G = k * n * K games, candidate-major within an entry
+        G = W * n
+        expand = np.repeat(np.arange(k), n * K) * K + np.tile(np.arange(K), k * n)  # world of each game
+        known = {key: value[expand] for key, value in known.items()}
+        st = from_deal(config, deal[expand], **known)
+        actions = np.zeros((P, G), dtype=np.int64)
+        # the engine takes card ids (the encoded card actions are ids - 1)
+        actions[0] = np.repeat(hands.reshape(-1), K)
+        actions[1:] = other_cards[:, expand] + 1
+        before = st.total()[0].astype(np.float64)
+        step(st, actions, inplace=True, validate=False)
+        for _ in range(self.depth - 1):
+            if st.game_over()[0]:
+                break
+            sview = SeatView(st, np.repeat(np.arange(P), G), np.tile(np.arange(G), P))
+            chosen = self._policy(model, layout.encode(sview), sview.action_mask())
+            step(st, chosen.reshape(P, G) + 1, inplace=True, validate=False)  # cards only: rows are automatic
+        taken = st.total()[0].astype(np.float64) - before
+        if not st.game_over()[0]:
+            taken += self._values(model, layout.encode(SeatView(st, np.zeros(G, np.intp), np.arange(G))))
+        return hands, taken.reshape(k, n, K).mean(axis=2)

@@ -1,0 +1,338 @@
+"""Learning from search: label positions with a search teacher, fit the network to it.
+
+`sixnimmt imitate --config FILE` runs two stages into runs/<name>/:
+
+1. **Labels** (`training/labels.py`): units of duplicate games under the full rules, at
+   the configured table sizes in turn, the teacher (`mcs`) in most seats; every decision
+   with a choice is stored with the teacher's estimate of each legal action. Units run on
+   `workers` processes and are written one file each (labels/unit-NNNNN.npz), so a killed
+   run resumes where it stopped. The stage ends after `label_minutes` of labelling in all
+   (a resumed run gets what its earlier sessions left) or `units` units.
+2. **Fit**: a MaskablePPO policy of the configured shape (the card scorer on the
+   card-features observation, as `sixnimmt train` builds it) is fitted by least squares:
+   its logits, centred over the legal actions, to the teacher's estimates as -q / tau,
+   centred the same way (so the argmax of the network is the argmin of the teacher's
+   expectation); its value head to minus the bullheads the seat took to the game's end.
+   For `fit_minutes`; a held-out share of the units measures agreement with the teacher.
+
+The fitted model (model.zip with its model.json) plays as `ppo:path=runs/<name>/model.zip`
+at every table size it saw, and is the starting point of `sixnimmt train` with
+`init_model` (PPO self-play under the full rules).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import time
+import tomllib
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from sixnimmt_env.core.errors import ConfigError, writing
+
+from .labels import LabelBatch, label_batch
+
+
+@dataclass(frozen=True)
+class ImitationConfig:
+    """Everything an imitation run is made of (checked on construction: ConfigError)."""
+
+    name: str = "imitate"
+    """Run name: outputs go to runs/<name>/."""
+    players: tuple[int, ...] = (4,)
+    """Table sizes of the label units, taken in turn (list one several times to weight it)."""
+    teacher: str = "mcs:rollouts=100"
+    """The search whose estimates are learnt (an mcs spec)."""
+    field: tuple[str, ...] = ("random", "greedy", "safe-high", "min-gap")
+    """Agents for the seats the teacher does not hold."""
+    field_seats: int = 1
+    """Seats per table given to a field agent (the rest are the teacher's; at most P - 1)."""
+    explore: float = 0.1
+    """Share of the teacher's decisions played at random (the positions of weaker play)."""
+    deal_seats: int = 64
+    """Seats per label unit: deals = deal_seats // players, each in every seat rotation."""
+    row_choice: str = "player"
+    """Rules of the labelled games: player (the rules) or cheapest."""
+    end_score: int = 66
+    """The labelled games end after the round in which someone reaches this."""
+    label_minutes: float = 25.0
+    """Wall time of the label stage."""
+    units: int = 100_000
+    """At most this many label units."""
+    workers: int = 2
+    """Processes labelling at once."""
+    fit_minutes: float = 5.0
+    """Wall time of the fit stage."""
+    holdout: float = 0.03
+    """Share of the units kept out of the fit to measure it."""
+    tau: float = 1.0
+    """Bullheads per unit of logit: the policy's softmax is the teacher's at this temperature."""
+    value_weight: float = 0.02
+    """Weight of the value loss (bullheads squared) against the policy loss."""
+    learning_rate: float = 1e-3
+    """Adam step size (halved for the last third of the fit)."""
+    batch_size: int = 4096
+    """Minibatch size of the fit."""
+    observation: str = "card-features"
+    """Observation variant the network reads."""
+    scorer_context: tuple[int, ...] = (256, 128)
+    """Card scorer: layers of the context network (as TrainConfig)."""
+    scorer_hidden: tuple[int, ...] = (128, 64)
+    """Card scorer: layers of the scorer shared by every card and row (as TrainConfig)."""
+    net_arch: tuple[int, ...] = (256, 256)
+    """Layers of the value network (as TrainConfig)."""
+    seed: int = 0
+    """Seed of the games, the teacher's draws and the network."""
+    torch_threads: int = 2
+    """CPU threads for torch in the fit."""
+
+    def __post_init__(self) -> None:
+        from agents.registry import check_spec
+        if not self.name or self.name in (".", "..") or any(c in self.name for c in "/\\\0"):
+            raise ConfigError(f"name must be a directory name (no slashes), got {self.name!r}")
+        if not self.players or any(not isinstance(p, int) or not 2 <= p <= 10 for p in self.players):
+            raise ConfigError(f"players must list table sizes 2..10, got {list(self.players)}")
+        if check_spec(self.teacher, "cards") != "mcs":
+            raise ConfigError(f"teacher must be an mcs spec (mcs:rollouts=N), got {self.teacher!r}")
+        for spec in self.field:
+            check_spec(spec, "cards")
+        if not self.field and self.field_seats:
+            raise ConfigError("field_seats > 0 needs agents in field")
+        for name in ("deal_seats", "units", "workers", "batch_size", "torch_threads"):
+            if getattr(self, name) < 1:
+                raise ConfigError(f"{name} must be at least 1, got {getattr(self, name)}")
+        if self.field_seats < 0:
+            raise ConfigError(f"field_seats must be >= 0, got {self.field_seats}")
+        for name in ("label_minutes", "fit_minutes", "tau", "learning_rate"):
+            if not (math.isfinite(getattr(self, name)) and getattr(self, name) > 0):
+                raise ConfigError(f"{name} must be a positive number, got {getattr(self, name)}")
+        if not 0 <= self.explore <= 1 or not 0 <= self.holdout < 0.5 or self.value_weight < 0:
+            raise ConfigError("explore must be in [0, 1], holdout in [0, 0.5), value_weight >= 0")
+        from sixnimmt_env import RuleConfig
+        RuleConfig(players=4, row_choice=self.row_choice, end_score=self.end_score)
+        self.train_config()  # the network options, checked as training checks them
+
+    def train_config(self, players: int | None = None):
+        """The TrainConfig of the network this run fits (what `sixnimmt train` would build)."""
+        from .config import TrainConfig
+        return TrainConfig(name=self.name, players=players or self.players[0], row_choice=self.row_choice,
+                           episode="game", observation=self.observation, policy="card-scorer",
+                           scorer_context=self.scorer_context, scorer_hidden=self.scorer_hidden,
+                           net_arch=self.net_arch, seed=self.seed, learning_rate=self.learning_rate,
+                           torch_threads=self.torch_threads)
+
+    def rules(self) -> dict:
+        return {"row_choice": self.row_choice, "end_score": self.end_score}
+
+    def unit_players(self, index: int) -> int:
+        return self.players[index % len(self.players)]
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def load(cls, path: str | Path | None, overrides: list[str] = ()) -> "ImitationConfig":
+        """Defaults, then the TOML/JSON file, then key=value overrides (as TrainConfig.load)."""
+        from .config import _parse_value
+        values: dict = {}
+        if path is not None:
+            try:
+                text = Path(path).read_text()
+                values = tomllib.loads(text) if str(path).endswith(".toml") else json.loads(text)
+            except OSError as e:
+                raise ConfigError(f"cannot read the config file {path}: {e.strerror}") from None
+            except (UnicodeDecodeError, json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
+                raise ConfigError(f"cannot parse {path}: {e}") from None
+        defaults = cls().to_dict()
+        for item in overrides:
+            if "=" not in item:
+                raise ConfigError(f"override {item!r} must look like key=value")
+            key, raw = (s.strip() for s in item.split("=", 1))
+            if key not in defaults:
+                raise ConfigError(f"unknown imitation option {key!r}; valid: {', '.join(sorted(defaults))}")
+            values[key] = _parse_value(raw, defaults[key], key)
+        unknown = set(values) - set(defaults)
+        if unknown:
+            raise ConfigError(f"unknown imitation option(s): {', '.join(sorted(unknown))}; "
+                              f"valid: {', '.join(sorted(defaults))}")
+        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in values.items()})
+
+
+def unit_path(run: Path, index: int) -> Path:
+    return run / "labels" / f"unit-{index:05d}.npz"
+
+
+def label(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
+    """The label stage: units not yet on disk, on `workers` processes, until the time or
+    unit budget is spent (units started before the deadline are finished). Returns
+    {"units", "records", "seconds"} over every unit on disk."""
+    from tqdm import tqdm
+    (run / "labels").mkdir(parents=True, exist_ok=True)
+    done = {int(p.stem.split("-")[1]) for p in (run / "labels").glob("unit-*.npz") if not p.name.endswith(".tmp.npz")}
+    # the budget is the run's: a resumed run labels for what its earlier sessions left
+    clock = run / "labels" / "seconds.json"
+    spent = json.loads(clock.read_text())["seconds"] if clock.exists() else 0.0
+    deadline = time.monotonic() + cfg.label_minutes * 60 - spent
+    todo = (i for i in range(cfg.units) if i not in done)
+    bar = tqdm(total=None, unit="label", unit_scale=True, desc="labels", disable=not progress)
+    t0, records = time.perf_counter(), 0
+
+    def submit(pool, futures) -> bool:
+        i = next(todo, None)
+        if i is None or time.monotonic() >= deadline:
+            return False
+        P = cfg.unit_players(i)
+        futures.add(pool.submit(label_batch, i, P, max(cfg.deal_seats // P, 1), cfg.teacher, cfg.field,
+                                cfg.field_seats, cfg.explore, cfg.observation, cfg.rules(), cfg.seed,
+                                str(unit_path(run, i))))
+        return True
+
+    with ProcessPoolExecutor(cfg.workers) as pool:
+        futures: set = set()
+        for _ in range(cfg.workers):
+            submit(pool, futures)
+        while futures:
+            finished = next(as_completed(futures))
+            futures.discard(finished)
+            _, n, _ = finished.result()
+            records += n
+            bar.update(n)
+            tmp = clock.with_name("seconds.tmp")
+            tmp.write_text(json.dumps({"seconds": spent + time.perf_counter() - t0}))
+            tmp.replace(clock)
+            submit(pool, futures)
+    bar.close()
+    files = sorted((run / "labels").glob("unit-*.npz"))
+    files = [p for p in files if not p.name.endswith(".tmp.npz")]
+    return {"units": len(files), "records_this_session": records,
+            "seconds": round(spent + time.perf_counter() - t0, 1)}
+
+
+def _tensors(batch: LabelBatch, tau: float):
+    import torch as th
+    obs = th.from_numpy(batch.obs.astype(np.float32))
+    mask = th.from_numpy(batch.mask)
+    rated = ~np.isnan(batch.q)
+    target = th.from_numpy(np.where(rated, -batch.q / tau, 0.0).astype(np.float32))
+    return obs, mask, th.from_numpy(rated), target, th.from_numpy(batch.ret)
+
+
+def losses(policy, obs, rated, target, ret):
+    """(policy loss, value loss, agreement) of a minibatch: centred least squares of the
+    logits on the rated actions, squared error of the value on -ret, and the share of
+    decisions where the network's best rated action is the teacher's."""
+    import torch as th
+    features = policy.extract_features(obs, policy.pi_features_extractor)
+    latent_pi, latent_vf = policy.mlp_extractor(features)
+    logits = policy.action_net(latent_pi)
+    value = policy.value_net(latent_vf).squeeze(-1)
+    w = rated.float()
+    count = w.sum(dim=1, keepdim=True).clamp(min=1)
+    centred = logits - (logits * w).sum(dim=1, keepdim=True) / count
+    goal = target - (target * w).sum(dim=1, keepdim=True) / count
+    policy_loss = (((centred - goal) ** 2) * w).sum() / w.sum()
+    value_loss = ((value + ret) ** 2).mean()  # rewards are minus the bullheads
+    neg = th.finfo(logits.dtype).min
+    agree = (th.where(rated, logits, neg).argmax(1) == th.where(rated, target, neg).argmax(1)).float().mean()
+    return policy_loss, value_loss, agree
+
+
+def fit(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
+    """The fit stage: the model fitted to every label unit on disk; writes model.zip/.json."""
+    import torch as th
+    from tqdm import tqdm
+    from .train import new_model, model_meta
+
+    th.manual_seed(cfg.seed)
+    th.set_num_threads(cfg.torch_threads)
+    files = sorted(p for p in (run / "labels").glob("unit-*.npz") if not p.name.endswith(".tmp.npz"))
+    if not files:
+        raise ConfigError(f"{run / 'labels'} holds no label units: run the label stage first")
+    rng = np.random.default_rng(cfg.seed)
+    held = rng.random(len(files)) < cfg.holdout
+    if held.all() or (not held.any() and len(files) > 1):
+        held[:] = False
+        held[rng.integers(len(files))] = len(files) > 1
+    train_b, test_b = LabelBatch.load([f for f, h in zip(files, held) if not h]), \
+        LabelBatch.load([f for f, h in zip(files, held) if h] or files[:1])
+    model = new_model(cfg.train_config(), num_games=8)
+    policy = model.policy
+    policy.set_training_mode(True)
+    opt = th.optim.Adam(policy.parameters(), lr=cfg.learning_rate)
+    obs, _, rated, target, ret = _tensors(train_b, cfg.tau)
+    t_obs, _, t_rated, t_target, t_ret = _tensors(test_b, cfg.tau)
+    N = len(train_b)
+    deadline = time.monotonic() + cfg.fit_minutes * 60
+    start = time.monotonic()
+    steps, lowered = 0, False
+    bar = tqdm(total=round(cfg.fit_minutes * 60), unit="s", desc="fit", disable=not progress,
+               bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} s {postfix}")
+    while time.monotonic() < deadline:
+        for idx in th.randperm(N).split(cfg.batch_size):
+            p_loss, v_loss, agree = losses(policy, obs[idx], rated[idx], target[idx], ret[idx])
+            loss = p_loss + cfg.value_weight * v_loss
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            steps += 1
+            now = time.monotonic()
+            if not lowered and now - start > cfg.fit_minutes * 40:
+                for group in opt.param_groups:
+                    group["lr"] = cfg.learning_rate / 2
+                lowered = True
+            if steps % 50 == 0:
+                bar.n = min(round(now - start), bar.total)
+                bar.set_postfix(loss=f"{p_loss.item():.3f}", agree=f"{agree.item():.3f}")
+                bar.refresh()
+            if now >= deadline:
+                break
+    bar.close()
+    policy.set_training_mode(False)
+    with th.no_grad():
+        parts = [losses(policy, t_obs[i], t_rated[i], t_target[i], t_ret[i])
+                 for i in th.arange(len(test_b)).split(8192)]
+    weights = [len(i) for i in th.arange(len(test_b)).split(8192)]
+    test = {k: float(sum(p[j].item() * w for p, w in zip(parts, weights)) / sum(weights))
+            for j, k in enumerate(("policy_loss", "value_loss", "agreement"))}
+    summary = {"records": N, "held_out": len(test_b), "steps": steps, "epochs": round(steps * cfg.batch_size / N, 2),
+               **{f"test_{k}": round(v, 4) for k, v in test.items()}}
+    with writing(run / "model.zip"):
+        model.save(run / "model.zip")
+        meta = model_meta(cfg.train_config(), 0)
+        meta.update({"players": sorted(set(cfg.players)), "trained": "imitation", "teacher": cfg.teacher,
+                     "fit": summary})
+        (run / "model.json").write_text(json.dumps(meta, indent=1) + "\n")
+    return summary
+
+
+def imitate(cfg: ImitationConfig | None = None, *, resume: str | Path | None = None, runs_dir: str | Path = "runs",
+            progress: bool = True) -> Path:
+    """Both stages into runs/<name>/ (or continue the run directory `resume`); returns it."""
+    if resume is not None:
+        run = Path(resume)
+        try:
+            cfg = ImitationConfig(**{k: tuple(v) if isinstance(v, list) else v
+                                     for k, v in json.loads((run / "config.json").read_text()).items()})
+        except (OSError, json.JSONDecodeError, TypeError) as e:
+            raise ConfigError(f"{run} holds no imitation run to resume ({e})") from None
+    else:
+        assert cfg is not None
+        run = Path(runs_dir) / cfg.name
+        if (run / "config.json").exists():
+            raise ConfigError(f"{run} already holds a run: resume it with --resume {run}, or choose another name")
+        with writing(run):
+            run.mkdir(parents=True, exist_ok=True)
+            (run / "config.json").write_text(json.dumps(cfg.to_dict(), indent=1) + "\n")
+    t0 = time.perf_counter()
+    labelled = label(cfg, run, progress)
+    t1 = time.perf_counter()
+    fitted = fit(cfg, run, progress)
+    report = {"label": labelled, "fit": fitted, "label_seconds": round(t1 - t0, 1),
+              "fit_seconds": round(time.perf_counter() - t1, 1)}
+    (run / "report.json").write_text(json.dumps(report, indent=1) + "\n")
+    return run

@@ -1,0 +1,182 @@
+"""Training data from search: positions of real games, each labelled with the value a
+search teacher gives every legal action.
+
+`Labeller` sits in the teacher's seats of ordinary duplicate games (`agents.arena`): at
+every decision with more than one legal action it asks the teacher (`mcs`, whose card
+and row estimates are batched across all entries that hold as many cards) for the mean
+rollout result of each action, records what the seat saw (the flat observation of the
+chosen layout), the legal actions and those estimates, then plays the teacher's best
+action (or, with probability `explore`, a random legal one, so the data also holds the
+positions a weaker player reaches). Once the games are over each record also gets the
+seat's bullheads from that decision to the end of its round (`ret`: the value target
+of round episodes, and the leaf value of the guided search) and of the game (`ret_game`).
+
+The estimates are noisy (a few hundred rollouts each), but a network fitted to millions
+of them by least squares learns their expectation: the teacher with unlimited rollouts.
+`label_batch` is one unit of work: one table size, one seating, one file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from agents.arena import build_agents, play_duplicate
+from agents.cards.search import MonteCarloAgent
+from sixnimmt_env.cards.actions import row_action
+from sixnimmt_env.cards.rules import N_ROWS
+from sixnimmt_env.cards.state import PHASE_CARDS
+from sixnimmt_env.core.errors import ConfigError, writing
+from sixnimmt_env.core.game import make_game
+from sixnimmt_env.core.rng import game_seeds
+
+WORLDS_PER_CALL = 65536  # simulated games per batched teacher call (memory, not speed)
+LABEL_FIELDS = ("obs", "mask", "q", "ret", "ret_game", "players")
+
+
+@dataclass
+class LabelBatch:
+    """Records of one or more label files: obs (N, D) float16, mask (N, A) bool, q (N, A)
+    float32 (the teacher's mean result of each labelled action, lower is better; NaN for
+    actions it did not rate), ret (N,) float32 (own bullheads from the decision to the
+    round's end), ret_game (N,) float32 (to the game's end), players (N,) int8 (the table
+    size)."""
+
+    obs: NDArray
+    mask: NDArray
+    q: NDArray
+    ret: NDArray
+    ret_game: NDArray
+    players: NDArray
+
+    def __len__(self) -> int:
+        return len(self.ret)
+
+    def save(self, path: Path) -> None:
+        """Write atomically (a temporary file, then a rename): a killed run leaves whole files."""
+        tmp = path.with_name(path.name + ".tmp.npz")
+        with writing(path):
+            np.savez(tmp, **{k: getattr(self, k) for k in LABEL_FIELDS})
+            tmp.replace(path)
+
+    @classmethod
+    def load(cls, paths) -> "LabelBatch":
+        parts = []
+        for p in paths:
+            try:
+                with np.load(p) as z:
+                    parts.append({k: z[k] for k in LABEL_FIELDS})
+            except (OSError, KeyError, ValueError) as e:
+                raise ConfigError(f"{p} is not a label file ({e})") from None
+        if not parts:
+            raise ConfigError("no label files to load")
+        return cls(**{k: np.concatenate([p[k] for p in parts]) for k in LABEL_FIELDS})
+
+
+class Labeller:
+    """The teacher's seats: act as the teacher and record every rated decision."""
+
+    def __init__(self, teacher: MonteCarloAgent, observation: str, explore: float, name: str = "teacher"):
+        self.teacher, self.observation, self.explore, self.name = teacher, observation, explore, name
+        self.records: list[tuple] = []  # (obs, mask, q, games, seats, rounds, total so far)
+
+    def act(self, view, rng: np.random.Generator) -> NDArray[np.int64]:
+        actions = view.random_legal_actions(rng)
+        mask = view.action_mask()
+        A = mask.shape[1]
+        q = np.full((view.n, A), np.nan, dtype=np.float32)
+        rated = np.zeros(view.n, dtype=bool)
+        hand_size = view.hand_size
+        cards = np.flatnonzero((view.phase == PHASE_CARDS) & (hand_size > 1))
+        R = self.teacher.rollouts
+        for entries in _groups(cards, hand_size, lambda n: n * R):
+            for e, (hand, means) in zip(entries, self.teacher.card_estimates_many(view, entries, rng)):
+                q[e, hand.astype(np.int64) - 1] = means
+        choosers = np.flatnonzero(view.is_chooser & (view.row_options.sum(axis=1) > 1))
+        for entries in _groups(choosers, hand_size, lambda n: N_ROWS * R):
+            for e, (rows, means) in zip(entries, self.teacher.row_estimates_many(view, entries, rng)):
+                q[e, row_action(view.config, rows)] = means
+        rated[cards] = rated[choosers] = True
+        if rated.any():
+            best = np.argmin(np.where(np.isnan(q[rated]), np.inf, q[rated]), axis=1)
+            keep = rng.random(len(best)) >= self.explore
+            actions[np.flatnonzero(rated)[keep]] = best[keep]
+            layout = make_game("cards", view.config).layout(self.observation)
+            obs = layout.encode(view)[rated]
+            self.records.append((obs.astype(np.float16), mask[rated], q[rated], view.games[rated],
+                                 view.seats[rated], view.round[rated], view.scores[rated, 0]))
+        return actions
+
+    def batch(self, totals: NDArray, round_ends: "RoundEnds", players: int) -> LabelBatch:
+        """The records with their value targets, from the games' (P, B) final totals and
+        the totals at each round's end."""
+        if not self.records:
+            game = make_game("cards", players=players)
+            A, D = game.info.n_actions, game.layout(self.observation).size
+            return LabelBatch(np.zeros((0, D), np.float16), np.zeros((0, A), bool), np.zeros((0, A), np.float32),
+                              np.zeros(0, np.float32), np.zeros(0, np.float32), np.zeros(0, np.int8))
+        obs, mask, q, games, seats, rounds, so_far = (np.concatenate(parts) for parts in zip(*self.records))
+        at_round_end = np.array([round_ends.totals[(g, r)][s] for g, r, s in zip(games, rounds, seats)])
+        return LabelBatch(obs, mask, q, (at_round_end - so_far).astype(np.float32),
+                          (totals[seats, games] - so_far).astype(np.float32), np.full(len(q), players, np.int8))
+
+
+class RoundEnds:
+    """An arena observer: every game's (P,) totals at the end of each of its rounds."""
+
+    def __init__(self):
+        self.totals: dict[tuple[int, int], NDArray] = {}
+
+    def observe(self, before, actions, after, events) -> None:
+        ended = (after.round != before.round) | (after.game_over() & ~before.game_over())
+        if ended.any():
+            totals = after.total()
+            for g in np.flatnonzero(ended):
+                self.totals[(int(g), int(before.round[g]))] = totals[:, g].copy()
+
+
+def _groups(entries: NDArray, hand_size: NDArray, worlds):
+    """Entries holding as many cards, in chunks of about WORLDS_PER_CALL simulated games
+    (`worlds(n)`: the simulations of one entry holding n cards)."""
+    for n in np.unique(hand_size[entries]):
+        same = entries[hand_size[entries] == n]
+        per_call = max(1, WORLDS_PER_CALL // worlds(int(n)))
+        for at in range(0, len(same), per_call):
+            yield same[at:at + per_call]
+
+
+def seating(players: int, field: tuple[str, ...], field_seats: int, rng: np.random.Generator) -> list[str]:
+    """The agent at each table position: the teacher, with `field_seats` of them drawn from `field`."""
+    names = ["teacher"] * players
+    for pos in rng.choice(players, size=min(field_seats, players - 1), replace=False):
+        names[int(pos)] = str(rng.choice(list(field)))
+    return names
+
+
+def label_batch(index: int, players: int, deals: int, teacher: str, field: tuple[str, ...], field_seats: int,
+                explore: float, observation: str, rules: dict, seed: int, out: str) -> tuple[int, int, float]:
+    """Label unit `index`: `deals` duplicate deals at a table of `players` (teacher in
+    every seat but `field_seats` drawn from `field`), written to `out`. Its games and
+    random draws depend only on (seed, index). Returns (index, records, seconds)."""
+    import time
+    from agents.registry import make_agent
+    t0 = time.perf_counter()
+    rng = np.random.default_rng([seed, index])
+    game = make_game("cards", players=players, **rules)
+    teacher_agent = make_agent(teacher, "cards")
+    if not isinstance(teacher_agent, MonteCarloAgent):
+        raise ConfigError(f"the teacher must be an mcs agent, got {teacher!r}")
+    labeller = Labeller(teacher_agent, observation, explore)
+    names = seating(players, field, field_seats, rng)
+    _, agents = build_agents([n for n in names if n != "teacher"], "cards")
+    agents["teacher"] = labeller
+    round_ends = RoundEnds()
+    rows, *_ = play_duplicate(names, agents, game, game_seeds(seed, deals, start=index * deals), rng,
+                              observers=[round_ends])
+    totals = np.array([r["totals"] for r in rows]).T  # (P, B), games in batch order
+    batch = labeller.batch(totals, round_ends, players)
+    batch.save(Path(out))
+    return index, len(batch), time.perf_counter() - t0
