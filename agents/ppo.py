@@ -121,9 +121,11 @@ class PPOAgent:
     def check(self, game) -> None:
         """Refuse, before the first turn, a table the model was not trained for: another
         game kind, seat count or observation size (ConfigError)."""
-        self._layout(game.rules, game.info.players)
+        self.network_for(game.rules, game.info.players)
 
-    def _layout(self, config, players: int):
+    def network_for(self, config, players: int):
+        """(model, observation layout) for a table of `players` seats under `config`; a
+        ConfigError for a table the model was not trained for."""
         playing = getattr(config, "game", "cards")
         model, meta = self.model_for(players, playing)
         sizes = _sizes(meta)
@@ -146,7 +148,7 @@ class PPOAgent:
         return model, layout
 
     def act(self, view, rng: np.random.Generator) -> np.ndarray:
-        model, layout = self._layout(view.config, view.players)
+        model, layout = self.network_for(view.config, view.players)
         if view.n == 0:
             return np.zeros(0, dtype=np.int64)
         actions, _ = model.predict(layout.encode(view), deterministic=self.deterministic,

@@ -89,8 +89,8 @@ def _entries() -> dict[str, list[AgentEntry]]:
                                  "a trained MaskablePPO model (no path: the shipped model for the table size)",
                                  ANY_GAME)]
     entries["guided"] = [AgentEntry(_guided, {"path": "", "worlds": 32, "depth": 1},
-                                    "search guided by a trained model: the others play its policy in `worlds` "
-                                    "determinized deals, its value head judges the rest of the round")]
+                                    "search guided by a trained model (default: the shipped ppo-all): the others play its "
+                                    "policy in `worlds` determinized deals, its value head judges the rest of the round")]
     for rule in ("board-greedy", "board-safe", "board-green"):
         entries[rule] = [_board_heuristic(rule)]
     return entries

@@ -70,7 +70,7 @@ app.add_typer(bench_app, name="bench")
 study_app = typer.Typer(no_args_is_help=True, help="Studies of how a game plays (card game only).")
 app.add_typer(study_app, name="study")
 
-STANDARD_AGENTS = ("ppo:path=training/models/ppo-4p.zip,mcs,bayes,lowest,highest,min-gap,"
+STANDARD_AGENTS = ("ppo,mcs,bayes,lowest,highest,min-gap,"
                    "safe-high,greedy,random")
 EXIT_DIFFERENCES = 1
 EXIT_INVALID = 2

@@ -8,7 +8,7 @@ CSV and a plot of the evaluation curves) is written to runs/sweep-<name>/.
 The file (every key but `name` optional):
 
     name = "pilot"                       # trials: runs/pilot-00, runs/pilot-01, ...
-    base = "training/configs/ppo-4p.toml"  # a training config under every trial
+    base = "training/configs/auto-rows-4p.toml"  # a training config under every trial
     search = "grid"                      # grid, or random: `samples` draws of [random]
     samples = 1                          # random: trials per point of the grid
     seed = 0                             # random: the draws' seed (the trial list is fixed)

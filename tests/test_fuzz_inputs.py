@@ -447,9 +447,10 @@ def test_model_files_that_are_not_models(tmp_path, model_bytes):
 
 
 @pytest.mark.parametrize("args, fragment", [
-    (["--agents", "ppo,random,random", "--max-rounds", "1"], "trained for 4 players, the table has 3"),
-    (["--agents", "ppo,random", "--game", "board"], "trained for 4 players"),
-    (["--agents", "ppo,random,random,random", "--game", "board"], "trained for the 'cards' game"),
+    (["--agents", "ppo,random", "--game", "board"], "no shipped model plays 'board' at 2 players"),
+    (["--agents", "ppo,random,random,random", "--game", "board"], "no shipped model plays 'board' at 4 players"),
+    (["--agents", "ppo:path=training/models/ppo-all.zip,random,random,random", "--game", "board"],
+     "trained for the 'cards' game"),
 ])
 def test_a_model_for_another_table_is_refused_before_the_first_turn(args, fragment):
     count("model files", "another game or table")

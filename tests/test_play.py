@@ -167,13 +167,20 @@ def test_opponents_are_cycled_and_too_many_refused():
         opponent_specs(" , ", 3)
 
 
-def test_plain_ppo_is_the_shipped_model_and_refuses_other_tables_before_the_first_prompt():
-    person = Person(script=["quit"])
-    result = play(person, config=RuleConfig(players=4, max_rounds=1), opponents=("ppo", "random", "ppo"))
-    assert person.prompts == ["Your card: "] and result.record["seats"][1] == "ppo"
+def test_plain_ppo_is_the_shipped_model_for_the_table_and_a_model_is_refused_other_tables_first(tmp_path):
+    import json
+    import shutil
+    from agents.ppo import SHIPPED_DIR
+    for players in (3, 4):
+        person = Person(script=["quit"])
+        result = play(person, config=RuleConfig(players=players, max_rounds=1),
+                      opponents=("ppo", "random", "ppo")[:players - 1])
+        assert person.prompts == ["Your card: "] and result.record["seats"][1] == "ppo"
+    shutil.copy(SHIPPED_DIR / "ppo-all.zip", tmp_path / "four.zip")
+    (tmp_path / "four.json").write_text(json.dumps({"players": 4, "observation": "card-features"}))
     person = Person()
     with pytest.raises(ConfigError, match="trained for 4 players, the table has 3"):
-        play(person, opponents=("ppo", "random"))
+        play(person, opponents=(f"ppo:path={tmp_path / 'four.zip'}", "random"))
     assert person.prompts == []
 
 

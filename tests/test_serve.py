@@ -132,7 +132,7 @@ def test_options_and_defaults(client):
     assert set(games) == {"cards", "board"} and "die-sechste" in games["cards"]["variants"]
     assert "max_rounds" in games["cards"]["options"] and "mcs" in games["board"]["agents"]
     assert client.get("/api/defaults", params={"game": "cards", "players": 4}).json()["opponents"] == ["ppo", "mcs", "mcs"]
-    assert client.get("/api/defaults", params={"game": "cards", "players": 3}).json()["opponents"] == ["mcs", "mcs"]
+    assert client.get("/api/defaults", params={"game": "cards", "players": 3}).json()["opponents"] == ["ppo", "mcs"]
     assert client.get("/api/defaults", params={"game": "board", "players": 3, "watch": True}).json()["opponents"] == ["mcs"] * 3
     bad = client.get("/api/defaults", params={"game": "chess"})
     assert bad.status_code == 400 and "unknown game" in bad.json()["error"]
@@ -194,7 +194,7 @@ GARBAGE = ["not json", "[1, 2]", "{}", '{"type": "fly"}', '{"type": "act", "id":
            '{"type": "new", "players": 11}', '{"type": "new", "players": "many"}',
            '{"type": "new", "opponents": ["nobody", "random", "random"]}', '{"type": "new", "seed": -4}',
            '{"type": "new", "options": {"colour": "red"}}', '{"type": "new", "options": {"max_rounds": "x"}}',
-           '{"type": "new", "players": 3, "opponents": ["ppo", "random"]}', "x" * 30_000, '"just a string"']
+           '{"type": "new", "game": "board", "players": 3, "opponents": ["ppo", "random"]}', "x" * 30_000, '"just a string"']
 
 
 def test_garbage_gets_errors_and_the_game_goes_on(client):

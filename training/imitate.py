@@ -303,9 +303,10 @@ def fit(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
                **{f"test_{k}": round(v, 4) for k, v in test.items()}}
     with writing(run / "model.zip"):
         model.save(run / "model.zip")
-        meta = model_meta(cfg.train_config(), 0)
+        meta = {key: value for key, value in model_meta(cfg.train_config(), 0).items()
+                if key in ("game", "row_choice", "observation")}
         meta.update({"players": sorted(set(cfg.players)), "trained": "imitation", "teacher": cfg.teacher,
-                     "fit": summary})
+                     "value": "bullheads to the round's end", "fit": summary})
         (run / "model.json").write_text(json.dumps(meta, indent=1) + "\n")
     return summary
 

@@ -67,7 +67,8 @@ def model_meta(cfg: TrainConfig, steps: int, penalty: float | None = None) -> di
     return {"game": "cards", "players": cfg.players, "row_choice": cfg.row_choice, "observation": cfg.observation,
             "episode": cfg.episode,
             "reward": cfg.reward, "timesteps": steps, "eval_penalty_per_round": penalty,
-            "eval_field": f"{cfg.players - 1} x {cfg.eval_opponent}"}
+            "eval_field": f"{cfg.players - 1} x {cfg.eval_opponent}",
+            **({"init_model": cfg.init_model} if cfg.init_model else {})}
 
 
 def evaluate(model, cfg: TrainConfig, deals: int | None = None, opponent: str | None = None,

@@ -13,8 +13,8 @@ round's end:
 
 The card with the least mean (bullheads this turn + the value's estimate of the rest) is
 played. Row choices, and hands of one card, are the network's own. The network is a
-model of `sixnimmt imitate` / `sixnimmt train` (its value head learnt the bullheads to the
-round's end): `path`, or the shipped model that fits the table, as for `ppo`.
+model of `sixnimmt imitate` (its value head learnt the bullheads to the round's end):
+`path`, by default the shipped `ppo-all` (every table size, 2-10).
 """
 
 from __future__ import annotations
@@ -27,10 +27,14 @@ from sixnimmt_env.cards.engine import from_deal, step
 from sixnimmt_env.cards.seat_view import SeatView
 from sixnimmt_env.cards.state import PHASE_CARDS
 
-from ..ppo import PPOAgent
+from ..ppo import SHIPPED_DIR, PPOAgent
 from .search import sample_hands, sim_config
 
 WORLDS_PER_CALL = 32768  # simulated games per batch (memory, not speed)
+# The imitation network, for every table size: its value head learnt the bullheads to
+# the round's end, the quantity the search adds to this turn's (the PPO-tuned 4-player
+# model's value learnt whole games' returns, and its policy the exploits of its league).
+DEFAULT_MODEL = SHIPPED_DIR / "ppo-all.zip"
 
 
 class GuidedSearchAgent:
@@ -44,13 +48,13 @@ class GuidedSearchAgent:
         if depth < 1:
             raise ValueError("depth must be >= 1")
         self.worlds, self.depth = worlds, depth
-        self.net = PPOAgent(path)
+        self.net = PPOAgent(path or str(DEFAULT_MODEL))
 
     def check(self, game) -> None:
         self.net.check(game)
 
     def act(self, view: SeatView, rng: np.random.Generator) -> NDArray[np.int64]:
-        model, layout = self.net._layout(view.config, view.players)
+        model, layout = self.net.network_for(view.config, view.players)
         actions = np.full(view.n, pass_action(view.config), dtype=np.int64)
         if view.n == 0:
             return actions
@@ -87,7 +91,7 @@ class GuidedSearchAgent:
         """(hands (k, n) ascending, values (k, n)): each card's estimated bullheads from now
         to the round's end, for entries holding n cards each."""
         if model is None:
-            model, layout = self.net._layout(view.config, view.players)
+            model, layout = self.net.network_for(view.config, view.players)
         P, K = view.players, self.worlds
         hands = np.sort(view.hand[entries], axis=1)
         n = int((hands[0] > 0).sum())
