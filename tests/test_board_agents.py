@@ -338,7 +338,7 @@ def test_random_and_ppo_at_the_board_table():
     from sixnimmt_env.adapters.vec_env import SixNimmtVecEnv
 
     game = make_game("board", players=4, variant="luck")
-    with pytest.raises(ConfigError, match="trained for the 'cards' game"):
+    with pytest.raises(ConfigError, match="no shipped model plays 'board' at 4 players"):
         run_match(["ppo", "random", "random", "random"], game, deals=1, seed=0, progress=False)
     env = SixNimmtVecEnv(num_games=4, game="board", players=4, variant="luck", seed=0)
     model = MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=32, n_epochs=1, verbose=0, seed=0)

@@ -297,16 +297,13 @@ def test_a_run_from_a_fitted_network_holds_its_policy_while_the_value_learns(tin
     assert not all(th.equal(before[k], after[k]) for k in value)
 
 
-def test_cli_imitate_and_guided_smoke(tmp_path, tiny_run):
+def test_cli_imitate_and_guided_smoke(tiny_run):
+    """(The CLI's imitate runs end to end in the kill-and-resume test.)"""
     from tests.fuzz_support import run_cli
-    code, out, err = run_cli("imitate", "--runs-dir", tmp_path, "--no-progress", "--set", "name=cli",
-                             "--set", "units=1", "--set", "players=[2]", "--set", "teacher=mcs:rollouts=2",
-                             "--set", "deal_seats=4", "--set", "fit_minutes=0.02", "--set", "workers=1",
-                             "--set", "scorer_context=[16]", "--set", "scorer_hidden=[8]", "--set", "net_arch=[16]")
-    assert code == 0, err
-    assert "init_model=" in out and (tmp_path / "cli" / "model.zip").exists()
-    code, _, err = run_cli("imitate", "--runs-dir", tmp_path, "--set", "name=cli")
+    code, _, err = run_cli("imitate", "--runs-dir", tiny_run.parent, "--set", "name=tiny")
     assert code == 2 and "already holds a run" in err
+    code, _, err = run_cli("imitate", "--resume", tiny_run.parent / "nothing")
+    assert code == 2 and "no imitation run to resume" in err
     code, out, err = run_cli("match", "--agents", f"guided:path={tiny_run / 'model.zip'}:worlds=2,random,random",
                              "--games", "2", "--max-rounds", "1", "--no-progress")
     assert code == 0, err
