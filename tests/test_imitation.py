@@ -133,6 +133,10 @@ def test_imitation_config_errors():
             ImitationConfig(**bad)
     with pytest.raises(ConfigError, match="unknown imitation option"):
         ImitationConfig.load(None, ["rollouts=3"])
+    with pytest.raises(ConfigError, match="players must be a list, got 4"):
+        ImitationConfig.load(None, ["players=4"])
+    with pytest.raises(ConfigError, match="workers must be a whole number"):
+        ImitationConfig.from_dict({"workers": 1.5})
 
 
 def test_fitted_model_plays_legal_moves_at_its_table_sizes_rows_included(tiny_run):

@@ -100,7 +100,7 @@ class TrainConfig:
 
     def __post_init__(self) -> None:
         """Check every option: a ConfigError names the option and the values it allows."""
-        _check_types(self)
+        check_types(self)
         from sixnimmt_env import RuleConfig
         RuleConfig(players=self.players, row_choice=self.row_choice)  # validates both
         check_option("episode", self.episode, EPISODES)
@@ -164,30 +164,36 @@ class TrainConfig:
     @classmethod
     def load(cls, path: str | Path | None, overrides: list[str] = ()) -> "TrainConfig":
         """Defaults, then the file (JSON or TOML), then key=value overrides."""
-        values: dict = {}
-        if path is not None:
-            try:
-                text = Path(path).read_text()
-            except OSError as e:
-                raise ConfigError(f"cannot read the config file {path}: {e.strerror}") from None
-            except UnicodeDecodeError:
-                raise ConfigError(f"cannot parse {path}: not a text file") from None
-            try:
-                values = tomllib.loads(text) if str(path).endswith(".toml") else json.loads(text)
-            except (json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
-                raise ConfigError(f"cannot parse {path}: {e}") from None
-            if not isinstance(values, dict):
-                raise ConfigError(f"{path}: a training config is a table of options, got {type(values).__name__}")
-        defaults = cls().to_dict()
-        for item in overrides:
-            if "=" not in item:
-                raise ConfigError(f"override {item!r} must look like key=value")
-            key, raw = item.split("=", 1)
-            key = key.strip()
-            if key not in defaults:
-                raise ConfigError(f"unknown training option {key!r}; valid: {', '.join(sorted(defaults))}")
-            values[key] = _parse_value(raw.strip(), defaults[key], key)
-        return cls.from_dict(values)
+        return cls.from_dict(read_options(path, overrides, cls().to_dict(), "training"))
+
+
+def read_options(path: str | Path | None, overrides, defaults: dict, kind: str) -> dict:
+    """The options of a config file (JSON or TOML) with key=value overrides on top, typed
+    like `defaults` (the config's fields by name); ConfigErrors name the file or the
+    option. `kind` names the config in messages ("training", "imitation")."""
+    values: dict = {}
+    if path is not None:
+        try:
+            text = Path(path).read_text()
+        except OSError as e:
+            raise ConfigError(f"cannot read the config file {path}: {e.strerror}") from None
+        except UnicodeDecodeError:
+            raise ConfigError(f"cannot parse {path}: not a text file") from None
+        try:
+            values = tomllib.loads(text) if str(path).endswith(".toml") else json.loads(text)
+        except (json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
+            raise ConfigError(f"cannot parse {path}: {e}") from None
+        if not isinstance(values, dict):
+            raise ConfigError(f"{path}: a {kind} config is a table of options, got {type(values).__name__}")
+    for item in overrides:
+        if "=" not in item:
+            raise ConfigError(f"override {item!r} must look like key=value")
+        key, raw = item.split("=", 1)
+        key = key.strip()
+        if key not in defaults:
+            raise ConfigError(f"unknown {kind} option {key!r}; valid: {', '.join(sorted(defaults))}")
+        values[key] = _parse_value(raw.strip(), defaults[key], key)
+    return values
 
 
 def _parse_value(raw: str, default, key: str):
@@ -208,11 +214,11 @@ def _parse_value(raw: str, default, key: str):
         raise ConfigError(f"{key}={raw!r}: expected a {type(default).__name__}") from None
 
 
-def _check_types(cfg: TrainConfig) -> None:
+def check_types(cfg) -> None:
     """Each option has its default's type (an int where a float is due is fine): a file or
     an override giving "4" for players, or 2.5 for n_steps, is a ConfigError naming it."""
     for f in dataclasses.fields(cfg):
-        value, default = getattr(cfg, f.name), getattr(TrainConfig, f.name, None)
+        value, default = getattr(cfg, f.name), getattr(type(cfg), f.name, None)
         if f.default_factory is not dataclasses.MISSING:
             default = f.default_factory()
         kind = type(default)

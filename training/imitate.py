@@ -26,7 +26,6 @@ import dataclasses
 import json
 import math
 import time
-import tomllib
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
@@ -93,6 +92,8 @@ class ImitationConfig:
 
     def __post_init__(self) -> None:
         from agents.registry import check_spec
+        from .config import check_types
+        check_types(self)
         if not self.name or self.name in (".", "..") or any(c in self.name for c in "/\\\0"):
             raise ConfigError(f"name must be a directory name (no slashes), got {self.name!r}")
         if not self.players or any(not isinstance(p, int) or not 2 <= p <= 10 for p in self.players):
@@ -138,28 +139,17 @@ class ImitationConfig:
     @classmethod
     def load(cls, path: str | Path | None, overrides: list[str] = ()) -> "ImitationConfig":
         """Defaults, then the TOML/JSON file, then key=value overrides (as TrainConfig.load)."""
-        from .config import _parse_value
-        values: dict = {}
-        if path is not None:
-            try:
-                text = Path(path).read_text()
-                values = tomllib.loads(text) if str(path).endswith(".toml") else json.loads(text)
-            except OSError as e:
-                raise ConfigError(f"cannot read the config file {path}: {e.strerror}") from None
-            except (UnicodeDecodeError, json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
-                raise ConfigError(f"cannot parse {path}: {e}") from None
-        defaults = cls().to_dict()
-        for item in overrides:
-            if "=" not in item:
-                raise ConfigError(f"override {item!r} must look like key=value")
-            key, raw = (s.strip() for s in item.split("=", 1))
-            if key not in defaults:
-                raise ConfigError(f"unknown imitation option {key!r}; valid: {', '.join(sorted(defaults))}")
-            values[key] = _parse_value(raw, defaults[key], key)
-        unknown = set(values) - set(defaults)
+        from .config import read_options
+        return cls.from_dict(read_options(path, overrides, cls().to_dict(), "imitation"))
+
+    @classmethod
+    def from_dict(cls, values: dict) -> "ImitationConfig":
+        """A config from saved or parsed values (unknown names are a ConfigError)."""
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = set(values) - names
         if unknown:
             raise ConfigError(f"unknown imitation option(s): {', '.join(sorted(unknown))}; "
-                              f"valid: {', '.join(sorted(defaults))}")
+                              f"valid: {', '.join(sorted(names))}")
         return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in values.items()})
 
 
@@ -317,10 +307,12 @@ def imitate(cfg: ImitationConfig | None = None, *, resume: str | Path | None = N
     if resume is not None:
         run = Path(resume)
         try:
-            cfg = ImitationConfig(**{k: tuple(v) if isinstance(v, list) else v
-                                     for k, v in json.loads((run / "config.json").read_text()).items()})
-        except (OSError, json.JSONDecodeError, TypeError) as e:
+            saved = json.loads((run / "config.json").read_text())
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
             raise ConfigError(f"{run} holds no imitation run to resume ({e})") from None
+        if not isinstance(saved, dict):
+            raise ConfigError(f"{run}/config.json is not an imitation config")
+        cfg = ImitationConfig.from_dict(saved)
     else:
         assert cfg is not None
         run = Path(runs_dir) / cfg.name
