@@ -26,14 +26,10 @@ from numpy.typing import NDArray
 
 from agents.arena import build_agents, play_duplicate
 from agents.cards.search import MonteCarloAgent
-from sixnimmt_env.cards.actions import row_action
-from sixnimmt_env.cards.rules import N_ROWS
-from sixnimmt_env.cards.state import PHASE_CARDS
 from sixnimmt_env.core.errors import ConfigError, writing
 from sixnimmt_env.core.game import make_game
 from sixnimmt_env.core.rng import game_seeds
 
-WORLDS_PER_CALL = 65536  # simulated games per batched teacher call (memory, not speed)
 LABEL_FIELDS = ("obs", "mask", "q", "ret", "ret_game", "players")
 
 
@@ -77,7 +73,8 @@ class LabelBatch:
 
 
 class Labeller:
-    """The teacher's seats: act as the teacher and record every rated decision."""
+    """The teacher's seats: act as the teacher and record every rated decision
+    (`MonteCarloAgent.batched_estimates`: every entry with a choice)."""
 
     def __init__(self, teacher: MonteCarloAgent, observation: str, explore: float, name: str = "teacher"):
         self.teacher, self.observation, self.explore, self.name = teacher, observation, explore, name
@@ -86,21 +83,13 @@ class Labeller:
     def act(self, view, rng: np.random.Generator) -> NDArray[np.int64]:
         actions = view.random_legal_actions(rng)
         mask = view.action_mask()
-        A = mask.shape[1]
-        q = np.full((view.n, A), np.nan, dtype=np.float32)
-        rated = np.zeros(view.n, dtype=bool)
-        hand_size = view.hand_size
-        cards = np.flatnonzero((view.phase == PHASE_CARDS) & (hand_size > 1))
-        R = self.teacher.rollouts
-        for entries in _groups(cards, hand_size, lambda n: n * R):
-            for e, (hand, means) in zip(entries, self.teacher.card_estimates_many(view, entries, rng)):
-                q[e, hand.astype(np.int64) - 1] = means
-        choosers = np.flatnonzero(view.is_chooser & (view.row_options.sum(axis=1) > 1))
-        for entries in _groups(choosers, hand_size, lambda n: N_ROWS * R):
-            for e, (rows, means) in zip(entries, self.teacher.row_estimates_many(view, entries, rng)):
-                q[e, row_action(view.config, rows)] = means
-        rated[cards] = rated[choosers] = True
-        if rated.any():
+        estimates = self.teacher.batched_estimates(view, rng)
+        if estimates:
+            q = np.full(mask.shape, np.nan, dtype=np.float32)
+            for e, (candidates, means) in estimates.items():
+                q[e, candidates] = means
+            rated = np.zeros(view.n, dtype=bool)
+            rated[list(estimates)] = True
             best = np.argmin(np.where(np.isnan(q[rated]), np.inf, q[rated]), axis=1)
             keep = rng.random(len(best)) >= self.explore
             actions[np.flatnonzero(rated)[keep]] = best[keep]
@@ -136,16 +125,6 @@ class RoundEnds:
             totals = after.total()
             for g in np.flatnonzero(ended):
                 self.totals[(int(g), int(before.round[g]))] = totals[:, g].copy()
-
-
-def _groups(entries: NDArray, hand_size: NDArray, worlds):
-    """Entries holding as many cards, in chunks of about WORLDS_PER_CALL simulated games
-    (`worlds(n)`: the simulations of one entry holding n cards)."""
-    for n in np.unique(hand_size[entries]):
-        same = entries[hand_size[entries] == n]
-        per_call = max(1, WORLDS_PER_CALL // worlds(int(n)))
-        for at in range(0, len(same), per_call):
-            yield same[at:at + per_call]
 
 
 def seating(players: int, field: tuple[str, ...], field_seats: int, rng: np.random.Generator) -> list[str]:

@@ -28,9 +28,9 @@ from sixnimmt_env.cards.seat_view import SeatView
 from sixnimmt_env.cards.state import PHASE_CARDS
 
 from ..ppo import SHIPPED_DIR, PPOAgent
-from .search import sample_hands, sim_config
+from .search import same_hand_chunks, sample_hands, sim_config
 
-WORLDS_PER_CALL = 32768  # simulated games per batch (memory, not speed)
+WORLDS_PER_CALL = 32768  # simulated games per batch (memory, not speed; each also meets the network)
 # The imitation network, for every table size: its value head learnt the bullheads to
 # the round's end, the quantity the search adds to this turn's (the PPO-tuned 4-player
 # model's value learnt whole games' returns, and its policy the exploits of its league).
@@ -63,14 +63,10 @@ class GuidedSearchAgent:
         plain = view.must_act & ~search  # rows, last cards: the network's choice
         if plain.any():
             actions[plain] = self._policy(model, layout.encode(view)[plain], view.action_mask()[plain])
-        entries = np.flatnonzero(search)
-        for n in np.unique(hand_size[entries]):
-            same = entries[hand_size[entries] == n]
-            per_call = max(1, WORLDS_PER_CALL // (int(n) * self.worlds))
-            for at in range(0, len(same), per_call):
-                chunk = same[at:at + per_call]
-                hands, values = self.card_values(view, chunk, rng, model, layout)
-                actions[chunk] = hands[np.arange(len(chunk)), values.argmin(axis=1)].astype(np.int64) - 1
+        for chunk in same_hand_chunks(np.flatnonzero(search), hand_size, lambda n: n * self.worlds,
+                                      WORLDS_PER_CALL):
+            hands, values = self.card_values(view, chunk, rng, model, layout)
+            actions[chunk] = hands[np.arange(len(chunk)), values.argmin(axis=1)].astype(np.int64) - 1
         return actions
 
     @staticmethod

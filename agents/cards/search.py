@@ -23,13 +23,14 @@ from numpy.typing import NDArray
 
 from sixnimmt_env.cards.actions import pass_action, row_action
 from sixnimmt_env.cards.engine import from_deal, play_slots, step
-from sixnimmt_env.cards.rules import HAND_SIZE, RuleConfig
+from sixnimmt_env.cards.rules import HAND_SIZE, N_ROWS, RuleConfig
 from sixnimmt_env.cards.seat_view import SeatView
 from sixnimmt_env.cards.state import PHASE_CARDS
 
 from .heuristics import cheapest_rows
 
 _INDEX_BITS = 7  # unseen-card index in the low bits of a sampling key (decks <= 128)
+WORLDS_PER_CALL = 65536  # simulated games per batched call (memory, not speed)
 
 
 def sim_config(config: RuleConfig) -> RuleConfig:
@@ -46,6 +47,17 @@ def sample_hands(unseen_ids: NDArray, count: int, draws: int, rng: np.random.Gen
     keys |= np.arange(u, dtype=np.uint32)
     keys.sort(axis=1)
     return unseen_ids[(keys[:, :count] & ((1 << _INDEX_BITS) - 1)).astype(np.intp)]
+
+
+def same_hand_chunks(entries: NDArray, hand_size: NDArray, worlds, limit: int = WORLDS_PER_CALL):
+    """`entries` in groups holding as many cards, each cut into chunks of about `limit`
+    simulated games (`worlds(n)`: the simulations of one entry holding n cards), for the
+    searches that simulate many entries at once."""
+    for n in np.unique(hand_size[entries]):
+        same = entries[hand_size[entries] == n]
+        per_call = max(1, limit // worlds(int(n)))
+        for at in range(0, len(same), per_call):
+            yield same[at:at + per_call]
 
 
 def _score(st, relative: bool) -> NDArray:
@@ -96,21 +108,27 @@ class MonteCarloAgent:
         (`batched=true`: the same search, several times faster over many games; the random
         draws differ from the entry-by-entry search)."""
         actions = view.random_legal_actions(rng)  # single options stay as drawn: the only legal ones
-        size = view.hand_size
-        cards = np.flatnonzero((view.phase == PHASE_CARDS) & (size > 1))
-        for n in np.unique(size[cards]):
-            same = cards[size[cards] == n]
-            step_ = max(1, 65536 // (int(n) * self.rollouts))
-            for at in range(0, len(same), step_):
-                chunk = same[at:at + step_]
-                for e, (hand, means) in zip(chunk, self.card_estimates_many(view, chunk, rng)):
-                    actions[e] = int(hand[int(np.argmin(means))]) - 1
-        choosers = np.flatnonzero(view.is_chooser & (view.row_options.sum(axis=1) > 1))
-        for n in np.unique(size[choosers]):
-            same = choosers[size[choosers] == n]
-            for e, (rows, means) in zip(same, self.row_estimates_many(view, same, rng)):
-                actions[e] = row_action(view.config, int(rows[int(np.argmin(means))]))
+        for e, (candidates, means) in self.batched_estimates(view, rng).items():
+            actions[e] = candidates[int(np.argmin(means))]
         return actions
+
+    def batched_estimates(self, view: SeatView, rng) -> dict[int, tuple[NDArray[np.int64], NDArray[np.float64]]]:
+        """Entry -> (candidate actions, encoded; mean rollout result of each) for every entry
+        with a choice: its cards, or its rows as chooser (entries with one legal action are
+        left out). Entries holding as many cards are simulated together, in calls of about
+        WORLDS_PER_CALL games (`card_estimates_many`, `row_estimates_many`): cards first,
+        then rows, each in entry order."""
+        out: dict[int, tuple[NDArray[np.int64], NDArray[np.float64]]] = {}
+        size, R = view.hand_size, self.rollouts
+        cards = np.flatnonzero((view.phase == PHASE_CARDS) & (size > 1))
+        for chunk in same_hand_chunks(cards, size, lambda n: n * R):
+            for e, (hand, means) in zip(chunk, self.card_estimates_many(view, chunk, rng)):
+                out[int(e)] = (hand.astype(np.int64) - 1, means)
+        choosers = np.flatnonzero(view.is_chooser & (view.row_options.sum(axis=1) > 1))
+        for chunk in same_hand_chunks(choosers, size, lambda n: N_ROWS * R):
+            for e, (rows, means) in zip(chunk, self.row_estimates_many(view, chunk, rng)):
+                out[int(e)] = (np.asarray(row_action(view.config, rows), dtype=np.int64), means)
+        return out
 
     def _card(self, view: SeatView, e: int, rng) -> int:
         """The card of entry e with the best mean rollout result."""
