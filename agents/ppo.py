@@ -93,7 +93,8 @@ class PPOAgent:
             self._fixed = (model, meta or {})
         elif path:
             self._fixed = load_model(path)
-        self._shipped: dict[Path, tuple] = {}
+        self._shipped: dict[Path, tuple] = {}  # loaded models by file
+        self._chosen: dict[tuple, tuple] = {}  # (players, game) -> its model
         self._layouts: dict = {}
 
     @property
@@ -113,10 +114,13 @@ class PPOAgent:
         """(model, meta) that plays a table of `players` seats."""
         if self._fixed is not None:
             return self._fixed
-        path = shipped_model_for(players, game)
-        if path not in self._shipped:
-            self._shipped[path] = load_model(path)
-        return self._shipped[path]
+        key = (players, game)
+        if key not in self._chosen:  # once per table kind: act() asks on every step
+            path = shipped_model_for(players, game)
+            if path not in self._shipped:
+                self._shipped[path] = load_model(path)
+            self._chosen[key] = self._shipped[path]
+        return self._chosen[key]
 
     def check(self, game) -> None:
         """Refuse, before the first turn, a table the model was not trained for: another
