@@ -157,13 +157,18 @@ def unit_path(run: Path, index: int) -> Path:
     return run / "labels" / f"unit-{index:05d}.npz"
 
 
+def unit_files(run: Path) -> list[Path]:
+    """The complete label units of a run, by index (a unit being written is a .tmp.npz)."""
+    return sorted(p for p in (run / "labels").glob("unit-*.npz") if not p.name.endswith(".tmp.npz"))
+
+
 def label(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
     """The label stage: units not yet on disk, on `workers` processes, until the time or
     unit budget is spent (units started before the deadline are finished). Returns
-    {"units", "records", "seconds"} over every unit on disk."""
+    {"units": units on disk, "records_this_session", "seconds": of labelling in all}."""
     from tqdm import tqdm
     (run / "labels").mkdir(parents=True, exist_ok=True)
-    done = {int(p.stem.split("-")[1]) for p in (run / "labels").glob("unit-*.npz") if not p.name.endswith(".tmp.npz")}
+    done = {int(p.stem.split("-")[1]) for p in unit_files(run)}
     # the budget is the run's: a resumed run labels for what its earlier sessions left
     clock = run / "labels" / "seconds.json"
     spent = json.loads(clock.read_text())["seconds"] if clock.exists() else 0.0
@@ -197,19 +202,16 @@ def label(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
             tmp.replace(clock)
             submit(pool, futures)
     bar.close()
-    files = sorted((run / "labels").glob("unit-*.npz"))
-    files = [p for p in files if not p.name.endswith(".tmp.npz")]
-    return {"units": len(files), "records_this_session": records,
+    return {"units": len(unit_files(run)), "records_this_session": records,
             "seconds": round(spent + time.perf_counter() - t0, 1)}
 
 
 def _tensors(batch: LabelBatch, tau: float):
     import torch as th
     obs = th.from_numpy(batch.obs.astype(np.float32))
-    mask = th.from_numpy(batch.mask)
     rated = ~np.isnan(batch.q)
     target = th.from_numpy(np.where(rated, -batch.q / tau, 0.0).astype(np.float32))
-    return obs, mask, th.from_numpy(rated), target, th.from_numpy(batch.ret)
+    return obs, th.from_numpy(rated), target, th.from_numpy(batch.ret)
 
 
 def losses(policy, obs, rated, target, ret):
@@ -240,22 +242,23 @@ def fit(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
 
     th.manual_seed(cfg.seed)
     th.set_num_threads(cfg.torch_threads)
-    files = sorted(p for p in (run / "labels").glob("unit-*.npz") if not p.name.endswith(".tmp.npz"))
+    files = unit_files(run)
     if not files:
         raise ConfigError(f"{run / 'labels'} holds no label units: run the label stage first")
     rng = np.random.default_rng(cfg.seed)
     held = rng.random(len(files)) < cfg.holdout
-    if held.all() or (not held.any() and len(files) > 1):
+    if held.all() or not held.any():  # one unit out when there are several; none of a single unit
         held[:] = False
         held[rng.integers(len(files))] = len(files) > 1
+    # a single unit is fitted and measured on itself (tiny runs)
     train_b, test_b = LabelBatch.load([f for f, h in zip(files, held) if not h]), \
         LabelBatch.load([f for f, h in zip(files, held) if h] or files[:1])
     model = new_model(cfg.train_config(), num_games=8)
     policy = model.policy
     policy.set_training_mode(True)
     opt = th.optim.Adam(policy.parameters(), lr=cfg.learning_rate)
-    obs, _, rated, target, ret = _tensors(train_b, cfg.tau)
-    t_obs, _, t_rated, t_target, t_ret = _tensors(test_b, cfg.tau)
+    obs, rated, target, ret = _tensors(train_b, cfg.tau)
+    t_obs, t_rated, t_target, t_ret = _tensors(test_b, cfg.tau)
     N = len(train_b)
     deadline = time.monotonic() + cfg.fit_minutes * 60
     start = time.monotonic()
@@ -283,10 +286,10 @@ def fit(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
                 break
     bar.close()
     policy.set_training_mode(False)
+    chunks = th.arange(len(test_b)).split(8192)
     with th.no_grad():
-        parts = [losses(policy, t_obs[i], t_rated[i], t_target[i], t_ret[i])
-                 for i in th.arange(len(test_b)).split(8192)]
-    weights = [len(i) for i in th.arange(len(test_b)).split(8192)]
+        parts = [losses(policy, t_obs[i], t_rated[i], t_target[i], t_ret[i]) for i in chunks]
+    weights = [len(i) for i in chunks]
     test = {k: float(sum(p[j].item() * w for p, w in zip(parts, weights)) / sum(weights))
             for j, k in enumerate(("policy_loss", "value_loss", "agreement"))}
     summary = {"records": N, "held_out": len(test_b), "steps": steps, "epochs": round(steps * cfg.batch_size / N, 2),
