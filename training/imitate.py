@@ -308,14 +308,11 @@ def imitate(cfg: ImitationConfig | None = None, *, resume: str | Path | None = N
             progress: bool = True) -> Path:
     """Both stages into runs/<name>/ (or continue the run directory `resume`); returns it."""
     if resume is not None:
+        from .train import read_run_json
         run = Path(resume)
-        try:
-            saved = json.loads((run / "config.json").read_text())
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise ConfigError(f"{run} holds no imitation run to resume ({e})") from None
-        if not isinstance(saved, dict):
-            raise ConfigError(f"{run}/config.json is not an imitation config")
-        cfg = ImitationConfig.from_dict(saved)
+        if not (run / "config.json").is_file():
+            raise ConfigError(f"{run} holds no imitation run to resume (no config.json)")
+        cfg = ImitationConfig.from_dict(read_run_json(run / "config.json", dict))
     else:
         assert cfg is not None
         run = Path(runs_dir) / cfg.name

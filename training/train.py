@@ -289,16 +289,18 @@ def _fresh_state(cfg: TrainConfig) -> dict:
             "env_seconds": 0.0}
 
 
-def _read_run_file(path: Path) -> str:
+def read_run_file(path: Path) -> str:
+    """A run directory's text file; a ConfigError naming it when it cannot be read."""
     try:
         return path.read_text()
     except (OSError, UnicodeDecodeError) as e:
         raise ConfigError(f"cannot read {path}: {getattr(e, 'strerror', None) or e} (not a run directory?)") from None
 
 
-def _read_run_json(path: Path, kind: type):
+def read_run_json(path: Path, kind: type):
+    """A run directory's JSON file holding a `kind` (dict, list); a ConfigError otherwise."""
     try:
-        data = json.loads(_read_run_file(path))
+        data = json.loads(read_run_file(path))
     except json.JSONDecodeError:
         raise ConfigError(f"{path} is not JSON (a damaged or foreign run directory)") from None
     if not isinstance(data, kind):
@@ -311,7 +313,7 @@ def _truncate_eval(eval_csv: Path, steps: int) -> None:
     and would otherwise be counted twice (atomic rewrite)."""
     if not eval_csv.exists():
         return
-    lines = _read_run_file(eval_csv).splitlines()
+    lines = read_run_file(eval_csv).splitlines()
     keep = lines[:1] + [line for line in lines[1:] if line.split(",")[0].isdigit() and int(line.split(",")[0]) <= steps]
     if keep != lines:
         with writing(eval_csv):
@@ -331,10 +333,10 @@ def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None,
         run = Path(resume)
         if not (run / "config.json").is_file():
             raise ConfigError(f"{run} holds no training run to resume (no config.json, no complete checkpoint)")
-        cfg = TrainConfig.from_dict(_read_run_json(run / "config.json", dict))
+        cfg = TrainConfig.from_dict(read_run_json(run / "config.json", dict))
         if (run / "latest").exists():
-            ckpt = run / _read_run_file(run / "latest").strip()
-            state = _read_run_json(ckpt / "state.json", dict)
+            ckpt = run / read_run_file(run / "latest").strip()
+            state = read_run_json(ckpt / "state.json", dict)
             if not isinstance(state.get("timesteps"), int) or not (ckpt / "model.zip").is_file():
                 raise ConfigError(f"{ckpt} is not a complete checkpoint (state.json, model.zip)")
         else:  # killed before its first checkpoint: nothing to keep, start it again
