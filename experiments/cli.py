@@ -326,6 +326,16 @@ def baselines(
                + markdown(rows))
 
 
+def _start_or_resume(runner, config_class, config, set_, resume, runs_dir, progress):
+    """A run of `train` or `imitate`: a new one from --config and --set, or --resume DIR
+    with its saved config (then --config and --set are refused)."""
+    if resume is not None:
+        if config is not None or set_:
+            raise ConfigError("--resume continues a run with its saved config: drop --config/--set")
+        return runner(resume=resume, progress=progress)
+    return runner(config_class.load(config, set_), runs_dir=runs_dir, progress=progress)
+
+
 @app.command()
 def train(
     config: Optional[Path] = typer.Option(None, help="A JSON or TOML file of training options."),
@@ -338,12 +348,7 @@ def train(
     from training.config import TrainConfig
     from training.train import train as run_training
 
-    if resume is not None:
-        if config is not None or set_:
-            raise ConfigError("--resume continues a run with its saved config: drop --config/--set")
-        run = run_training(resume=resume, progress=progress)
-    else:
-        run = run_training(TrainConfig.load(config, set_), runs_dir=runs_dir, progress=progress)
+    run = _start_or_resume(run_training, TrainConfig, config, set_, resume, runs_dir, progress)
     typer.echo(f"run in {run}/ (best model: {run}/best.zip, evaluations: {run}/eval.csv)")
 
 
@@ -358,12 +363,7 @@ def imitate(
     """Learn from search: label positions with mcs, fit the network to it (see training/imitate.py)."""
     from training.imitate import ImitationConfig, imitate as run_imitation
 
-    if resume is not None:
-        if config is not None or set_:
-            raise ConfigError("--resume continues a run with its saved config: drop --config/--set")
-        run = run_imitation(resume=resume, progress=progress)
-    else:
-        run = run_imitation(ImitationConfig.load(config, set_), runs_dir=runs_dir, progress=progress)
+    run = _start_or_resume(run_imitation, ImitationConfig, config, set_, resume, runs_dir, progress)
     typer.echo(f"run in {run}/ (model: {run}/model.zip, figures: {run}/report.json); "
                f"continue it with PPO: sixnimmt train --set init_model={run}/model.zip")
 
