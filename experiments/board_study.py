@@ -21,7 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.arena import build_agents, mean_ci, play_duplicate
+from agents.arena import build_agents, play_duplicate
+from agents.results import mean_ci
 from sixnimmt_env.board.layout import KIND_NAMES, TAKE
 from sixnimmt_env.core.game import make_game
 from sixnimmt_env.core.rng import game_seeds

@@ -285,8 +285,10 @@ def match(
     address: Optional[str] = ADDRESS,
 ) -> None:
     """Play agents against each other over duplicate deals with seat rotation (any game)."""
-    from agents.arena import format_table, run_match
+    from agents.arena import run_match
+    from agents.results import format_table
     from experiments.backends import make_backend
+    from experiments.progress import turn_bar
 
     specs = _agent_specs(agents, "--agents")
     table = _game(game, len(specs), variant=variant, row_choice=row_choice, end_score=end_score,
@@ -296,8 +298,9 @@ def match(
     runner = make_backend(backend, workers, address)
     if chunk_deals == 0 and (backend != "local" or (workers or 1) > 1):
         typer.echo("note: one work unit (--chunk-deals 0); give --chunk-deals N to spread the match", err=True)
-    result = run_match(specs, table, games, seed, records_dir=records, progress=progress, chunk_deals=chunk_deals,
-                       backend=runner if (chunk_deals or backend != "local") else None)
+    with turn_bar("match", progress) as bar:
+        result = run_match(specs, table, games, seed, records_dir=records, progress=bar, chunk_deals=chunk_deals,
+                           backend=runner if (chunk_deals or backend != "local") else None)
     typer.echo(json.dumps(result.as_dict(), indent=1) if as_json else format_table(result))
     if records is not None and not as_json:
         typer.echo(f"records written to {records}/")
@@ -437,12 +440,12 @@ def tournament(
         cfg = TournamentConfig(agents=_agent_specs(agents, "--agents"), players=counts,
                                games=games, seed=seed, game=game, rule_options=options, records=records)
         target = run_tournament(cfg, out, workers=workers or 1, progress=progress, backend=runner, then=report_it)
-    from agents.arena import AgentResult
+    from agents.results import AgentResult
     for p, results in summary["by_players"].items():
-        res = [AgentResult(**{k: v for k, v in a.items() if k != "penalty_per_game"}) for a in results]
+        res = [AgentResult.from_dict(a) for a in results]
         typer.echo(f"\n{p} players ({summary['games']} games in all):")
         typer.echo(leaderboard_markdown(res, summary["ratings"], int(p), summary["score_unit"], summary["utility"]))
-    typer.echo(f"\nreport: {target}/report.md  plots: {target}/leaderboard.png, head_to_head.png, penalties.png")
+    typer.echo(f"\nreport: {target}/report.md  plots: {target}/leaderboard.png, head_to_head.png, points.png")
 
 
 @app.command()

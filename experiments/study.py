@@ -27,7 +27,8 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.arena import build_agents, mean_ci, play_duplicate
+from agents.arena import build_agents, play_duplicate
+from agents.results import mean_ci
 from sixnimmt_env.cards.events import RULE_ON_TWIN, RULE_SIXTH, RULE_TOO_LOW, RULE_TWIN_CHOICE, RULE_TWIN_SHORTER
 from sixnimmt_env.cards.rules import RuleConfig
 from sixnimmt_env.cards.state import PHASE_CARDS, PHASE_OVER

@@ -272,7 +272,7 @@ def test_tournament_plays_the_board_game(tmp_path):
         values = [float(v) for v in re.findall(r"^\| \d+ \| `[^`]+` \| (-?[\d.]+) ±", table, re.M)]
         assert len(values) == 2 and values == sorted(values, reverse=True)
     assert "points_per_round" in (out / "results.csv").read_text().splitlines()[0]
-    for name in ("leaderboard.png", "head_to_head.png", "penalties.png"):
+    for name in ("leaderboard.png", "head_to_head.png", "points.png"):
         assert (out / name).exists()
     again = CliRunner().invoke(app, ["report", str(out)])
     assert again.exit_code == 0 and (out / "report.md").read_text() == report
