@@ -34,7 +34,8 @@ Layout (classic, basic, D = <<SIZE>>):
 <<LAYOUT>>
 
 ## Rewards
-- `"penalty"` (default): minus the bullheads the seat took in this step.
+- `"points"` (default; `"penalty"` is an alias): the points the seat got in this step,
+  signed so that more is better: minus the bullheads taken in the card games.
 - `"relative"`: minus (own bullheads in this step − the mean of the other seats').
 - `"rank"`: 0 until the episode ends, then (seats with more points − seats with fewer)
   / (P − 1): +1 for a lone winner, −1 for a lone loser, ties share.
@@ -110,7 +111,7 @@ class SixNimmtParallelEnv(ParallelEnv):
                 "render_modes": ["ansi", "human"], "render_fps": 1}
 
     def __init__(self, players: int | None = None, *, game: str | Game = "cards", rules=None,
-                 observation: str | None = None, reward: str = "penalty", episode: str = "game",
+                 observation: str | None = None, reward: str = "points", episode: str = "game",
                  illegal_action: str = "raise", illegal_reward: float = -10.0,
                  render_mode: str | None = None, **rule_options):
         if players is not None:
