@@ -188,7 +188,7 @@ def play(
 
     from rich.console import Console
 
-    from experiments.play import default_opponents, opponent_specs, terminal_game
+    from experiments.session import default_opponents, opponent_specs, terminal_game
     from sixnimmt_env.core.records import write_record
 
     rules = _game(game, players, variant=variant, row_choice=row_choice, end_score=end_score,

@@ -13,7 +13,7 @@ import numpy as np
 
 from agents.arena import build_agents
 from agents.registry import available
-from experiments.play import DEFAULT_OPPONENT, default_opponents
+from experiments.session import DEFAULT_OPPONENT, default_opponents
 from sixnimmt_env.core.errors import ConfigError, SixNimmtError
 from sixnimmt_env.core.game import GAMES, make_game
 from sixnimmt_env.core.rng import game_seeds

@@ -15,162 +15,37 @@ types a card as it is printed, so a variant with other names needs no change her
 choices are read against the legal rows of the view, never assumed to be "all four
 after a too-low card". Rows are numbered 1..4 on screen; records number them 0..3.
 
-The board game has its own terminal game (experiments/play_board.py) on the same
-design; `terminal_game` picks the one of a game, and `SeatZeroSession` holds what both
-share (the agents at the other seats, reading a line, quit and Ctrl-D).
+The board game has its own terminal game (experiments/play_board.py); both are
+`TerminalSession`s (experiments/session.py: the agents at the other seats, the game loop,
+reading a line, quit and Ctrl-D, hints), and `session.terminal_game` picks the one of a game.
 """
 
 from __future__ import annotations
-
-import json
-from collections.abc import Callable
-from dataclasses import dataclass
-from itertools import cycle, islice
 
 import numpy as np
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from agents.arena import build_agents
-from agents.registry import make_agent
+from experiments.session import HUMAN, Ask, TerminalSession
 from sixnimmt_env.cards.actions import card_action, row_action
 from sixnimmt_env.cards.render import placements
 from sixnimmt_env.cards.rules import N_ROWS, ROW_CAPACITY
 from sixnimmt_env.cards.seat_view import SeatView
 from sixnimmt_env.cards.state import PHASE_ROW, State
 from sixnimmt_env.cards.table_view import choice_reason
-from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.core.game import as_game
-from sixnimmt_env.core.rng import game_seeds
 
-Ask = Callable[[str], str]
-
-HUMAN = 0  # the person's seat; seat 0 makes relative seat order (SeatView) the absolute one
-HUMAN_NAME = "human"  # the person's entry under "seats" in the record
-HINT_AGENT = "mcs:rollouts=400"  # more rollouts than the opponent default: steadier estimates
-MAX_EOF = 3  # this many Ctrl-D in a row (or a closed stdin) ends the game like Ctrl-C
-QUIT_WORDS = ("q", "quit", "exit")
 # Card colours by bullheads (1 plain); the numbers are also printed, colour only helps.
 BULL_STYLES = {2: "yellow", 3: "dark_orange", 5: "red", 7: "bold magenta"}
 
 
 def _bullheads(n: int, unit: str = "bullheads") -> str:
-    """A penalty in the variant's words: "1 bullhead", "3 points"."""
+    """Points taken in the variant's words: "1 bullhead", "3 points"."""
     return f"{n} {unit[:-1] if n == 1 else unit}"
 
 
-class _Quit(Exception):
-    """The person typed quit."""
-
-
-@dataclass
-class PlayResult:
-    """How a game at the terminal ended.
-
-    Attributes:
-        record: the game record: every completed turn (a game stopped mid-round keeps the
-            turns of that round played so far; a turn stopped during its row choice is
-            left out), totals as of the last completed turn, winners once over.
-        finished: the game reached its end by the rules.
-        interrupted: stopped by Ctrl-C or closed input (not by typing quit).
-    """
-
-    record: dict
-    finished: bool
-    interrupted: bool = False
-
-    @property
-    def turns(self) -> int:
-        """Completed turns in the record."""
-        return sum(len(r["turns"]) for r in self.record["rounds"])
-
-
-DEFAULT_OPPONENT = "mcs"  # where it plays the game; else FALLBACK_OPPONENT
-FALLBACK_OPPONENT = "random"
-
-
-def default_opponents(game: str) -> str:
-    """The opponents of `sixnimmt play` when none are given: mcs where it plays game kind
-    `game`, random elsewhere."""
-    from agents.registry import available
-    # available(game): the name's implementation for that game (mcs has one per game kind)
-    return DEFAULT_OPPONENT if DEFAULT_OPPONENT in available(game) else FALLBACK_OPPONENT
-
-
-# The terminal game of each game kind: (module, class).
-TERMINAL_GAMES = {"cards": ("experiments.play", "TerminalGame"),
-                  "board": ("experiments.play_board", "BoardTerminalGame")}
-
-
-def terminal_game(game, opponents: list[str], seed: int, console: Console, ask: Ask, *,
-                  hints: bool = False):
-    """The terminal game of `game`'s kind (TERMINAL_GAMES); each keeps the game's record."""
-    import importlib
-
-    game = as_game(game)
-    if game.info.game not in TERMINAL_GAMES:
-        raise ConfigError(f"no terminal game for {game.info.game!r}; terminal games: {', '.join(TERMINAL_GAMES)}")
-    module, name = TERMINAL_GAMES[game.info.game]
-    return getattr(importlib.import_module(module), name)(game, opponents, seed, console, ask,
-                                                          hints=hints)
-
-
-def opponent_specs(opponents: str, players: int) -> list[str]:
-    """One agent spec per other seat: the comma-separated list, cycled if too short."""
-    specs = [s.strip() for s in opponents.split(",") if s.strip()]
-    if not specs:
-        raise ConfigError("--opponents needs at least one agent spec (see `sixnimmt agents`)")
-    if len(specs) > players - 1:
-        raise ConfigError(f"{len(specs)} opponents for {players - 1} other seats: "
-                          f"give at most {players - 1} or raise --players")
-    return list(islice(cycle(specs), players - 1))
-
-
-class SeatZeroSession:
-    """What the terminal games share: the person at seat 0, agents (`self.specs`,
-    `self.agents`, `self.rng`) at the others, and one line of input at a time."""
-
-    _eofs = 0  # Ctrl-D in a row
-    first_agent_seat = 1  # the seat of specs[0]: 0 when agents fill every seat (watching, on the web page)
-
-    def _agent_actions(self, st) -> np.ndarray:
-        """(P, 1) encoded actions: each agent's decision for its seat (the person's: pass)."""
-        actions = np.full((st.players, 1), self.game.info.pass_action, dtype=np.int64)
-        for seat, spec in enumerate(self.specs, start=self.first_agent_seat):
-            view = self.game.view(st, [seat], [0])
-            if not view.must_act[0]:
-                continue
-            actions[seat, 0] = self.agents[spec].act(view, self.rng)[0]
-        return actions
-
-    def _step(self, st, actions: np.ndarray, recorder):
-        """Apply one decision step, record it, show what it did (the game's `_show_events`)."""
-        after, events = self.game.step(st, actions, report=True)
-        recorder.observe(st, actions, after, events)
-        self._show_events(st, after, events)
-        return after
-
-    def _read(self, prompt: str) -> str:
-        """One line of input; Ctrl-D gets a message (and after MAX_EOF in a row, stops)."""
-        while True:
-            try:
-                line = self.ask(prompt)
-            except EOFError:
-                self._eofs += 1
-                if self._eofs >= MAX_EOF:
-                    self.console.print(f"\nNo input ({MAX_EOF} times end of input).")
-                    raise KeyboardInterrupt from None
-                self.console.print("\n(Ctrl-D: nothing read. Type your choice; Ctrl-C or 'quit' ends the game.)")
-                continue
-            self._eofs = 0
-            line = line.strip()
-            if line.casefold() in QUIT_WORDS:
-                raise _Quit
-            return line
-
-
-class TerminalGame(SeatZeroSession):
+class TerminalGame(TerminalSession):
     """One game: the person at seat 0, agents at the others.
 
     Args:
@@ -186,64 +61,41 @@ class TerminalGame(SeatZeroSession):
     def __init__(self, game, opponents: list[str], seed: int, console: Console,
                  ask: Ask, hints: bool = False):
         self.game = as_game(game)
-        config = self.game.rules
-        if len(opponents) != config.players - 1:
-            raise ConfigError(f"{len(opponents)} opponents for {config.players - 1} other seats")
-        self.config, self.seed, self.console, self.ask = config, seed, console, ask
-        self.variant = config.variant_data
-        self.specs = opponents
-        _, self.agents = build_agents(opponents)  # one object per distinct spec
-        self.hint_agent = make_agent(HINT_AGENT, "cards") if hints else None
-        # Separate streams: hints never change how the opponents play.
-        self.rng = np.random.default_rng([seed, 0])
-        self.hint_rng = np.random.default_rng([seed, 1])
-        self.names = ["you"] + [f"seat {s} ({spec})" for s, spec in enumerate(opponents, start=1)]
+        self._setup(opponents, seed, console, ask, hints)
+        self.variant = self.config.variant_data
         # Every card name of the variant -> its ids (two decks: twins share a name).
         self.by_name: dict[str, list[int]] = {}
         for card in range(1, self.variant.n_ids + 1):
             self.by_name.setdefault(self.variant.card_name(card).casefold(), []).append(card)
-        self._eofs = 0
 
     # ------------------------------------------------------------------ the game loop
 
-    def play(self) -> PlayResult:
-        """Play until the game ends, the person quits, or Ctrl-C; return the record."""
-        game = self.game
-        st = game.new_games(game_seeds(self.seed, 1))
-        recorder = game.recorder(st, seats=[HUMAN_NAME] + self.specs, seeds=[self.seed])
-        saved = self._snapshot(recorder, st)
+    def _turns(self, st: State, recorder):
+        """Play turn after turn (the card, then any row choices), yielding after each."""
         announced = -1
-        try:
-            while not game.game_over(st)[0]:
-                # The agents pick their cards first: play is simultaneous and they see only
-                # their own SeatView. It also makes an agent that cannot play this table
-                # (a PPO model for another seat count) fail before the first prompt.
+        while not self.game.game_over(st)[0]:
+            # The agents pick their cards first: play is simultaneous and they see only
+            # their own SeatView. It also makes an agent that cannot play this table
+            # (a PPO model for another seat count) fail before the first prompt.
+            actions = self._agent_actions(st)
+            if int(st.round[0]) != announced:
+                announced = int(st.round[0])
+                self._show_round_start(st, announced)
+            self._show_table(st)
+            actions[HUMAN, 0] = card_action(self._ask_card(st))
+            self._show_reveal(st, actions[:, 0] + 1)  # card action a plays card id a + 1
+            st = self._step(st, actions, recorder)
+            while st.phase[0] == PHASE_ROW:
+                chooser = int(st.chooser[0])
                 actions = self._agent_actions(st)
-                if int(st.round[0]) != announced:
-                    announced = int(st.round[0])
-                    self._show_round_start(st, announced)
-                self._show_table(st)
-                actions[HUMAN, 0] = card_action(self._ask_card(st))
-                self._show_reveal(st, actions[:, 0] + 1)  # card action a plays card id a + 1
+                if chooser == HUMAN:
+                    actions[HUMAN, 0] = row_action(self.config, self._ask_row(st))
                 st = self._step(st, actions, recorder)
-                while st.phase[0] == PHASE_ROW:
-                    chooser = int(st.chooser[0])
-                    actions = self._agent_actions(st)
-                    if chooser == HUMAN:
-                        actions[HUMAN, 0] = row_action(self.config, self._ask_row(st))
-                    st = self._step(st, actions, recorder)
-                saved = self._snapshot(recorder, st)
-        except (KeyboardInterrupt, _Quit) as stop:
-            interrupted = isinstance(stop, KeyboardInterrupt)
-            self.console.print("\n[bold]Game stopped[/bold]" + (" (Ctrl-C)." if interrupted else "."))
-            self._show_scores_of(saved["totals"], "Scores after the last completed turn")
-            return PlayResult(saved, finished=False, interrupted=interrupted)
-        self._show_end(st)
-        return PlayResult(saved, finished=True)
+            yield st
 
-    def _snapshot(self, recorder, st: State) -> dict:
-        """A deep copy of the record at a turn boundary: what is saved if play stops."""
-        return json.loads(json.dumps(recorder.records(st)[0]))
+    @staticmethod
+    def _completed_turns(record: dict, st: State) -> int:
+        return sum(len(r["turns"]) for r in record["rounds"])
 
     # ------------------------------------------------------------------ reading input
 
@@ -251,9 +103,7 @@ class TerminalGame(SeatZeroSession):
         """The card id the person plays, asked until it is one they hold."""
         view = self.game.view(st, [HUMAN], [0])
         legal = set((np.flatnonzero(view.action_mask()[0, :self.variant.n_ids]) + 1).tolist())
-        if self.hint_agent is not None and len(legal) > 1:
-            cards, means = self.hint_agent.card_estimates(view, 0, self.hint_rng)
-            self._show_hint([self._name(c) for c in cards], means, "play")
+        self._show_hint(view, lambda action: self._name(action + 1), "play")  # card action a: card id a + 1
         hand = " ".join(self._name(c) for c in self._sorted(legal))
         while True:
             text = self._read("Your card: ")
@@ -278,9 +128,7 @@ class TerminalGame(SeatZeroSession):
         shown = ", ".join(str(r + 1) for r in legal)
         self._show_rows(view)
         self.console.print(self._choice_reason(view, legal))
-        if self.hint_agent is not None and len(legal) > 1:
-            rows, means = self.hint_agent.row_estimates(view, 0, self.hint_rng)
-            self._show_hint([f"row {r + 1}" for r in rows], means, "take")
+        self._show_hint(view, lambda action: f"row {action - n_ids + 1}", "take")  # row action: n_ids + row
         while True:
             text = self._read(f"Row ({shown}): ")
             if not text:
@@ -356,22 +204,14 @@ class TerminalGame(SeatZeroSession):
         table.add_row("your hand", *(self._card_text(c) for c in hand))
         table.add_row(self.variant.penalty_unit, *(str(int(self.variant.bullheads[c])) for c in hand))
         self.console.print(table)
-        self._show_scores_of(view.scores[0].tolist(), "Scores", view.round_penalty[0].tolist())
+        self._show_scores(view.scores[0].tolist(), "Scores", view.round_penalty[0].tolist())
 
-    def _show_scores_of(self, totals, title: str, this_round=None) -> None:
+    def _show_scores(self, totals, title: str, this_round=None) -> None:
         parts = []
         for seat, total in enumerate(totals):
             extra = f" (+{int(this_round[seat])} this round)" if this_round is not None and this_round[seat] else ""
             parts.append(f"{self.names[seat]} {int(total)}{extra}")
         self.console.print(f"{title}: " + " · ".join(parts))
-
-    def _show_hint(self, choices: list[str], means: np.ndarray, verb: str) -> None:
-        """What the hint agent would choose, and its estimate for every choice."""
-        best = int(np.argmin(means))
-        self.console.print(f"[dim]Hint ({HINT_AGENT}): {verb} {choices[best]}. Bullheads you would take "
-                           "from now to the round's end, mean of simulations that deal the unseen "
-                           "cards at random and then play at random:[/dim]")
-        self.console.print("[dim]  " + "  ".join(f"{c}: {m:.1f}" for c, m in zip(choices, means)) + "[/dim]")
 
     def _show_reveal(self, st: State, cards: np.ndarray) -> None:
         parts = Text("Revealed: ")
