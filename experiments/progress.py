@@ -17,16 +17,19 @@ class TurnBar:
     """
 
     def __init__(self, desc: str, enabled: bool = True, file=None):
-        from tqdm import tqdm
-        self.bar = tqdm(total=None, unit="decision", unit_scale=True, desc=desc, disable=not enabled,
-                        leave=False, smoothing=0.3, file=file,
-                        bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} decisions "
-                                   "[{elapsed}<{remaining}, {rate_fmt}]")
+        self.desc, self.enabled, self.file = desc, enabled, file
+        self.bar = None  # drawn at the first update: a match refused before its first step shows none
         self.n = 0
         self.share = 0.0
 
     def update(self, decisions: int, share: float) -> None:
         """`decisions` more were made; `share` of the match is played (0..1)."""
+        if self.bar is None:
+            from tqdm import tqdm
+            self.bar = tqdm(total=None, unit="decision", unit_scale=True, desc=self.desc, disable=not self.enabled,
+                            leave=False, smoothing=0.3, file=self.file,
+                            bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} decisions "
+                                       "[{elapsed}<{remaining}, {rate_fmt}]")
         self.n += decisions
         self.share = share
         if share > 0:
@@ -34,7 +37,8 @@ class TurnBar:
         self.bar.update(decisions)
 
     def close(self) -> None:
-        self.bar.close()
+        if self.bar is not None:
+            self.bar.close()
 
 
 @contextmanager

@@ -20,9 +20,7 @@ give the same numbers. Output: results.json, report.md and plots in the output d
 
 from __future__ import annotations
 
-import json
-import multiprocessing
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -33,6 +31,8 @@ from sixnimmt_env.cards.events import RULE_ON_TWIN, RULE_SIXTH, RULE_TOO_LOW, RU
 from sixnimmt_env.cards.rules import RuleConfig
 from sixnimmt_env.cards.state import PHASE_CARDS, PHASE_OVER
 from sixnimmt_env.core.rng import game_seeds
+
+from .study_runner import fmt_ci, pyplot, run_and_write, save_figure, with_figures
 
 EVENTS = {
     "too_low": "too-low card (its owner takes a row)",
@@ -136,56 +136,6 @@ def run_cell(job: tuple[str, str, int, str], cfg: StudyConfig) -> dict:
     return out
 
 
-def _call(args):
-    fn, job, cfg = args
-    return fn(job, cfg)
-
-
-def run_cells(cell, jobs: list, cfg, *, workers: int = 1, progress: bool = True, desc: str = "study") -> list:
-    """`cell(job, cfg)` for every job, in `workers` spawned processes, with a progress bar;
-    the results in the order they finish (each names its job)."""
-    from tqdm import tqdm
-
-    bar = tqdm(total=len(jobs), unit="cell", desc=desc, disable=not progress)
-    results = []
-    if workers > 1:
-        with multiprocessing.get_context("spawn").Pool(workers) as pool:
-            for r in pool.imap_unordered(_call, [(cell, j, cfg) for j in jobs]):
-                results.append(r)
-                bar.update()
-    else:
-        for job in jobs:
-            results.append(cell(job, cfg))
-            bar.update()
-    bar.close()
-    return results
-
-
-def run_and_write(cell, cfg, out: str | Path, *, job_of, plot, report, workers: int = 1, progress: bool = True,
-                  desc: str = "study") -> dict:
-    """A study's whole run: `cell(job, cfg)` for every job of `cfg.jobs()` (in `workers`
-    processes), the results in job order (`job_of(result)` is its job), then results.json,
-    the plots (`plot(summary, out)` -> file names) and report.md (`report(summary, files)`)
-    in `out`. Returns the summary ({"config", "cells"})."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    jobs = cfg.jobs()
-    results = run_cells(cell, jobs, cfg, workers=workers, progress=progress, desc=desc)
-    order = {j: i for i, j in enumerate(jobs)}
-    results.sort(key=lambda r: order[job_of(r)])
-    summary = {"config": asdict(cfg), "cells": results}
-    (out / "results.json").write_text(json.dumps(summary, indent=1) + "\n")
-    files = plot(summary, out)
-    (out / "report.md").write_text(report(summary, files))
-    return summary
-
-
-def fmt_ci(pair, digits: int = 2) -> str:
-    """A (mean, 95% CI) pair as "m ± ci" (the mean alone when the CI is not finite)."""
-    m, ci = pair
-    return f"{m:.{digits}f} ± {ci:.{digits}f}" if np.isfinite(ci) else f"{m:.{digits}f}"
-
-
 def run_study(cfg: StudyConfig, out: str | Path, *, workers: int = 1, progress: bool = True) -> dict:
     """Every cell (in `workers` processes), then results.json, report.md and plots in `out`."""
     return run_and_write(run_cell, cfg, out, job_of=lambda r: (r["variant"], r["deck"], r["players"], r["table"]),
@@ -227,16 +177,12 @@ def report_markdown(summary: dict, files: list[str]) -> str:
     for r in cells:
         adv = [fmt_ci(a) for a in r["position_advantage"]] + [""] * (10 - r["players"])
         lines.append(f"| {r['table']} | {_label(r)} | {r['players']} | " + " | ".join(adv) + " |")
-    lines.append("")
-    lines += [f"![{f}]({f})\n" for f in files]
-    return "\n".join(lines)
+    return with_figures(lines, files)
 
 
 def plot_study(summary: dict, out: Path) -> list[str]:
     """Three figures: points and rounds by players, rule rates, position advantage."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     cells = summary["cells"]
     tables = ["heuristics", "mcs"]
@@ -259,10 +205,7 @@ def plot_study(summary: dict, out: Path) -> list[str]:
             ax.set_xlabel("players")
             ax.grid(alpha=0.3)
             ax.legend()
-    fig.tight_layout()
-    fig.savefig(out / "points_and_length.png", dpi=110)
-    plt.close(fig)
-    files.append("points_and_length.png")
+    files += save_figure(fig, out, "points_and_length.png")
 
     twin_events = ["twins_same_turn", "on_twin", "twin_rows_shorter", "twin_rows_equal"]
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), squeeze=False)
@@ -280,10 +223,7 @@ def plot_study(summary: dict, out: Path) -> list[str]:
         ax.set_title(f"Die Sechste twin rules ({table} table)")
         ax.grid(alpha=0.3, axis="y")
     axes[0][0].legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(out / "twin_rules.png", dpi=110)
-    plt.close(fig)
-    files.append("twin_rules.png")
+    files += save_figure(fig, out, "twin_rules.png")
 
     players = sorted({r["players"] for r in cells})
     fig, axes = plt.subplots(1, len(players), figsize=(4 * len(players), 4), squeeze=False)
@@ -301,8 +241,5 @@ def plot_study(summary: dict, out: Path) -> list[str]:
         ax.grid(alpha=0.3)
     axes[0][0].set_ylabel("points / round minus table mean")
     axes[0][0].legend()
-    fig.tight_layout()
-    fig.savefig(out / "seat_position.png", dpi=110)
-    plt.close(fig)
-    files.append("seat_position.png")
+    files += save_figure(fig, out, "seat_position.png")
     return files
