@@ -175,8 +175,8 @@ def play(
     layout: Optional[str] = LAYOUT,
     next_row: Optional[str] = NEXT_ROW,
     game: str = GAME,
-    hints: bool = typer.Option(False, help="cards only: before each decision, show what mcs would play and "
-                                           "its expected penalty per choice."),
+    hints: bool = typer.Option(False, help="Before each decision, show what mcs would choose and its mean "
+                                           "points per choice."),
     record: Optional[Path] = typer.Option(None, help="Write the game record (JSON) here, also when stopped early."),
 ) -> None:
     """Play a game in the terminal against agents: you are seat 0 (cards or board).
