@@ -180,15 +180,18 @@ def report_markdown(summary: dict, files: list[str]) -> str:
     return with_figures(lines, files)
 
 
+TABLES = ("heuristics", "mcs")
+COLORS = {"classic": "tab:blue", "die-sechste": "tab:red", "die-sechste (exact)": "tab:orange"}
+
+
 def plot_study(summary: dict, out: Path) -> list[str]:
     """Three figures: points and rounds by players, rule rates, position advantage."""
-    plt = pyplot()
-
     cells = summary["cells"]
-    tables = ["heuristics", "mcs"]
-    colors = {"classic": "tab:blue", "die-sechste": "tab:red", "die-sechste (exact)": "tab:orange"}
-    files = []
+    return _plot_points(cells, out) + _plot_twin_rules(cells, out) + _plot_positions(cells, out)
 
+
+def _plot_points(cells: list[dict], out: Path) -> list[str]:
+    plt, tables, colors = pyplot(), TABLES, COLORS
     fig, axes = plt.subplots(2, 2, figsize=(11, 8), squeeze=False)
     for col, table in enumerate(tables):
         for row, (measure, title) in enumerate([("penalty_per_round", "points per round"),
@@ -205,8 +208,11 @@ def plot_study(summary: dict, out: Path) -> list[str]:
             ax.set_xlabel("players")
             ax.grid(alpha=0.3)
             ax.legend()
-    files += save_figure(fig, out, "points_and_length.png")
+    return save_figure(fig, out, "points_and_length.png")
 
+
+def _plot_twin_rules(cells: list[dict], out: Path) -> list[str]:
+    plt, tables = pyplot(), TABLES
     twin_events = ["twins_same_turn", "on_twin", "twin_rows_shorter", "twin_rows_equal"]
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), squeeze=False)
     for ax, table in zip(axes[0], tables):
@@ -223,8 +229,11 @@ def plot_study(summary: dict, out: Path) -> list[str]:
         ax.set_title(f"Die Sechste twin rules ({table} table)")
         ax.grid(alpha=0.3, axis="y")
     axes[0][0].legend(fontsize=8)
-    files += save_figure(fig, out, "twin_rules.png")
+    return save_figure(fig, out, "twin_rules.png")
 
+
+def _plot_positions(cells: list[dict], out: Path) -> list[str]:
+    plt, colors = pyplot(), COLORS
     players = sorted({r["players"] for r in cells})
     fig, axes = plt.subplots(1, len(players), figsize=(4 * len(players), 4), squeeze=False)
     for ax, p in zip(axes[0], players):
@@ -241,5 +250,4 @@ def plot_study(summary: dict, out: Path) -> list[str]:
         ax.grid(alpha=0.3)
     axes[0][0].set_ylabel("points / round minus table mean")
     axes[0][0].legend()
-    files += save_figure(fig, out, "seat_position.png")
-    return files
+    return save_figure(fig, out, "seat_position.png")
