@@ -65,6 +65,7 @@ class BoardTerminalGame(TerminalSession):
     """
 
     score_word = "Points"
+    score_column = "points"
 
     def __init__(self, game, opponents: list[str], seed: int, console: Console, ask: Ask,
                  hints: bool = False):
@@ -314,20 +315,3 @@ class BoardTerminalGame(TerminalSession):
             question = {ASK_PLUS5: "use a +5 card?", ASK_DOUBLE: "use a 2x card?", ASK_LUCK_CARD: "which luck card?",
                         ASK_ACTION: "play an action card?", ASK_FREE_ROW: "which free row?"}[int(after.ask[game])]
             self.console.print(f"  {self.names[int(after.asker[game])]} is asked: {question}")
-
-    def _show_end(self, st: BoardState) -> None:
-        totals = self.game.totals(st)[:, 0]
-        winners = np.flatnonzero(self.game.winners(st)[:, 0]).tolist()
-        self.console.rule("Game over")
-        table = Table(show_header=True, header_style="bold")
-        table.add_column("seat")
-        table.add_column("points", justify="right")
-        for seat in np.argsort(-totals, kind="stable"):  # the most points first
-            table.add_row(self.names[seat] + ("  (winner)" if seat in winners else ""), str(int(totals[seat])))
-        self.console.print(table)
-        if HUMAN in winners:
-            self.console.print("[bold green]You win![/bold green]" if len(winners) == 1 else
-                               "[bold green]You share the win.[/bold green]")
-        else:
-            self.console.print("Winner" + "s" * (len(winners) > 1) + ": "
-                               + ", ".join(self.names[w] for w in winners))

@@ -97,6 +97,10 @@ class TerminalGame(TerminalSession):
     def _completed_turns(record: dict, st: State) -> int:
         return sum(len(r["turns"]) for r in record["rounds"])
 
+    @property
+    def score_column(self) -> str:
+        return self.variant.penalty_unit
+
     # ------------------------------------------------------------------ reading input
 
     def _ask_card(self, st: State) -> int:
@@ -237,20 +241,3 @@ class TerminalGame(TerminalSession):
             pens = events.round_penalty[:, 0]
             self.console.print("[bold]Round over:[/bold] " + " · ".join(
                 f"{self.names[p]} +{int(x)}" for p, x in enumerate(pens)))
-
-    def _show_end(self, st: State) -> None:
-        totals = self.game.totals(st)[:, 0]
-        winners = np.flatnonzero(self.game.winners(st)[:, 0]).tolist()
-        self.console.rule("Game over")
-        table = Table(show_header=True, header_style="bold")
-        table.add_column("seat")
-        table.add_column(self.variant.penalty_unit, justify="right")
-        for seat in np.argsort(totals, kind="stable"):
-            table.add_row(self.names[seat] + ("  (winner)" if seat in winners else ""), str(int(totals[seat])))
-        self.console.print(table)
-        if HUMAN in winners:
-            self.console.print("[bold green]You win![/bold green]" if len(winners) == 1 else
-                               "[bold green]You share the win.[/bold green]")
-        else:
-            self.console.print("Winner" + "s" * (len(winners) > 1) + ": "
-                               + ", ".join(self.names[w] for w in winners))

@@ -169,10 +169,11 @@ class PlayResult:
 class TerminalSession(SeatZeroSession):
     """The game loop of a terminal game. A game writes `_turns(st, recorder)`, which plays
     and yields the state after every completed turn, and what it shows (`_show_events`,
-    `_show_scores`, `_show_end`, `_completed_turns`); `play` keeps the record at every
+    `_show_scores`, `_completed_turns`); `play` keeps the record at every
     turn boundary and stops on quit or Ctrl-C with the turns completed so far."""
 
     score_word = "Scores"  # what the totals are called on screen
+    score_column = "points"  # their column in the final table
 
     def _setup(self, opponents: list[str], seed: int, console, ask: Ask, hints: bool) -> None:
         """What every terminal game sets up: the seats, the agents, the hint agent, the
@@ -230,3 +231,23 @@ class TerminalSession(SeatZeroSession):
                            f"{hint_explanation(self.game.info, rollouts).capitalize()}:[/dim]")
         self.console.print("[dim]  " + "  ".join(f"{label(int(a))}: {m:.1f}" for a, m in zip(actions, means))
                            + "[/dim]")
+
+    def _show_end(self, st) -> None:
+        """The final table, the best first by the game's utility, and who won."""
+        from rich.table import Table
+
+        totals = self.game.totals(st)[:, 0]
+        winners = np.flatnonzero(self.game.winners(st)[:, 0]).tolist()
+        self.console.rule("Game over")
+        table = Table(show_header=True, header_style="bold")
+        table.add_column("seat")
+        table.add_column(self.score_column, justify="right")
+        for seat in np.argsort(-self.game.info.utility * totals, kind="stable"):
+            table.add_row(self.names[seat] + ("  (winner)" if seat in winners else ""), str(int(totals[seat])))
+        self.console.print(table)
+        if HUMAN in winners:
+            self.console.print("[bold green]You win![/bold green]" if len(winners) == 1 else
+                               "[bold green]You share the win.[/bold green]")
+        else:
+            self.console.print("Winner" + "s" * (len(winners) > 1) + ": "
+                               + ", ".join(self.names[w] for w in winners))
