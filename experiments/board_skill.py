@@ -32,7 +32,8 @@ from sixnimmt_env.board.state import ASK_ACTION, NO_CARD, PHASE_ASK
 from sixnimmt_env.core.game import make_game
 from sixnimmt_env.core.rng import game_seeds
 
-from .study_runner import fmt_ci, pyplot, run_and_write, save_figure, with_figures
+from .figures import pyplot, save_figure
+from .study_runner import fmt_ci, markdown_table, run_and_write, with_figures
 
 VARIANTS = ("basic", "luck", "pro", "pro-luck")
 
@@ -125,20 +126,18 @@ def report_markdown(summary: dict, files: list[str]) -> str:
              f"cell (duplicate deals, every seat rotation), seed {cfg['seed']}, the shipped default boards (both "
              "APPROXIMATIONS of the printed board). Gap = the searcher's points minus its opponents' mean, "
              "paired per game. ± = 95% CI over games.\n",
-             "## The gap\n",
-             "| variant | players | opponents | searcher | opponents | gap | win share (fair) | score spread | turns |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
-    for r in cells:
-        lines.append(f"| {r['variant']} | {r['players']} | {r['opponents']} | {fmt_ci(r['search_points'], 1)} | "
-                     f"{fmt_ci(r['opponent_points'], 1)} | **{fmt_ci(r['gap'], 1)}** | {fmt_ci(r['win_share'], 2)} "
-                     f"({r['fair_share']:.2f}) | {fmt_ci(r['score_spread'], 1)} | {fmt_ci(r['turns'], 1)} |")
-    lines += ["\n## What fires per game\n",
-              "| variant | players | opponents | takes | " + " | ".join(ACTION_KINDS) + " | 2x | 2x paid off |",
-              "| --- | --- | --- | --- |" + " --- |" * (len(ACTION_KINDS) + 2)]
-    for r in cells:
-        cards = " | ".join(fmt_ci(r["cards_per_game"][k], 1) for k in ACTION_KINDS)
-        lines.append(f"| {r['variant']} | {r['players']} | {r['opponents']} | {fmt_ci(r['takes_per_game'], 1)} | {cards} | "
-                     f"{fmt_ci(r['double_per_game'], 1)} | {r['double_paid_share']:.2f} |")
+             "## The gap\n"]
+    lines += markdown_table(["variant", "players", "opponents", "searcher", "opponents", "gap", "win share (fair)",
+                             "score spread", "turns"],
+                            [[r["variant"], r["players"], r["opponents"], fmt_ci(r["search_points"], 1),
+                              fmt_ci(r["opponent_points"], 1), f"**{fmt_ci(r['gap'], 1)}**",
+                              f"{fmt_ci(r['win_share'], 2)} ({r['fair_share']:.2f})", fmt_ci(r["score_spread"], 1),
+                              fmt_ci(r["turns"], 1)] for r in cells])
+    lines += ["\n## What fires per game\n"]
+    lines += markdown_table(["variant", "players", "opponents", "takes", *ACTION_KINDS, "2x", "2x paid off"],
+                            [[r["variant"], r["players"], r["opponents"], fmt_ci(r["takes_per_game"], 1),
+                              *(fmt_ci(r["cards_per_game"][k], 1) for k in ACTION_KINDS),
+                              fmt_ci(r["double_per_game"], 1), f"{r['double_paid_share']:.2f}"] for r in cells])
     lines += ["\n## Field kinds acting per game\n"]
     for r in cells:
         kinds = ", ".join(f"{k} {fmt_ci(v, 1)}" for k, v in r["field_kinds_per_game"].items())

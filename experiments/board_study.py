@@ -27,7 +27,8 @@ from sixnimmt_env.board.layout import KIND_NAMES, TAKE
 from sixnimmt_env.core.game import make_game
 from sixnimmt_env.core.rng import game_seeds
 
-from .study_runner import fmt_ci, pyplot, run_and_write, save_figure, with_figures
+from .figures import pyplot, save_figure
+from .study_runner import fmt_ci, markdown_table, run_and_write, with_figures
 
 BASIC_KINDS = ("plain", "green", "red", "fixed", "play two", "take")
 
@@ -112,27 +113,25 @@ def report_markdown(summary: dict, files: list[str]) -> str:
              f"seed {cfg['seed']}. Tables: `random` in every seat ({cfg['random_games']} games per cell), "
              f"`{cfg['search']}` in every seat ({cfg['search_games']} games per cell), duplicate deals with "
              "seat rotation. ± = 95% CI over games (over seat-games for points per seat).\n",
-             "## Points\n",
-             "| table | variant | players | games | points per seat | sd | winner's points | shared wins | ms / decision |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
-    for r in cells:
-        lines.append(f"| {r['agent']} | {r['variant']} | {r['players']} | {r['games']} | {fmt_ci(r['score_per_seat'], 1)} | "
-                     f"{r['score_sd']:.1f} | {fmt_ci(r['winner_score'], 1)} | {fmt_ci(r['shared_win'], 2)} | "
-                     f"{r['ms_per_decision']:.2f} |")
-    lines += ["\n## Field kinds acting per game (tiles landing on them; take: rows taken)\n",
-              "| table | variant | players | " + " | ".join(BASIC_KINDS) + " | tiles per take | play-two turns |",
-              "| --- | --- | --- |" + " --- |" * (len(BASIC_KINDS) + 2)]
-    for r in cells:
-        kinds = " | ".join(fmt_ci(r["field_kinds_per_game"][k], 1) for k in BASIC_KINDS)
-        lines.append(f"| {r['agent']} | {r['variant']} | {r['players']} | {kinds} | {r['tiles_taken_per_take']:.2f} | "
-                     f"{fmt_ci(r['play_two_turns_per_game'], 1)} |")
+             "## Points\n"]
+    lines += markdown_table(["table", "variant", "players", "games", "points per seat", "sd", "winner's points",
+                             "shared wins", "ms / decision"],
+                            [[r["agent"], r["variant"], r["players"], r["games"], fmt_ci(r["score_per_seat"], 1),
+                              f"{r['score_sd']:.1f}", fmt_ci(r["winner_score"], 1), fmt_ci(r["shared_win"], 2),
+                              f"{r['ms_per_decision']:.2f}"] for r in cells])
+    lines += ["\n## Field kinds acting per game (tiles landing on them; take: rows taken)\n"]
+    lines += markdown_table(["table", "variant", "players", *BASIC_KINDS, "tiles per take", "play-two turns"],
+                            [[r["agent"], r["variant"], r["players"],
+                              *(fmt_ci(r["field_kinds_per_game"][k], 1) for k in BASIC_KINDS),
+                              f"{r['tiles_taken_per_take']:.2f}", fmt_ci(r["play_two_turns_per_game"], 1)]
+                             for r in cells])
     luck = [r for r in cells if r["variant"] == "luck"]
     if luck:
-        lines += ["\n## Luck cards per game (variant luck)\n",
-                  "| table | players | gained | +5 played | 2x played |", "| --- | --- | --- | --- | --- |"]
-        for r in luck:
-            lines.append(f"| {r['agent']} | {r['players']} | {fmt_ci(r['luck_cards_per_game'], 1)} | "
-                         f"{fmt_ci(r['plus5_played_per_game'], 1)} | {fmt_ci(r['double_played_per_game'], 1)} |")
+        lines += ["\n## Luck cards per game (variant luck)\n"]
+        lines += markdown_table(["table", "players", "gained", "+5 played", "2x played"],
+                                [[r["agent"], r["players"], fmt_ci(r["luck_cards_per_game"], 1),
+                                  fmt_ci(r["plus5_played_per_game"], 1), fmt_ci(r["double_played_per_game"], 1)]
+                                 for r in luck])
     return with_figures(lines, files)
 
 

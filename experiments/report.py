@@ -27,6 +27,8 @@ import numpy as np
 
 from agents.results import better, mean_ci, ranked, summarize
 
+from .figures import pyplot, save_figure
+
 OLD_POINTS_PLOT = "penalties.png"  # points.png as written before
 
 
@@ -114,10 +116,7 @@ def head_to_head(rows: list[dict], utility: int = -1) -> tuple[list[str], np.nda
 
 def _plots(out: Path, by_players: dict[int, list], rows: list[dict], h2h, unit: str = "bullheads",
            utility: int = -1) -> list[str]:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     files = []
     fig, axes = plt.subplots(1, len(by_players), figsize=(6 * len(by_players), 0.45 * max(
         len(v) for v in by_players.values()) + 1.5), squeeze=False)
@@ -128,10 +127,7 @@ def _plots(out: Path, by_players: dict[int, list], rows: list[dict], h2h, unit: 
         ax.set_xlabel(f"{unit} per round (95% CI), {'lower' if utility < 0 else 'higher'} is better")
         ax.set_title(f"{p} players")
         ax.grid(axis="x", alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(out / "leaderboard.png", dpi=110)
-    plt.close(fig)
-    files.append("leaderboard.png")
+    files += save_figure(fig, out, "leaderboard.png")
 
     names, share, met = h2h
     fig, ax = plt.subplots(figsize=(1.0 + 0.7 * len(names), 0.8 + 0.6 * len(names)))
@@ -144,10 +140,7 @@ def _plots(out: Path, by_players: dict[int, list], rows: list[dict], h2h, unit: 
                 ax.text(j, i, f"{share[i, j]:.2f}", ha="center", va="center", fontsize=8)
     ax.set_title("row agent beat column agent (share of shared games)")
     fig.colorbar(im, ax=ax, shrink=0.8)
-    fig.tight_layout()
-    fig.savefig(out / "head_to_head.png", dpi=110)
-    plt.close(fig)
-    files.append("head_to_head.png")
+    files += save_figure(fig, out, "head_to_head.png")
 
     per_agent = defaultdict(list)
     for row in rows:
@@ -160,11 +153,8 @@ def _plots(out: Path, by_players: dict[int, list], rows: list[dict], h2h, unit: 
     ax.set_ylabel(f"{unit} per round in a game")
     ax.set_title(f"{unit} distributions")
     ax.grid(axis="y", alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(out / "points.png", dpi=110)
-    plt.close(fig)
+    files += save_figure(fig, out, "points.png")
     (out / OLD_POINTS_PLOT).unlink(missing_ok=True)  # this plot under its name of before
-    files.append("points.png")
     return files
 
 

@@ -32,7 +32,8 @@ from sixnimmt_env.cards.rules import RuleConfig
 from sixnimmt_env.cards.state import PHASE_CARDS, PHASE_OVER
 from sixnimmt_env.core.rng import game_seeds
 
-from .study_runner import fmt_ci, pyplot, run_and_write, save_figure, with_figures
+from .figures import pyplot, save_figure
+from .study_runner import fmt_ci, markdown_table, run_and_write, with_figures
 
 EVENTS = {
     "too_low": "too-low card (its owner takes a row)",
@@ -157,26 +158,20 @@ def report_markdown(summary: dict, files: list[str]) -> str:
              f"{', '.join(HEURISTIC_TABLE)} in turn, over duplicate deals with seat rotation "
              f"({cfg['heuristic_games']} games per cell); mcs = `{cfg['mcs']}` in every seat "
              f"({cfg['mcs_games']} games per cell). ± = 95% CI over games.\n"]
-    lines += ["## Penalty per round and game length\n",
-              "| table | game | players | games | points / round | rounds / game | games with shared win |",
-              "| --- | --- | --- | --- | --- | --- | --- |"]
-    for r in cells:
-        lines.append(f"| {r['table']} | {_label(r)} | {r['players']} | {r['games']} | "
-                     f"{fmt_ci(r['penalty_per_round'])} | {fmt_ci(r['rounds_per_game'])} | "
-                     f"{fmt_ci(r['shared_win'], 3)} |")
-    lines += ["\n## How often the special rules fire (per 100 rounds)\n",
-              "| table | game | players | " + " | ".join(EVENTS.values()) + " |",
-              "| --- | --- | --- |" + " --- |" * len(EVENTS)]
-    for r in cells:
-        lines.append(f"| {r['table']} | {_label(r)} | {r['players']} | " +
-                     " | ".join(fmt_ci(r["per_100_rounds"][n], 1) for n in EVENTS) + " |")
+    lines += ["## Penalty per round and game length\n"]
+    lines += markdown_table(["table", "game", "players", "games", "points / round", "rounds / game",
+                             "games with shared win"],
+                            [[r["table"], _label(r), r["players"], r["games"], fmt_ci(r["penalty_per_round"]),
+                              fmt_ci(r["rounds_per_game"]), fmt_ci(r["shared_win"], 3)] for r in cells])
+    lines += ["\n## How often the special rules fire (per 100 rounds)\n"]
+    lines += markdown_table(["table", "game", "players", *EVENTS.values()],
+                            [[r["table"], _label(r), r["players"], *(fmt_ci(r["per_100_rounds"][n], 1) for n in EVENTS)]
+                             for r in cells])
     lines += ["\n## Seat position from the dealer's left: points per round minus the table mean\n",
-              "Position 0 sits left of the dealer (places twins first); the last position is the dealer.\n",
-              "| table | game | players | " + " | ".join(f"pos {i}" for i in range(10)) + " |",
-              "| --- | --- | --- |" + " --- |" * 10]
-    for r in cells:
-        adv = [fmt_ci(a) for a in r["position_advantage"]] + [""] * (10 - r["players"])
-        lines.append(f"| {r['table']} | {_label(r)} | {r['players']} | " + " | ".join(adv) + " |")
+              "Position 0 sits left of the dealer (places twins first); the last position is the dealer.\n"]
+    lines += markdown_table(["table", "game", "players", *(f"pos {i}" for i in range(10))],
+                            [[r["table"], _label(r), r["players"], *(fmt_ci(a) for a in r["position_advantage"]),
+                              *[""] * (10 - r["players"])] for r in cells])
     return with_figures(lines, files)
 
 

@@ -63,18 +63,7 @@ def with_figures(lines: list[str], files: list[str]) -> str:
     return "\n".join(lines + [""] + [f"![{f}]({f})\n" for f in files])
 
 
-def pyplot():
-    """matplotlib's pyplot, drawing to files only (the Agg backend)."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    return plt
-
-
-def save_figure(fig, out: Path, name: str) -> list[str]:
-    """Lay out `fig`, write it to out/name and close it; returns [name]."""
-    plt = pyplot()
-    fig.tight_layout()
-    fig.savefig(out / name, dpi=110)
-    plt.close(fig)
-    return [name]
+def markdown_table(header: list[str], rows) -> list[str]:
+    """A markdown table's lines: the header, its rule, then one line per row of cells."""
+    return (["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
+            + ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows])

@@ -27,3 +27,10 @@ def test_studies_run_their_cells_on_the_local_backend(monkeypatch):
     assert seen == [(1, _cell), (2, _cell)]
     assert one == [{"job": j, "value": 10 * j} for j in (1, 2, 3)]
     assert sorted(two, key=lambda r: r["job"]) == one
+
+
+def test_markdown_table():
+    from experiments.study_runner import markdown_table
+
+    assert markdown_table(["a", "b"], [[1, "x"], ["", 2.5]]) == ["| a | b |", "| --- | --- |", "| 1 | x |",
+                                                                 "|  | 2.5 |"]
