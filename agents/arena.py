@@ -86,7 +86,7 @@ def play_duplicate(names: list[str], agents: dict, game, deal_seeds, rng, *,
     `game`: a Game, or a game's rules (e.g. a card RuleConfig). `observers`: objects with
     observe(before, actions, after, events), called after every step with the encoded
     actions (like a game's recorder), e.g. to count how often a rule fires. `progress`:
-    called after every step as progress(decisions, fraction) with the decisions made in
+    called after every step as progress(decisions, share) with the decisions made in
     that step and the share of the batch played so far (`Game.fraction_done`), e.g.
     a progress bar's update (all games run in one batch and end together, so counting
     finished games would show nothing until the end).
