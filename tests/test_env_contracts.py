@@ -370,3 +370,20 @@ def test_rllib_conventions_observation_key_and_unmasked_checks():
         assert all(space.contains(o) for o in obs.values()) and set(rew) == set(env.possible_agents)
     with pytest.raises(sixnimmt_env.ConfigError):
         sixnimmt_env.parallel_env(3, observation_key="action_mask")
+
+
+@pytest.mark.parametrize("variant", ["basic", "pro", "pro-luck"])
+def test_board_to_act_is_what_each_seat_is_asked(variant):
+    """to_act, which the learner seats' loop and the web page read, agrees with each seat's
+    view at every step (on the pro side hands differ: each seat's own hand counts)."""
+    P, B = 3, 24
+    game = make_game("board", players=P, variant=variant)
+    st = game.new_games(game_seeds(7, B))
+    seats, cols = np.repeat(np.arange(P), B), np.tile(np.arange(B), P)
+    rng = np.random.default_rng(0)
+    while not game.game_over(st).all():
+        view = game.view(st, seats, cols)
+        live = ~game.game_over(st)
+        want = view.must_act.reshape(P, B) & live[None, :]
+        np.testing.assert_array_equal(game.to_act(st) & live[None, :], want)
+        game.step(st, view.random_legal_actions(rng).reshape(P, B), inplace=True, games=live)
