@@ -61,8 +61,8 @@ vector (`"observation"`) and `"action_mask"` (int8, 1 = legal); it is never all 
 Copies (`pickle`, `cloudpickle`, `copy.deepcopy`; SuperSuit's vector envs make them) play
 on exactly as the original.
 - SuperSuit / SB3: `pettingzoo_env_to_vec_env_v1` + `concat_vec_envs_v1` on the ParallelEnv.
-- TorchRL: `PettingZooWrapper(env, use_mask=True)`, parallel or AEC; it moves the mask
-  into the action spec.
+- TorchRL: `PettingZooWrapper(parallel_env(...))`, or `PettingZooWrapper(env(...), use_mask=True)`
+  for the AEC form; it moves the mask into the action spec.
 - Tianshou: `PettingZooEnv(env())` on the AEC form reads `"observation"`/`"action_mask"`.
 - RLlib: its action-masking module reads `"observations"`: `observation_key="observations"`
   renames the vector's key. Its env pre-check steps once with unmasked random actions: use
