@@ -163,7 +163,9 @@ def test_illegal_action_penalize_ends_episode():
     legal["player_1"] = pass_action(env.config)
     _, rew, term, _, infos = env.step(legal)
     assert rew == {"player_0": 0.0, "player_1": -7.0, "player_2": 0.0}
-    assert all(term.values()) and env.agents == [] and "illegal_action" in infos["player_1"]
+    assert all(term.values()) and env.agents == []
+    assert [i["illegal_action"] for i in infos.values()] == [0, 1, 0]  # infos stay numbers
+    assert "seat 1" in env.illegal_message and "is illegal" in env.illegal_message
 
 
 @pytest.mark.parametrize("reward", ["points", "relative", "rank"])
