@@ -185,7 +185,7 @@ def expected_returns(kind: str, totals: np.ndarray, utility: int) -> np.ndarray:
     """(P,) what a seat's rewards over an episode add up to, from the episode's (P,)
     change of every seat's points."""
     P = len(totals)
-    if kind == "penalty":
+    if kind in ("points", "penalty"):  # "penalty" is the alias of "points"
         return utility * totals
     if kind == "relative":
         return utility * (totals - (totals.sum() - totals) / (P - 1))
