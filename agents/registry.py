@@ -6,7 +6,7 @@ the valid ones.
 A name may have one implementation per game kind (`mcs` has one for the card games and
 one for the board game). Each implementation is an `AgentEntry` that lists the games it
 plays. `make_agent(spec, game)` builds the implementation for `game`; without a game, a
-name with a single implementation builds it (as before the board game), and a name with
+name with a single implementation builds it, and a name with
 several builds a `PerGameAgent`, which builds every implementation and hands each view to
 the one for the view's game (`view.config.game`). So a spec like `mcs` plays whatever
 table it sits at — in a match, a tournament, a training pool or a terminal game — and

@@ -4,9 +4,9 @@ The players are simple and built in on purpose: the demo shows the engine, recor
 renderer working together through the game interface, not playing strength. Any game
 is played by uniformly random legal actions (`view.random_legal_actions`) and shown with
 `game.render` at each new turn and `game.render_step` after each step. The card games
-keep the demo they had before there were other games, line for line (its players take
-a uniformly random card and, when the rules ask for a row, the allowed row with the
-fewest bullheads; tests/test_golden_cards.py holds its output).
+have a demo of their own (its players take a uniformly random card and, when the rules
+ask for a row, the allowed row with the fewest bullheads), pinned line for line by
+tests/test_golden_cards.py.
 """
 
 from __future__ import annotations

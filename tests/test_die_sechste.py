@@ -257,7 +257,7 @@ def test_twin_question_reaches_the_observation_and_mask():
     view = SeatView(st, np.array([1]))
     mask = view.action_mask()[0]
     assert mask[104:108].tolist() == [1, 1, 0, 0] and mask[:104].sum() == 0
-    obs = card_layout(config).decode(view.encode()[0])
+    obs = card_layout(config).decode(card_layout(config).encode(view)[0])
     assert obs["choice_rows"].tolist() == [1, 1, 0, 0]
     assert obs["revealed"][cid("8C")] == 1 and obs["revealed"][cid("AS")] == 0
 

@@ -19,7 +19,7 @@ from . import engine
 from .actions import N_ACTIONS, PASS_ACTION, describe_action
 from .encoding import MAX_TURNS, OBSERVATIONS, board_layout
 from .render import action_cards_line, board_lines, scores_line, step_lines
-from .rules import HAND_SIZE, IMPLEMENTED, MAX_PLAYERS, MIN_PLAYERS, RULE_KEYS, BoardConfig
+from .rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, RULE_KEYS, VARIANTS, BoardConfig
 from .seat_view import BoardSeatView
 from .state import PHASE_ASK, PHASE_NAMES, PHASE_OVER, PHASE_PICK, PHASE_PICK_SECOND, BoardState
 
@@ -34,7 +34,7 @@ class BoardGame:
     def __init__(self, rules: BoardConfig):
         self.rules = rules
         self.info = GameInfo(
-            game=NAME, variant=rules.variant, variants=IMPLEMENTED, players=rules.players,
+            game=NAME, variant=rules.variant, variants=VARIANTS, players=rules.players,
             min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, n_actions=N_ACTIONS, pass_action=PASS_ACTION,
             utility=+1, score_unit="points", rule_options=RULE_KEYS + ("layout",), observations=OBSERVATIONS,
             max_decision_steps=MAX_TURNS * _STEPS_PER_TURN)

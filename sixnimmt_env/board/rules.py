@@ -10,10 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import ClassVar
 
-from .layout import DEFAULT_LAYOUT as SIDE_DEFAULT_LAYOUT
-from .layout import BoardLayout, load_layout
-
 from ..core.errors import ConfigError
+from .layout import DEFAULT_LAYOUT, BoardLayout, load_layout
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 N_TILES = 100  # number tiles 1..100, each once
@@ -21,15 +19,12 @@ HAND_SIZE = 12  # tiles drawn at the start (and once more with 2-3 players)
 REFILL_MAX_PLAYERS = 3  # 2-3 players refill their hands once
 START_ROWS = 4  # start tiles on field 1 of rows 1-4; always four active rows
 VARIANTS = ("basic", "luck", "pro", "pro-luck")
-IMPLEMENTED = VARIANTS
 NEXT_ROWS = ("scan", "rotate")
 SIDE = {"basic": "basic", "luck": "basic", "pro": "pro", "pro-luck": "pro"}  # the side each variant is played on
-DEFAULT_LAYOUT = "basic-default"
 # Action cards (pro): the six kinds of the publisher's list, as records name them, and the
 # deck's count of each [default: 4 each, 24 in all]; each seat is dealt START_ACTION_CARDS.
 ACTION_KINDS = ("stop", "swap", "skip", "front", "ascending", "one_more")
 STOP, SWAP, SKIP, FRONT, ASCENDING, ONE_MORE = range(len(ACTION_KINDS))
-PLACING_CARDS = (SKIP, FRONT, ASCENDING)  # they place the tile: at most one per tile, played last
 DEFAULT_ACTION_CARDS = (4, 4, 4, 4, 4, 4)
 START_ACTION_CARDS = 2
 STOP_SIGNS = 2
@@ -89,7 +84,7 @@ class BoardConfig:
         if isinstance(self.layout, BoardLayout):
             board = self.layout
         elif self.layout is None:
-            board = load_layout(SIDE_DEFAULT_LAYOUT[side])
+            board = load_layout(DEFAULT_LAYOUT[side])
         elif isinstance(self.layout, str) and self.layout:
             board = load_layout(self.layout)  # ConfigError naming the file
         else:

@@ -210,9 +210,6 @@ class SeatView:
         cards = self._st.row_cards[:, :, self._g]
         return cards * (np.arange(ROW_CAPACITY)[:, None, None] < self._st.row_count[None, :, self._g])
 
-    def encode(self, layout=None) -> NDArray[np.float32]:
-        """(n, D) the flat observation vectors of `layout` (default: the basic layout)."""
-        if layout is None:
-            from .encoding import card_layout
-            layout = card_layout(self.config)
+    def encode(self, layout) -> NDArray[np.float32]:
+        """(n, D) the flat observation vectors of `layout` (an ObsLayout, e.g. `card_layout(config)`)."""
         return layout.encode(self)

@@ -1,7 +1,7 @@
 """The one game interface: what every adapter, agent loop, record tool and UI talks to.
 
 In the spirit of pgx's `core.Env` and OpenSpiel's game info: a game *kind* (the card
-games; later the board game) is a module registered in `GAMES`, with `make(rules,
+games, the board game) is a module registered in `GAMES`, with `make(rules,
 **rule_options) -> Game` and `replay(record)`; `make_game(name, ...)` binds it to one
 rule configuration and returns a `Game`. A `Game` steps batches of B
 games held in the kind's own state object (fixed-shape arrays, game index last) and

@@ -1,8 +1,8 @@
 """The records envelope shared by every game, and reading and writing record files.
 
 A record is one JSON object, `{"format": "sixnimmt-record/1", "game": ..., "variant":
-..., "rules": {...}, ...}`; a record without "game" is a card-game record (as every
-record was before there were other games). The rest belongs to the game kind, whose
+..., "rules": {...}, ...}`; a record without "game" is a card-game record (the card
+records' format leaves the key out). The rest belongs to the game kind, whose
 module replays it (docs/spec/game-record.md for the card games).
 """
 
