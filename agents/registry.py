@@ -67,10 +67,10 @@ def _guided(**kwargs) -> Agent:
 
 def _entries() -> dict[str, list[AgentEntry]]:
     """Every agent name and its implementations (one per game kind, or one for all)."""
-    from .random_agent import RandomAgent
     from .board.search import BoardMonteCarloAgent
     from .cards.search import BayesAgent, MonteCarloAgent
     from .ppo import PPOAgent  # torch and SB3 load only when a model does
+    from .random_agent import RandomAgent
 
     entries = {"random": [AgentEntry(RandomAgent, {}, "uniformly random legal action", ANY_GAME)]}
     for rule in ("lowest", "highest", "min-gap", "safe-high", "greedy"):
@@ -89,8 +89,9 @@ def _entries() -> dict[str, list[AgentEntry]]:
                                  "a trained MaskablePPO model (no path: the shipped model for the table size)",
                                  ANY_GAME)]
     entries["guided"] = [AgentEntry(_guided, {"path": "", "worlds": 32, "depth": 1},
-                                    "search guided by a trained model (default: the shipped ppo-all): the others play its "
-                                    "policy in `worlds` determinized deals, its value head judges the rest of the round")]
+                                    "search guided by a trained model (default: the shipped ppo-all): the others "
+                                    "play its policy in `worlds` determinized deals, its value head judges the rest "
+                                    "of the round")]
     for rule in ("board-greedy", "board-safe", "board-green"):
         entries[rule] = [_board_heuristic(rule)]
     return entries

@@ -90,7 +90,8 @@ def card_demo(game, seed: int, echo: Callable[[str], None] = print) -> dict:
     st = game.new_games(game_seeds(seed, 1))
     rng = np.random.default_rng(seed)
     recorder = game.recorder(st, seats=[DEMO_SEAT] * config.players, seeds=[seed])
-    echo(f"{'6 nimmt!' if config.variant == 'classic' else config.variant} demo: {config.players} players, row choice {config.row_choice}, seed {seed}")
+    echo(f"{'6 nimmt!' if config.variant == 'classic' else config.variant} demo: {config.players} players, "
+         f"row choice {config.row_choice}, seed {seed}")
     announced_round = -1
     while not game.game_over(st)[0]:
         if st.round[0] != announced_round:

@@ -14,8 +14,9 @@ results alone (`sixnimmt report DIR`).
 
 Any game: DIR/tournament.json names the game kind (`game`) and the rule options given
 (`rule_options`, passed to `make_game` for every seat count; an option left out is the
-game's default). Older directories hold the card options as keys of their own (`row_choice`, `end_score`, `max_rounds`, `variant`);
-`TournamentConfig` still reads them, so those tournaments resume as they were.
+game's default). Older directories hold the card options as keys of their own
+(`row_choice`, `end_score`, `max_rounds`, `variant`); `TournamentConfig` still reads them,
+so those tournaments resume as they were.
 """
 
 from __future__ import annotations
@@ -283,8 +284,9 @@ def run_tournament(cfg: TournamentConfig, out: str | Path, *, workers: int = 1, 
 def _run_locked(cfg: TournamentConfig | None, out: Path, workers: int, resume: bool, progress: bool,
                 backend=None) -> Path:
     """run_tournament, holding the directory's lock."""
-    from .backends import LocalBackend
     from tqdm import tqdm
+
+    from .backends import LocalBackend
 
     config_file = out / "tournament.json"
     if resume:

@@ -13,12 +13,22 @@ import json
 import numpy as np
 import pytest
 
-from sixnimmt_env import (PHASE_CARDS, PHASE_OVER, PHASE_ROW, ConfigError, IllegalActionError,
-                          RuleConfig, from_deal, game_seeds, new_games, step)
+from sixnimmt_env import (
+    PHASE_CARDS,
+    PHASE_OVER,
+    PHASE_ROW,
+    ConfigError,
+    IllegalActionError,
+    RuleConfig,
+    from_deal,
+    game_seeds,
+    new_games,
+    step,
+)
 from sixnimmt_env.cards.events import rule_names
-from sixnimmt_env.core.errors import InvalidRecordError
 from sixnimmt_env.cards.records import Recorder, replay
 from sixnimmt_env.cards.rules import VARIANTS
+from sixnimmt_env.core.errors import InvalidRecordError
 from tests import reference_sechste as ref
 
 V = VARIANTS["die-sechste"]
@@ -249,8 +259,8 @@ def test_a_too_low_card_is_never_a_twin_question():
 
 
 def test_twin_question_reaches_the_observation_and_mask():
-    from sixnimmt_env.cards.seat_view import SeatView
     from sixnimmt_env.cards.encoding import card_layout
+    from sixnimmt_env.cards.seat_view import SeatView
     rows = [["7D"], ["7D*"], ["KS"], ["AH"]]
     config = cfg(3)
     st = play(position(config, rows, ["AS", "8C", "2C"]), ["AS", "8C", "2C"])

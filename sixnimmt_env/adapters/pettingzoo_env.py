@@ -75,12 +75,12 @@ from pettingzoo import ParallelEnv
 from pettingzoo.utils.conversions import parallel_to_aec
 
 from ..core.errors import ConfigError, IllegalActionError
-from .checks import action_dict, finite_number, legal_list, reset_options, seed_int
-
-RESET_OPTIONS = ("deal",)  # reset(options=...) keys; others are a ConfigError
 from ..core.game import Game, make_game
 from ..core.rewards import ILLEGAL_POLICIES, REWARDS, check_option, step_rewards, step_rewards_one
 from ..core.rng import game_seed_int, game_seeds
+from .checks import action_dict, finite_number, legal_list, reset_options, seed_int
+
+RESET_OPTIONS = ("deal",)  # reset(options=...) keys; others are a ConfigError
 
 _SHEET_LAYOUT = make_game().layout()
 # The spec sheet's observation table is generated from the one layout table.

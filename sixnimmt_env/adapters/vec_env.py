@@ -17,10 +17,10 @@ import gymnasium
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
-from .checks import action_array, seed_int
 from ..core.errors import IllegalActionError
 from ..core.game import Game, make_game
 from ..core.perf import tune_allocator
+from .checks import action_array, seed_int
 from .learner import LearnerGames
 
 

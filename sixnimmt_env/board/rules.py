@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import ClassVar
 
+from ..core.checks import check_int, is_int
 from ..core.errors import ConfigError
 from .layout import DEFAULT_LAYOUT, BoardLayout, load_layout
 
@@ -68,18 +69,13 @@ class BoardConfig:
         def bad(what: str) -> ConfigError:
             return ConfigError(f"invalid rule option: {what}")
 
-        if isinstance(self.players, bool) or not isinstance(self.players, int):
-            raise bad(f"players must be an integer, got {self.players!r}")
-        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise bad(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS} for the board game, got {self.players}")
+        check_int("players", self.players, MIN_PLAYERS, MAX_PLAYERS, context=" for the board game", error=bad)
         if not isinstance(self.variant, str) or self.variant not in VARIANTS:
             raise bad(f"variant must be one of {', '.join(VARIANTS)} for the board game, got {self.variant!r}")
         if not isinstance(self.next_row, str) or self.next_row not in NEXT_ROWS:
             raise bad(f"next_row must be one of {', '.join(NEXT_ROWS)}, got {self.next_row!r}")
-        for name in ("plus5_cards", "double_cards"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise bad(f"{name} must be a non-negative integer, got {value!r}")
+        for name in ("players", "plus5_cards", "double_cards"):  # (a NumPy integer is written as an int)
+            object.__setattr__(self, name, check_int(name, getattr(self, name), 0, error=bad))
         side = SIDE[self.variant]
         if isinstance(self.layout, BoardLayout):
             board = self.layout
@@ -97,7 +93,7 @@ class BoardConfig:
                       f"{board.name!r} has {board.n_rows}")
         counts = self.action_cards
         if (not isinstance(counts, tuple) or len(counts) != len(ACTION_KINDS)
-                or any(isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= 24 for c in counts)):
+                or any(not is_int(c) or not 0 <= c <= 24 for c in counts)):
             raise bad(f"action_cards must be {len(ACTION_KINDS)} counts 0..24 ({', '.join(ACTION_KINDS)}), "
                       f"got {counts!r}")
         if self.plus5_cards > 127 or self.double_cards > 127:
