@@ -23,37 +23,20 @@ import numpy as np
 from ..core.errors import ConfigError, IllegalActionError
 from ..core.records import FORMAT, ReplayResultBase, check_envelope, fail, is_int, short
 from . import engine
-from .actioncards import decode_play
 from .actions import (
-    ANSWER_NO,
-    ANSWER_YES,
-    ASCENDING_ACTION,
-    FREE_ROW_ACTION,
-    FRONT_ACTION,
-    LUCK_ACTION,
     N_TILE_ACTIONS,
-    NO_CARD_ACTION,
-    ONE_MORE_ACTION,
     PASS_ACTION,
-    SKIP_ACTION,
-    STOP_ACTION,
-    SWAP_ACTION,
 )
+from .answers import answer_action, answer_value, well_formed
 from .layout import layout_from_dict, layout_to_dict
 from .rules import (
     ACTION_KINDS,
-    ASCENDING,
-    FRONT,
     HAND_SIZE,
     LUCK_KINDS,
-    MAX_ACTION_ROWS,
     N_TILES,
-    ONE_MORE,
     RULE_KEYS,
     START_ACTION_CARDS,
     START_ROWS,
-    STOP,
-    SWAP,
     VARIANTS,
     BoardConfig,
 )
@@ -62,7 +45,6 @@ from .state import (
     ASK_FREE_ROW,
     ASK_LUCK_CARD,
     ASK_NAMES,
-    NO_CARD,
     PHASE_ASK,
     PHASE_OVER,
     PHASE_PICK,
@@ -76,68 +58,6 @@ SIDE = {"basic": "basic", "luck": "basic", "pro": "pro", "pro-luck": "pro"}  # t
 
 
 # --------------------------------------------------------------------------- writing
-
-
-def _answer_value(ask: int, action: int) -> Any:
-    """An encoded answer as the record writes it: "+5"/"2x" for luck_card, a row for
-    free_row, null or {"card": kind, "row"/"tile": ...} for action, else true/false."""
-    if ask == ASK_LUCK_CARD:
-        return LUCK_KINDS[action - LUCK_ACTION[0]]
-    if ask == ASK_FREE_ROW:
-        return action - FREE_ROW_ACTION
-    if ask == ASK_ACTION:
-        kind, arg = decode_play(np.array([action]))
-        if kind[0] == NO_CARD:
-            return None
-        card = {"card": ACTION_KINDS[int(kind[0])]}
-        if kind[0] in (STOP, FRONT, ASCENDING):
-            card["row"] = int(arg[0])
-        elif kind[0] in (SWAP, ONE_MORE):
-            card["tile"] = int(arg[0])
-        return card
-    return action == ANSWER_YES
-
-
-def _answer_action(ask: str, answer: Any) -> int:
-    """A record's (well-formed) answer as the encoded action."""
-    if ask == ASK_NAMES[ASK_LUCK_CARD]:
-        return LUCK_ACTION[LUCK_KINDS.index(answer)]
-    if ask == ASK_NAMES[ASK_FREE_ROW]:
-        return FREE_ROW_ACTION + answer
-    if ask == ASK_NAMES[ASK_ACTION]:
-        if answer is None:
-            return NO_CARD_ACTION
-        card = answer["card"]
-        if card in ("stop", "front", "ascending"):
-            return {"stop": STOP_ACTION, "front": FRONT_ACTION, "ascending": ASCENDING_ACTION}[card] + answer["row"]
-        if card == "skip":
-            return SKIP_ACTION
-        return (SWAP_ACTION if card == "swap" else ONE_MORE_ACTION) + answer["tile"] - 1
-    return ANSWER_YES if answer else ANSWER_NO
-
-
-# an action answer's keys, exactly (docs/spec/board-record.md)
-_CARD_KEYS = {"stop": {"card", "row"}, "front": {"card", "row"}, "ascending": {"card", "row"},
-              "swap": {"card", "tile"}, "one_more": {"card", "tile"}, "skip": {"card"}}
-
-
-def _well_formed(ask: str, answer: Any) -> bool:
-    """Whether an answer has the form its ask takes (legality is checked by the engine's mask)."""
-    if ask == ASK_NAMES[ASK_LUCK_CARD]:
-        return isinstance(answer, str) and answer in LUCK_KINDS
-    if ask == ASK_NAMES[ASK_FREE_ROW]:
-        return is_int(answer) and 0 <= answer < MAX_ACTION_ROWS
-    if ask == ASK_NAMES[ASK_ACTION]:
-        if answer is None:
-            return True
-        if not isinstance(answer, dict) or answer.get("card") not in _CARD_KEYS:
-            return False
-        if set(answer) != _CARD_KEYS[answer["card"]]:
-            return False
-        bound = MAX_ACTION_ROWS if "row" in answer else N_TILES + 1
-        value = answer.get("row", answer.get("tile", 1))
-        return is_int(value) and (0 if "row" in answer else 1) <= value < bound
-    return isinstance(answer, bool)
 
 
 class Recorder:
@@ -199,7 +119,7 @@ class Recorder:
             elif phase == PHASE_ASK:
                 seat, ask = int(before.asker[b]), int(before.ask[b])
                 turns[-1]["decisions"].append({"seat": seat, "ask": ASK_NAMES[ask],
-                                               "answer": _answer_value(ask, int(actions[seat, b]))})
+                                               "answer": answer_value(ask, int(actions[seat, b]))})
             if after.phase[b] in (PHASE_PICK, PHASE_OVER):  # the turn is over (the next one waits)
                 self._finished[b] = len(turns)
                 self._scores[b] = after.score[:, b].astype(int).tolist()
@@ -469,8 +389,8 @@ def _replay_turn(st: BoardState, turn: Any, t: int) -> None:
         if ask in (ASK_NAMES[ASK_ACTION], ASK_NAMES[ASK_FREE_ROW]):
             from .seat_view import BoardSeatView  # the legal set, as the seat sees it
             legal = BoardSeatView(st, [seat]).action_mask()[0]
-            if not _well_formed(ask, answer) or not legal[_answer_action(ask, answer)]:
-                options = [_answer_value(int(st.ask[0]), int(a)) for a in np.flatnonzero(legal)]
+            if not well_formed(ask, answer) or not legal[answer_action(ask, answer)]:
+                options = [answer_value(int(st.ask[0]), int(a)) for a in np.flatnonzero(legal)]
                 raise fail(here, f"illegal answer {short(answer)} to {asked}; legal: "
                                   f"{short(options, 300)}")
         elif ask == ASK_NAMES[ASK_LUCK_CARD]:
@@ -482,7 +402,7 @@ def _replay_turn(st: BoardState, turn: Any, t: int) -> None:
         elif not isinstance(answer, bool):
             raise fail(here, f"illegal answer {short(answer)} to {ask}; legal: true, false")
         actions = np.full((P, 1), PASS_ACTION, dtype=np.int64)
-        actions[seat, 0] = _answer_action(ask, answer)
+        actions[seat, 0] = answer_action(ask, answer)
         _step(st, actions, here)
         i += 1
     if i < len(decisions):
