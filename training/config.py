@@ -12,6 +12,7 @@ import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
 from sixnimmt_env.core.checks import is_int
 from sixnimmt_env.core.errors import ConfigError
@@ -66,9 +67,39 @@ NETWORK_KEYS = ("policy", "observation", "net_arch", "scorer_context", "scorer_h
 
 
 @dataclass(frozen=True)
-class TrainConfig(NetworkConfig):
+class RunConfig(NetworkConfig):
+    """A run's config (training, imitation): the network and the run's own options, read
+    from a file and overrides, saved as a flat table in the run's config.json."""
+
+    KIND: ClassVar[str] = "run"  # what messages call the options ("training")
+
+    def to_dict(self) -> dict:
+        """Every field by name (tuples stay tuples; json.dumps writes them as lists)."""
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, values: dict):
+        """A config from saved or parsed values (unknown names are a ConfigError)."""
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = set(values) - names
+        if unknown:
+            raise ConfigError(f"unknown {cls.KIND} option(s): {', '.join(sorted(unknown))}; "
+                              f"valid: {', '.join(sorted(names))}")
+        # JSON and TOML give lists where the dataclass holds tuples
+        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in values.items()})
+
+    @classmethod
+    def load(cls, path: str | Path | None, overrides: list[str] = ()):
+        """Defaults, then the file (JSON or TOML), then key=value overrides."""
+        return cls.from_dict(read_options(path, overrides, cls().to_dict(), cls.KIND))
+
+
+@dataclass(frozen=True)
+class TrainConfig(RunConfig):
     """Everything a training run is made of; validated on construction (ConfigError).
     The network options are NetworkConfig's (policy, observation, net_arch, scorer_*)."""
+
+    KIND: ClassVar[str] = "training"
 
     name: str = "ppo-4p"
     """Run name: outputs go to runs/<name>/."""
@@ -171,26 +202,6 @@ class TrainConfig(NetworkConfig):
         from agents.registry import check_spec
         for spec in (self.eval_opponent, *self.pool_heuristics, *self.pool_search):
             check_spec(spec, "cards")
-
-    def to_dict(self) -> dict:
-        """Every field by name (tuples stay tuples; json.dumps writes them as lists)."""
-        return dataclasses.asdict(self)
-
-    @classmethod
-    def from_dict(cls, values: dict) -> "TrainConfig":
-        """A config from saved or parsed values (unknown names are a ConfigError)."""
-        names = {f.name for f in dataclasses.fields(cls)}
-        unknown = set(values) - names
-        if unknown:
-            raise ConfigError(f"unknown training option(s): {', '.join(sorted(unknown))}; "
-                              f"valid: {', '.join(sorted(names))}")
-        # JSON and TOML give lists where the dataclass holds tuples
-        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in values.items()})
-
-    @classmethod
-    def load(cls, path: str | Path | None, overrides: list[str] = ()) -> "TrainConfig":
-        """Defaults, then the file (JSON or TOML), then key=value overrides."""
-        return cls.from_dict(read_options(path, overrides, cls().to_dict(), "training"))
 
 
 def read_options(path: str | Path | None, overrides, defaults: dict, kind: str) -> dict:

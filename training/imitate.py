@@ -29,6 +29,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 
@@ -36,15 +37,17 @@ from sixnimmt_env.cards.rules import MAX_PLAYERS, MIN_PLAYERS
 from sixnimmt_env.core.checks import is_int
 from sixnimmt_env.core.errors import ConfigError, writing
 
-from .config import NetworkConfig, TrainConfig, check_types, read_options
+from .config import RunConfig, TrainConfig, check_types
 from .labels import LabelBatch, label_batch
 from .runs import new_run, resume_run, write_json
 
 
 @dataclass(frozen=True)
-class ImitationConfig(NetworkConfig):
+class ImitationConfig(RunConfig):
     """Everything an imitation run is made of (checked on construction: ConfigError).
     The network options are NetworkConfig's, for the card scorer on card-features."""
+
+    KIND: ClassVar[str] = "imitation"
 
     policy: str = "card-scorer"
     """The network fitted: the card scorer (the only policy imitation fits)."""
@@ -133,24 +136,6 @@ class ImitationConfig(NetworkConfig):
 
     def unit_players(self, index: int) -> int:
         return self.players[index % len(self.players)]
-
-    def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
-
-    @classmethod
-    def load(cls, path: str | Path | None, overrides: list[str] = ()) -> "ImitationConfig":
-        """Defaults, then the TOML/JSON file, then key=value overrides (as TrainConfig.load)."""
-        return cls.from_dict(read_options(path, overrides, cls().to_dict(), "imitation"))
-
-    @classmethod
-    def from_dict(cls, values: dict) -> "ImitationConfig":
-        """A config from saved or parsed values (unknown names are a ConfigError)."""
-        names = {f.name for f in dataclasses.fields(cls)}
-        unknown = set(values) - names
-        if unknown:
-            raise ConfigError(f"unknown imitation option(s): {', '.join(sorted(unknown))}; "
-                              f"valid: {', '.join(sorted(names))}")
-        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in values.items()})
 
 
 def unit_path(run: Path, index: int) -> Path:
