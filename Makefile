@@ -22,7 +22,8 @@ run: $(STAMP)  ## the main job: the standard 4-player tournament (report and plo
 	rm -rf out/standard
 	$(VENV)/bin/sixnimmt tournament --workers 2 --out out/standard
 
-test: $(STAMP) browser  ## the test suite
+test: $(STAMP) browser  ## the linter (pyproject.toml's [tool.ruff]), then the test suite
+	$(VENV)/bin/ruff check .
 	$(PY) -m pytest -q
 
 # The browser tests of `sixnimmt serve` drive Debian's chromium (Playwright's own browser

@@ -6,7 +6,7 @@ the valid ones.
 A name may have one implementation per game kind (`mcs` has one for the card games and
 one for the board game). Each implementation is an `AgentEntry` that lists the games it
 plays. `make_agent(spec, game)` builds the implementation for `game`; without a game, a
-name with a single implementation builds it (as before the board game), and a name with
+name with a single implementation builds it, and a name with
 several builds a `PerGameAgent`, which builds every implementation and hands each view to
 the one for the view's game (`view.config.game`). So a spec like `mcs` plays whatever
 table it sits at — in a match, a tournament, a training pool or a terminal game — and
@@ -67,10 +67,10 @@ def _guided(**kwargs) -> Agent:
 
 def _entries() -> dict[str, list[AgentEntry]]:
     """Every agent name and its implementations (one per game kind, or one for all)."""
-    from .random_agent import RandomAgent
     from .board.search import BoardMonteCarloAgent
     from .cards.search import BayesAgent, MonteCarloAgent
     from .ppo import PPOAgent  # torch and SB3 load only when a model does
+    from .random_agent import RandomAgent
 
     entries = {"random": [AgentEntry(RandomAgent, {}, "uniformly random legal action", ANY_GAME)]}
     for rule in ("lowest", "highest", "min-gap", "safe-high", "greedy"):
@@ -89,8 +89,9 @@ def _entries() -> dict[str, list[AgentEntry]]:
                                  "a trained MaskablePPO model (no path: the shipped model for the table size)",
                                  ANY_GAME)]
     entries["guided"] = [AgentEntry(_guided, {"path": "", "worlds": 32, "depth": 1},
-                                    "search guided by a trained model (default: the shipped ppo-all): the others play its "
-                                    "policy in `worlds` determinized deals, its value head judges the rest of the round")]
+                                    "search guided by a trained model (default: the shipped ppo-all): the others "
+                                    "play its policy in `worlds` determinized deals, its value head judges the rest "
+                                    "of the round")]
     for rule in ("board-greedy", "board-safe", "board-green"):
         entries[rule] = [_board_heuristic(rule)]
     return entries

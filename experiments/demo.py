@@ -4,9 +4,9 @@ The players are simple and built in on purpose: the demo shows the engine, recor
 renderer working together through the game interface, not playing strength. Any game
 is played by uniformly random legal actions (`view.random_legal_actions`) and shown with
 `game.render` at each new turn and `game.render_step` after each step. The card games
-keep the demo they had before there were other games, line for line (its players take
-a uniformly random card and, when the rules ask for a row, the allowed row with the
-fewest bullheads; tests/test_golden_cards.py holds its output).
+have a demo of their own (its players take a uniformly random card and, when the rules
+ask for a row, the allowed row with the fewest bullheads), pinned line for line by
+tests/test_golden_cards.py.
 """
 
 from __future__ import annotations
@@ -90,7 +90,8 @@ def card_demo(game, seed: int, echo: Callable[[str], None] = print) -> dict:
     st = game.new_games(game_seeds(seed, 1))
     rng = np.random.default_rng(seed)
     recorder = game.recorder(st, seats=[DEMO_SEAT] * config.players, seeds=[seed])
-    echo(f"{'6 nimmt!' if config.variant == 'classic' else config.variant} demo: {config.players} players, row choice {config.row_choice}, seed {seed}")
+    echo(f"{'6 nimmt!' if config.variant == 'classic' else config.variant} demo: {config.players} players, "
+         f"row choice {config.row_choice}, seed {seed}")
     announced_round = -1
     while not game.game_over(st)[0]:
         if st.round[0] != announced_round:

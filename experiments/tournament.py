@@ -14,9 +14,9 @@ results alone (`sixnimmt report DIR`).
 
 Any game: DIR/tournament.json names the game kind (`game`) and the rule options given
 (`rule_options`, passed to `make_game` for every seat count; an option left out is the
-game's default). Directories written before there were other games hold the card
-options as keys of their own (`row_choice`, `end_score`, `max_rounds`, `variant`);
-`TournamentConfig` still reads them, so those tournaments resume as they were.
+game's default). Older directories hold the card options as keys of their own
+(`row_choice`, `end_score`, `max_rounds`, `variant`); `TournamentConfig` still reads them,
+so those tournaments resume as they were.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ class TournamentConfig:
     """What a tournament plays: agents, seat counts, deals, and the game with its rule
     options (`rule_options`: make_game keywords besides players; those left out are the
     game's defaults). The legacy keywords row_choice, end_score, max_rounds and variant
-    are folded into `rule_options` (a tournament.json of before there were other games)."""
+    (an older tournament.json's card options) are folded into `rule_options`."""
 
     agents: list[str]
     players: list[int]
@@ -276,8 +276,9 @@ def run_tournament(cfg: TournamentConfig, out: str | Path, *, workers: int = 1, 
 def _run_locked(cfg: TournamentConfig | None, out: Path, workers: int, resume: bool, progress: bool,
                 backend=None) -> Path:
     """run_tournament, holding the directory's lock."""
-    from .backends import LocalBackend
     from tqdm import tqdm
+
+    from .backends import LocalBackend
 
     config_file = out / "tournament.json"
     if resume:

@@ -3,15 +3,19 @@ game interface, with PettingZoo, Gymnasium and SB3 adapters.
 
 Sub-packages (imports point down this list only):
 
-| package | what it holds | may import |
-| --- | --- | --- |
-| `core` | the game interface (`Game`, `GameInfo`, `make_game`), observation layouts, rewards, the records envelope, rng, errors | numpy |
-| `cards` | classic 6 nimmt! and Die Sechste: rules data, batched engine, seat view, encoders, records, rendering | `core` |
-| `board` | the 2019 board game: so far the board layout as data (`board.layout`) | `core` |
-| `adapters` | PettingZoo ParallelEnv/AEC, Gymnasium env, SB3 VecEnv, learner seats among opponents | `core` (games through the interface) |
+- `core`: the game interface (`Game`, `GameInfo`, `make_game`), observation layouts,
+  rewards, the records envelope, rng, errors; imports numpy only.
+- `cards`: classic 6 nimmt! and Die Sechste: rules data, batched engine, seat view,
+  encoders, records, rendering; imports `core`.
+- `board`: the 2019 board game (6 nimmt! Das Brettspiel): rules and layouts, batched
+  engine, seat view, encoders, records, rendering; imports `core`.
+- `adapters`: PettingZoo ParallelEnv/AEC, Gymnasium env, SB3 VecEnv, learner seats among
+  opponents; imports `core` (and reaches the games through the interface).
 
 The card engine's names stay importable from here (`RuleConfig`, `new_games`, `step`, ...).
 """
+
+from importlib import metadata as _metadata
 
 from .cards.engine import StepEvents, from_deal, new_games, play_slots, restart, step
 from .cards.rules import VARIANTS, RuleConfig, Variant
@@ -20,7 +24,17 @@ from .core.errors import ConfigError, IllegalActionError, InvalidRecordError, Si
 from .core.game import GAMES, Game, GameInfo, make_game
 from .core.rng import game_seeds
 
-__version__ = "0.2.0"
+__all__ = [  # the re-exports, and the adapters loaded on first use (see __getattr__)
+    "GAMES", "PHASE_CARDS", "PHASE_OVER", "PHASE_ROW", "VARIANTS", "ConfigError", "Game", "GameInfo",
+    "IllegalActionError", "InvalidRecordError", "RuleConfig", "SixNimmtError", "State", "StepEvents",
+    "Variant", "concat", "from_deal", "game_seeds", "make_game", "new_games", "play_slots", "restart", "step",
+    "parallel_env", "env", "SixNimmtParallelEnv", "SixNimmtEnv", "SixNimmtVecEnv",
+]
+
+try:  # the one version number is pyproject.toml's, as installed
+    __version__ = _metadata.version("sixnimmt-lab")
+except _metadata.PackageNotFoundError:  # run from a source tree that was never installed
+    __version__ = "0+unknown"
 
 # The adapters import gymnasium/pettingzoo/SB3; load them only when asked for, so the
 # engines stay importable (and fast to import) without them.

@@ -13,12 +13,22 @@ import json
 import numpy as np
 import pytest
 
-from sixnimmt_env import (PHASE_CARDS, PHASE_OVER, PHASE_ROW, ConfigError, IllegalActionError,
-                          RuleConfig, from_deal, game_seeds, new_games, step)
+from sixnimmt_env import (
+    PHASE_CARDS,
+    PHASE_OVER,
+    PHASE_ROW,
+    ConfigError,
+    IllegalActionError,
+    RuleConfig,
+    from_deal,
+    game_seeds,
+    new_games,
+    step,
+)
 from sixnimmt_env.cards.events import rule_names
-from sixnimmt_env.core.errors import InvalidRecordError
 from sixnimmt_env.cards.records import Recorder, replay
 from sixnimmt_env.cards.rules import VARIANTS
+from sixnimmt_env.core.errors import InvalidRecordError
 from tests import reference_sechste as ref
 
 V = VARIANTS["die-sechste"]
@@ -249,15 +259,15 @@ def test_a_too_low_card_is_never_a_twin_question():
 
 
 def test_twin_question_reaches_the_observation_and_mask():
-    from sixnimmt_env.cards.seat_view import SeatView
     from sixnimmt_env.cards.encoding import card_layout
+    from sixnimmt_env.cards.seat_view import SeatView
     rows = [["7D"], ["7D*"], ["KS"], ["AH"]]
     config = cfg(3)
     st = play(position(config, rows, ["AS", "8C", "2C"]), ["AS", "8C", "2C"])
     view = SeatView(st, np.array([1]))
     mask = view.action_mask()[0]
     assert mask[104:108].tolist() == [1, 1, 0, 0] and mask[:104].sum() == 0
-    obs = card_layout(config).decode(view.encode()[0])
+    obs = card_layout(config).decode(card_layout(config).encode(view)[0])
     assert obs["choice_rows"].tolist() == [1, 1, 0, 0]
     assert obs["revealed"][cid("8C")] == 1 and obs["revealed"][cid("AS")] == 0
 

@@ -130,3 +130,92 @@ def test_the_results_do_not_import_the_arena():
     """agents/results.py is below the arena: the arena and the reports import it."""
     assert not [m for _, m in imports(ROOT / "agents" / "results.py") if m.startswith("agents")]
     assert any(m == "agents.results" for _, m in imports(ROOT / "experiments" / "report.py"))
+
+def _runtime_imports(path: Path) -> set[str]:
+    """The project modules a file imports when it runs: every import but those under
+    `if TYPE_CHECKING:` (annotations only), as module names of files that exist."""
+    tree = ast.parse(path.read_text(), str(path))
+    skipped = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If)
+               and getattr(node.test, "id", getattr(node.test, "attr", None)) == "TYPE_CHECKING"
+               for n in ast.walk(node)}
+    package = list(path.relative_to(ROOT).with_suffix("").parts[:-1])
+    found = set()
+    for node in ast.walk(tree):
+        if id(node) in skipped or not isinstance(node, (ast.Import, ast.ImportFrom)):
+            continue
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif node.level:
+            base = ".".join(package[:len(package) - node.level + 1])
+            module = f"{base}.{node.module}" if node.module else base
+            names = [module] + [f"{module}.{a.name}" for a in node.names]
+        else:
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        for name in names:
+            file = ROOT / Path(*name.split("."))
+            if file.with_suffix(".py").is_file() or (file / "__init__.py").is_file():
+                found.add(name)
+    return found
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_cycles(paths) -> list[list[str]]:
+    """The cycles of the run-time import graph (strongly connected parts of 2+ modules, or a
+    module importing itself), each as a sorted list of module names."""
+    graph = {_module_name(p): _runtime_imports(p) for p in paths}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles = []
+
+    def visit(v):  # Tarjan's strongly connected components
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph.get(v, ()):
+            if w not in graph:
+                continue
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            part = []
+            while True:
+                w = stack.pop()
+                part.append(w)
+                if w == v:
+                    break
+            if len(part) > 1:
+                cycles.append(sorted(part))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return cycles
+
+
+def test_no_import_cycles():
+    """No two modules import each other, however indirectly (also inside functions): the
+    card encoders once imported the seat view, whose `encode` imported them back."""
+    assert import_cycles(modules()) == []
+
+
+def test_the_cycle_check_sees_a_cycle(tmp_path):
+    """The check itself: a module pair that imports each other (one inside a function) is
+    caught; an import under TYPE_CHECKING is not counted."""
+    a = ROOT / "sixnimmt_env" / "core" / "_cycle_probe_a.py"
+    b = ROOT / "sixnimmt_env" / "core" / "_cycle_probe_b.py"
+    a.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from . import _cycle_probe_b\n")
+    b.write_text("def f():\n    from ._cycle_probe_a import x\n")
+    try:
+        assert import_cycles([a, b]) == []
+        a.write_text("from . import _cycle_probe_b\n")
+        assert import_cycles([a, b]) == [["sixnimmt_env.core._cycle_probe_a", "sixnimmt_env.core._cycle_probe_b"]]
+    finally:
+        a.unlink()
+        b.unlink()

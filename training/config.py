@@ -12,7 +12,9 @@ import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import ClassVar
 
+from sixnimmt_env.core.checks import is_int
 from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.core.rewards import EPISODES, REWARDS, check_option
 
@@ -23,8 +25,81 @@ POLICIES = ("mlp", "card-scorer")
 
 
 @dataclass(frozen=True)
-class TrainConfig:
-    """Everything a training run is made of; validated on construction (ConfigError)."""
+class NetworkConfig:
+    """The network's shape, shared by training and imitation runs (both configs are one:
+    their files and `--set` keep these options flat, next to the others)."""
+
+    policy: str = "mlp"
+    """mlp (SB3's MlpPolicy) or card-scorer (training/policy.py; needs card-features)."""
+    observation: str = "basic"
+    """Observation variant: basic or card-features (sixnimmt_env.cards.encoding)."""
+    net_arch: tuple[int, ...] = (256, 256)
+    """Hidden layers of the policy and value networks (card-scorer: of the value network)."""
+    scorer_context: tuple[int, ...] = (256, 128)
+    """card-scorer: layers of the context MLP over the whole observation."""
+    scorer_hidden: tuple[int, ...] = (128, 64)
+    """card-scorer: layers of the scorer shared by all hand cards (and by the rows)."""
+
+    def __post_init__(self) -> None:
+        check_types(self)
+        self.check_network()
+
+    def check_network(self) -> None:
+        """Check the network options (a ConfigError names the option)."""
+        for name in ("net_arch", "scorer_context", "scorer_hidden"):
+            layers = getattr(self, name)
+            if not layers or any(not is_int(n) or n < 1 for n in layers):
+                raise ConfigError(f"{name} must list layer sizes >= 1, like [256, 256], got {list(layers)}")
+        from sixnimmt_env.cards.encoding import OBSERVATIONS
+        check_option("observation", self.observation, OBSERVATIONS)
+        check_option("policy", self.policy, POLICIES)
+        if self.policy == "card-scorer" and self.observation != "card-features":
+            raise ConfigError("policy card-scorer needs observation card-features")
+
+    @property
+    def network(self) -> "NetworkConfig":
+        """The network options alone (of a training or imitation config)."""
+        return NetworkConfig(**{name: getattr(self, name) for name in NETWORK_KEYS})
+
+
+NETWORK_KEYS = ("policy", "observation", "net_arch", "scorer_context", "scorer_hidden")
+"""The fields of NetworkConfig, in order."""
+
+
+@dataclass(frozen=True)
+class RunConfig(NetworkConfig):
+    """A run's config (training, imitation): the network and the run's own options, read
+    from a file and overrides, saved as a flat table in the run's config.json."""
+
+    KIND: ClassVar[str] = "run"  # what messages call the options ("training")
+
+    def to_dict(self) -> dict:
+        """Every field by name (tuples stay tuples; json.dumps writes them as lists)."""
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, values: dict):
+        """A config from saved or parsed values (unknown names are a ConfigError)."""
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = set(values) - names
+        if unknown:
+            raise ConfigError(f"unknown {cls.KIND} option(s): {', '.join(sorted(unknown))}; "
+                              f"valid: {', '.join(sorted(names))}")
+        # JSON and TOML give lists where the dataclass holds tuples
+        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in values.items()})
+
+    @classmethod
+    def load(cls, path: str | Path | None, overrides: list[str] = ()):
+        """Defaults, then the file (JSON or TOML), then key=value overrides."""
+        return cls.from_dict(read_options(path, overrides, cls().to_dict(), cls.KIND))
+
+
+@dataclass(frozen=True)
+class TrainConfig(RunConfig):
+    """Everything a training run is made of; validated on construction (ConfigError).
+    The network options are NetworkConfig's (policy, observation, net_arch, scorer_*)."""
+
+    KIND: ClassVar[str] = "training"
 
     name: str = "ppo-4p"
     """Run name: outputs go to runs/<name>/."""
@@ -54,16 +129,6 @@ class TrainConfig:
     """PPO clip range."""
     ent_coef: float = 0.01
     """Entropy bonus."""
-    net_arch: tuple[int, ...] = (256, 256)
-    """Hidden layers of the policy and value networks (card-scorer: of the value network)."""
-    observation: str = "basic"
-    """Observation variant: basic or card-features (sixnimmt_env.cards.encoding)."""
-    policy: str = "mlp"
-    """mlp (SB3's MlpPolicy) or card-scorer (training/policy.py; needs card-features)."""
-    scorer_context: tuple[int, ...] = (256, 128)
-    """card-scorer: layers of the context MLP over the whole observation."""
-    scorer_hidden: tuple[int, ...] = (128, 64)
-    """card-scorer: layers of the scorer shared by all hand cards (and by the rows)."""
     total_timesteps: int = 50_000_000
     """Stop after this many learner steps."""
     minutes: float = 60.0
@@ -122,21 +187,13 @@ class TrainConfig:
                 raise ConfigError(f"{name} must be {bound}, got {value}")
         if not (math.isfinite(self.ent_coef) and self.ent_coef >= 0):
             raise ConfigError(f"ent_coef must be a number >= 0, got {self.ent_coef}")
-        for name in ("net_arch", "scorer_context", "scorer_hidden"):
-            layers = getattr(self, name)
-            if not layers or any(isinstance(n, bool) or not isinstance(n, int) or n < 1 for n in layers):
-                raise ConfigError(f"{name} must list layer sizes >= 1, like [256, 256], got {list(layers)}")
-        from sixnimmt_env.cards.encoding import OBSERVATIONS
-        check_option("observation", self.observation, OBSERVATIONS)
-        check_option("policy", self.policy, POLICIES)
-        if self.policy == "card-scorer" and self.observation != "card-features":
-            raise ConfigError("policy card-scorer needs observation card-features")
+        self.check_network()
         unknown = set(self.pool_weights) - set(GROUPS)
         if unknown:
             raise ConfigError(f"unknown pool group(s) in pool_weights: {', '.join(sorted(map(str, unknown)))}; "
                               f"valid: {', '.join(GROUPS)}")
         weights = self.pool_weights.values()
-        if any(isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w) or w < 0
+        if any(not _is_number(w) or not math.isfinite(w) or w < 0
                for w in weights) or not sum(weights) > 0:
             raise ConfigError(f"pool_weights must give each group a number >= 0, not all 0, "
                               f"got {self.pool_weights}")
@@ -145,26 +202,6 @@ class TrainConfig:
         from agents.registry import check_spec
         for spec in (self.eval_opponent, *self.pool_heuristics, *self.pool_search):
             check_spec(spec, "cards")
-
-    def to_dict(self) -> dict:
-        """Every field by name (tuples stay tuples; json.dumps writes them as lists)."""
-        return dataclasses.asdict(self)
-
-    @classmethod
-    def from_dict(cls, values: dict) -> "TrainConfig":
-        """A config from saved or parsed values (unknown names are a ConfigError)."""
-        names = {f.name for f in dataclasses.fields(cls)}
-        unknown = set(values) - names
-        if unknown:
-            raise ConfigError(f"unknown training option(s): {', '.join(sorted(unknown))}; "
-                              f"valid: {', '.join(sorted(names))}")
-        # JSON and TOML give lists where the dataclass holds tuples
-        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in values.items()})
-
-    @classmethod
-    def load(cls, path: str | Path | None, overrides: list[str] = ()) -> "TrainConfig":
-        """Defaults, then the file (JSON or TOML), then key=value overrides."""
-        return cls.from_dict(read_options(path, overrides, cls().to_dict(), "training"))
 
 
 def read_options(path: str | Path | None, overrides, defaults: dict, kind: str) -> dict:
@@ -222,11 +259,14 @@ def check_types(cfg) -> None:
         if f.default_factory is not dataclasses.MISSING:
             default = f.default_factory()
         kind = type(default)
-        ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
-        if kind is float:
-            ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        ok = is_int(value) if kind is int else _is_number(value) if kind is float else isinstance(value, kind)
         if not ok:
             raise ConfigError(f"{f.name} must be a {_TYPE_WORDS.get(kind, kind.__name__)}, got {value!r}")
+
+
+def _is_number(value) -> bool:
+    """An int or a float, not a bool."""
+    return is_int(value) or isinstance(value, float)
 
 
 _TYPE_WORDS = {int: "whole number", float: "number", str: "string", tuple: "list", dict: "table", bool: "boolean"}

@@ -29,17 +29,30 @@ import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 
+from sixnimmt_env.cards.rules import MAX_PLAYERS, MIN_PLAYERS
+from sixnimmt_env.core.checks import is_int
 from sixnimmt_env.core.errors import ConfigError, writing
 
+from .config import RunConfig, TrainConfig, check_types
 from .labels import LabelBatch, label_batch
+from .runs import new_run, resume_run, write_json
 
 
 @dataclass(frozen=True)
-class ImitationConfig:
-    """Everything an imitation run is made of (checked on construction: ConfigError)."""
+class ImitationConfig(RunConfig):
+    """Everything an imitation run is made of (checked on construction: ConfigError).
+    The network options are NetworkConfig's, for the card scorer on card-features."""
+
+    KIND: ClassVar[str] = "imitation"
+
+    policy: str = "card-scorer"
+    """The network fitted: the card scorer (the only policy imitation fits)."""
+    observation: str = "card-features"
+    """Observation variant the network reads."""
 
     name: str = "imitate"
     """Run name: outputs go to runs/<name>/."""
@@ -77,14 +90,6 @@ class ImitationConfig:
     """Adam step size (halved for the last third of the fit)."""
     batch_size: int = 4096
     """Minibatch size of the fit."""
-    observation: str = "card-features"
-    """Observation variant the network reads."""
-    scorer_context: tuple[int, ...] = (256, 128)
-    """Card scorer: layers of the context network (as TrainConfig)."""
-    scorer_hidden: tuple[int, ...] = (128, 64)
-    """Card scorer: layers of the scorer shared by every card and row (as TrainConfig)."""
-    net_arch: tuple[int, ...] = (256, 256)
-    """Layers of the value network (as TrainConfig)."""
     seed: int = 0
     """Seed of the games, the teacher's draws and the network."""
     torch_threads: int = 2
@@ -92,12 +97,14 @@ class ImitationConfig:
 
     def __post_init__(self) -> None:
         from agents.registry import check_spec
-        from .config import check_types
         check_types(self)
         if not self.name or self.name in (".", "..") or any(c in self.name for c in "/\\\0"):
             raise ConfigError(f"name must be a directory name (no slashes), got {self.name!r}")
-        if not self.players or any(not isinstance(p, int) or not 2 <= p <= 10 for p in self.players):
-            raise ConfigError(f"players must list table sizes 2..10, got {list(self.players)}")
+        if not self.players or any(not is_int(p) or not MIN_PLAYERS <= p <= MAX_PLAYERS for p in self.players):
+            raise ConfigError(f"players must list table sizes {MIN_PLAYERS}..{MAX_PLAYERS}, got {list(self.players)}")
+        if self.policy != "card-scorer":
+            raise ConfigError(f"policy must be card-scorer (the network imitation fits), got {self.policy!r}")
+        self.check_network()
         if check_spec(self.teacher, "cards") != "mcs":
             raise ConfigError(f"teacher must be an mcs spec (mcs:rollouts=N), got {self.teacher!r}")
         for spec in self.field:
@@ -116,41 +123,19 @@ class ImitationConfig:
             raise ConfigError("explore must be in [0, 1], holdout in [0, 0.5), value_weight >= 0")
         from sixnimmt_env import RuleConfig
         RuleConfig(players=4, row_choice=self.row_choice, end_score=self.end_score)
-        self.train_config()  # the network options, checked as training checks them
+        self.train_config()  # what training would make of it, checked as training checks it
 
     def train_config(self, players: int | None = None):
         """The TrainConfig of the network this run fits (what `sixnimmt train` would build)."""
-        from .config import TrainConfig
         return TrainConfig(name=self.name, players=players or self.players[0], row_choice=self.row_choice,
-                           episode="game", observation=self.observation, policy="card-scorer",
-                           scorer_context=self.scorer_context, scorer_hidden=self.scorer_hidden,
-                           net_arch=self.net_arch, seed=self.seed, learning_rate=self.learning_rate,
-                           torch_threads=self.torch_threads)
+                           episode="game", **dataclasses.asdict(self.network), seed=self.seed,
+                           learning_rate=self.learning_rate, torch_threads=self.torch_threads)
 
     def rules(self) -> dict:
         return {"row_choice": self.row_choice, "end_score": self.end_score}
 
     def unit_players(self, index: int) -> int:
         return self.players[index % len(self.players)]
-
-    def to_dict(self) -> dict:
-        return dataclasses.asdict(self)
-
-    @classmethod
-    def load(cls, path: str | Path | None, overrides: list[str] = ()) -> "ImitationConfig":
-        """Defaults, then the TOML/JSON file, then key=value overrides (as TrainConfig.load)."""
-        from .config import read_options
-        return cls.from_dict(read_options(path, overrides, cls().to_dict(), "imitation"))
-
-    @classmethod
-    def from_dict(cls, values: dict) -> "ImitationConfig":
-        """A config from saved or parsed values (unknown names are a ConfigError)."""
-        names = {f.name for f in dataclasses.fields(cls)}
-        unknown = set(values) - names
-        if unknown:
-            raise ConfigError(f"unknown imitation option(s): {', '.join(sorted(unknown))}; "
-                              f"valid: {', '.join(sorted(names))}")
-        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in values.items()})
 
 
 def unit_path(run: Path, index: int) -> Path:
@@ -238,7 +223,8 @@ def fit(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
     """The fit stage: the model fitted to every label unit on disk; writes model.zip/.json."""
     import torch as th
     from tqdm import tqdm
-    from .train import new_model, model_meta
+
+    from .train import model_meta, new_model
 
     th.manual_seed(cfg.seed)
     th.set_num_threads(cfg.torch_threads)
@@ -308,24 +294,15 @@ def imitate(cfg: ImitationConfig | None = None, *, resume: str | Path | None = N
             progress: bool = True) -> Path:
     """Both stages into runs/<name>/ (or continue the run directory `resume`); returns it."""
     if resume is not None:
-        from .train import read_run_json
-        run = Path(resume)
-        if not (run / "config.json").is_file():
-            raise ConfigError(f"{run} holds no imitation run to resume (no config.json)")
-        cfg = ImitationConfig.from_dict(read_run_json(run / "config.json", dict))
+        run, cfg = resume_run(resume, ImitationConfig, "imitation")
     else:
         assert cfg is not None
-        run = Path(runs_dir) / cfg.name
-        if (run / "config.json").exists():
-            raise ConfigError(f"{run} already holds a run: resume it with --resume {run}, or choose another name")
-        with writing(run):
-            run.mkdir(parents=True, exist_ok=True)
-            (run / "config.json").write_text(json.dumps(cfg.to_dict(), indent=1) + "\n")
+        run = new_run(Path(runs_dir) / cfg.name, cfg)
     t0 = time.perf_counter()
     labelled = label(cfg, run, progress)
     t1 = time.perf_counter()
     fitted = fit(cfg, run, progress)
     report = {"label": labelled, "fit": fitted, "label_seconds": round(t1 - t0, 1),
               "fit_seconds": round(time.perf_counter() - t1, 1)}
-    (run / "report.json").write_text(json.dumps(report, indent=1) + "\n")
+    write_json(run / "report.json", report)
     return run

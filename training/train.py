@@ -20,8 +20,6 @@ checkpoint is fully written).
 from __future__ import annotations
 
 import csv
-import json
-import platform
 import shutil
 import time
 from pathlib import Path
@@ -37,29 +35,10 @@ from sixnimmt_env.core.errors import ConfigError, writing
 
 from .config import TrainConfig
 from .pool import OpponentPool
+from .runs import new_run, read_run_file, read_run_json, resume_run, write_json
 
 EVAL_COLUMNS = ["timesteps", "wall_s", "penalty_per_round", "ci95", "win_share", "steps_per_s", "env_share"]
 """The header of eval.csv: one row per evaluation."""
-
-
-def _versions(cfg: TrainConfig) -> dict:
-    """The seed and the versions of Python and of the packages a run depends on."""
-    import importlib.metadata as md
-    pkgs = ["numpy", "torch", "stable-baselines3", "sb3-contrib", "gymnasium", "pettingzoo", "sixnimmt-lab"]
-    out = {"python": platform.python_version(), "seed": cfg.seed}
-    for p in pkgs:
-        try:
-            out[p] = md.version(p)
-        except md.PackageNotFoundError:
-            out[p] = None
-    return out
-
-
-def _write_json(path: Path, data) -> None:
-    """Write JSON atomically: a temporary file, then a rename over `path`."""
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1) + "\n")
-    tmp.replace(path)
 
 
 def model_meta(cfg: TrainConfig, steps: int, penalty: float | None = None) -> dict:
@@ -95,9 +74,10 @@ def new_model(cfg: TrainConfig, env=None, *, num_games: int | None = None, tenso
                              row_choice=cfg.row_choice, seed=cfg.seed, observation=cfg.observation)
     policy, policy_kwargs = "MlpPolicy", {"net_arch": list(cfg.net_arch)}
     if cfg.policy == "card-scorer":
-        from .policy import CardScorerPolicy, scorer_kwargs
-        from sixnimmt_env.cards.encoding import card_layout
         from sixnimmt_env import RuleConfig
+        from sixnimmt_env.cards.encoding import card_layout
+
+        from .policy import CardScorerPolicy, scorer_kwargs
         policy = CardScorerPolicy
         layout = card_layout(RuleConfig(players=cfg.players, row_choice=cfg.row_choice), cfg.observation)
         policy_kwargs = {"net_arch": {"pi": [], "vf": list(cfg.net_arch)},
@@ -264,7 +244,7 @@ class Bookkeeping(BaseCallback):
         self.model.save(tmp / "model.zip")
         self.pool.save(tmp / "pool.json")
         env_seconds = self.state["env_seconds"] + self.timed.seconds - self.env_t0
-        _write_json(tmp / "state.json", {**self.state, "timesteps": n, "elapsed": self.elapsed(),
+        write_json(tmp / "state.json", {**self.state, "timesteps": n, "elapsed": self.elapsed(),
                                          "env_seconds": env_seconds})
         shutil.rmtree(target, ignore_errors=True)
         tmp.rename(target)
@@ -289,25 +269,6 @@ def _fresh_state(cfg: TrainConfig) -> dict:
             "env_seconds": 0.0}
 
 
-def read_run_file(path: Path) -> str:
-    """A run directory's text file; a ConfigError naming it when it cannot be read."""
-    try:
-        return path.read_text()
-    except (OSError, UnicodeDecodeError) as e:
-        raise ConfigError(f"cannot read {path}: {getattr(e, 'strerror', None) or e} (not a run directory?)") from None
-
-
-def read_run_json(path: Path, kind: type):
-    """A run directory's JSON file holding a `kind` (dict, list); a ConfigError otherwise."""
-    try:
-        data = json.loads(read_run_file(path))
-    except json.JSONDecodeError:
-        raise ConfigError(f"{path} is not JSON (a damaged or foreign run directory)") from None
-    if not isinstance(data, kind):
-        raise ConfigError(f"{path} does not hold a JSON {kind.__name__}")
-    return data
-
-
 def _truncate_eval(eval_csv: Path, steps: int) -> None:
     """Drop the evaluations after the checkpoint a run resumes from: they are done again,
     and would otherwise be counted twice (atomic rewrite)."""
@@ -330,10 +291,7 @@ def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None,
     # ------------------------------------------------------------------ the run directory
     ckpt = None
     if resume is not None:
-        run = Path(resume)
-        if not (run / "config.json").is_file():
-            raise ConfigError(f"{run} holds no training run to resume (no config.json, no complete checkpoint)")
-        cfg = TrainConfig.from_dict(read_run_json(run / "config.json", dict))
+        run, cfg = resume_run(resume, TrainConfig, "training", "no config.json, no complete checkpoint")
         if (run / "latest").exists():
             ckpt = run / read_run_file(run / "latest").strip()
             state = read_run_json(ckpt / "state.json", dict)
@@ -344,14 +302,7 @@ def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None,
         _truncate_eval(run / "eval.csv", int(state["timesteps"]))
     else:
         assert cfg is not None
-        run = Path(runs_dir) / cfg.name
-        if (run / "latest").exists() or (run / "config.json").exists():
-            raise ConfigError(f"{run} already holds a run: resume it with --resume {run}, "
-                              "or choose another name")
-        with writing(run):
-            run.mkdir(parents=True, exist_ok=True)
-            _write_json(run / "config.json", cfg.to_dict())
-            _write_json(run / "versions.json", _versions(cfg))
+        run = new_run(Path(runs_dir) / cfg.name, cfg)
         state = _fresh_state(cfg)
     torch.set_num_threads(cfg.torch_threads)
     (run / "snapshots").mkdir(exist_ok=True)

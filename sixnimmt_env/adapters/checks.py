@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import ConfigError, IllegalActionError
+from ..core.game import Game
 
 
 def action_int(value: Any, who: str) -> int:
@@ -82,6 +83,14 @@ def finite_number(name: str, value: Any) -> float:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not np.isfinite(value):
         raise ConfigError(f"{name} must be a finite number, got {_show(value)}")
     return float(value)
+
+
+def legal_list(game: Game, legal_mask: np.ndarray, limit: int = 12) -> str:
+    """The legal actions of a mask in words (for an illegal action's message), the first
+    `limit` of them."""
+    legal = np.flatnonzero(legal_mask).tolist()
+    described = ", ".join(f"{a} ({game.describe_action(a)})" for a in legal[:limit])
+    return described + (f", ... ({len(legal)} in all)" if len(legal) > limit else "")
 
 
 def _show(value: Any) -> str:

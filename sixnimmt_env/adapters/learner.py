@@ -19,8 +19,8 @@ from ..core.errors import ConfigError
 from ..core.game import Game
 from ..core.rewards import REWARDS, check_option, step_rewards
 from ..core.rng import game_seeds
+from .checks import legal_list
 from .opponents import OpponentTable, opponent_actions
-from .pettingzoo_env import legal_list
 
 _TAG_SEATS = np.uint64(0xA54FF53A5F1D36F1)
 

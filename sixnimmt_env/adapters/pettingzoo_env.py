@@ -98,23 +98,16 @@ from pettingzoo import ParallelEnv
 from pettingzoo.utils.conversions import parallel_to_aec
 
 from ..core.errors import ConfigError, IllegalActionError
-from .checks import action_dict, finite_number, reset_options, seed_int
-
-RESET_OPTIONS = ("deal",)  # reset(options=...) keys; others are a ConfigError
 from ..core.game import Game, make_game
 from ..core.rewards import ILLEGAL_POLICIES, REWARDS, check_option, step_rewards, step_rewards_one
 from ..core.rng import game_seed_int, game_seeds
+from .checks import action_dict, finite_number, legal_list, reset_options, seed_int
+
+RESET_OPTIONS = ("deal",)  # reset(options=...) keys; others are a ConfigError
 
 _SHEET_LAYOUT = make_game().layout()
 # The spec sheet's observation table is generated from the one layout table.
 __doc__ = __doc__.replace("<<SIZE>>", str(_SHEET_LAYOUT.size)).replace("<<LAYOUT>>", _SHEET_LAYOUT.markdown())
-
-
-def legal_list(game: Game, legal_mask: np.ndarray, limit: int = 12) -> str:
-    """The legal actions of a mask in words, the first `limit` of them."""
-    legal = np.flatnonzero(legal_mask).tolist()
-    described = ", ".join(f"{a} ({game.describe_action(a)})" for a in legal[:limit])
-    return described + (f", ... ({len(legal)} in all)" if len(legal) > limit else "")
 
 
 class SixNimmtParallelEnv(ParallelEnv):

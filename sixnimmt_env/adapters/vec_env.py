@@ -2,7 +2,7 @@
 
 `SixNimmtVecEnv(num_games, players, learners=1, opponents=None, game="cards", ...)` has
 `num_envs = num_games * learners` sub-environments (slots), the same observation
-vector and action encoding as the PettingZoo env (one encoder, `SeatView.encode`),
+vector and action encoding as the PettingZoo env (one encoder, the game's `layout().encode`),
 `action_masks()` for sb3-contrib's MaskablePPO, automatic reset (the final observation
 is in `infos[i]["terminal_observation"]`) and episode ends that `VecMonitor` counts.
 `observation` picks the observation variant (the game's `info.observations`); further
@@ -17,10 +17,10 @@ import gymnasium
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
-from .checks import action_array, seed_int
 from ..core.errors import IllegalActionError
 from ..core.game import Game, make_game
 from ..core.perf import tune_allocator
+from .checks import action_array, seed_int
 from .learner import LearnerGames
 
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ..core.batch import step_actions
 from ..core.errors import IllegalActionError
 from .actions import N_TILE_ACTIONS
 from .deal import empty_state, from_deal, from_position, new_games, shuffled_tiles
@@ -60,12 +61,7 @@ def step(state: BoardState, actions: ArrayLike, *, inplace: bool = False, report
         (new state, events or None).
     """
     st = state if inplace else state.copy()
-    actions = np.asarray(actions)
-    if not np.issubdtype(actions.dtype, np.integer):
-        raise IllegalActionError(f"actions must be integers, got dtype {actions.dtype}")
-    if actions.shape != (st.players, st.batch_size):
-        raise IllegalActionError(f"actions must have shape (players, batch) = {(st.players, st.batch_size)}, "
-                                 f"got {actions.shape}")
+    actions = step_actions(st, actions)
     ev = BoardEvents.empty(st.queue.shape[0], st.batch_size) if report else None
     live = st.phase != PHASE_OVER if games is None else (st.phase != PHASE_OVER) & np.asarray(games, bool)
     asked = np.flatnonzero(live & (st.phase == PHASE_ASK))

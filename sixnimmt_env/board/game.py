@@ -13,13 +13,13 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import ConfigError
-from ..core.game import GameInfo
+from ..core.game import GameBase, GameInfo
 from ..core.rewards import EPISODES, check_option
 from . import engine
 from .actions import N_ACTIONS, PASS_ACTION, describe_action
 from .encoding import MAX_TURNS, OBSERVATIONS, board_layout
 from .render import action_cards_line, board_lines, scores_line, step_lines
-from .rules import HAND_SIZE, IMPLEMENTED, MAX_PLAYERS, MIN_PLAYERS, RULE_KEYS, BoardConfig
+from .rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, RULE_KEYS, VARIANTS, BoardConfig
 from .seat_view import BoardSeatView
 from .state import PHASE_ASK, PHASE_NAMES, PHASE_OVER, PHASE_PICK, PHASE_PICK_SECOND, BoardState
 
@@ -28,25 +28,19 @@ NAME = "board"
 _STEPS_PER_TURN = 2 + 2 * MAX_PLAYERS * 4
 
 
-class BoardGame:
+class BoardGame(GameBase):
     """One rule configuration of the board game (see core.game.Game for the contract)."""
+
+    config_class = BoardConfig
+    kind_words = "the board game"
 
     def __init__(self, rules: BoardConfig):
         self.rules = rules
         self.info = GameInfo(
-            game=NAME, variant=rules.variant, variants=IMPLEMENTED, players=rules.players,
+            game=NAME, variant=rules.variant, variants=VARIANTS, players=rules.players,
             min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, n_actions=N_ACTIONS, pass_action=PASS_ACTION,
             utility=+1, score_unit="points", rule_options=RULE_KEYS + ("layout",), observations=OBSERVATIONS,
             max_decision_steps=MAX_TURNS * _STEPS_PER_TURN, phases=PHASE_NAMES)
-
-    def __repr__(self) -> str:
-        return f"BoardGame({self.rules})"
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, BoardGame) and other.rules == self.rules
-
-    def __hash__(self) -> int:
-        return hash(self.rules)
 
     def new_games(self, seeds) -> BoardState:
         return engine.new_games(self.rules, seeds)
@@ -110,9 +104,9 @@ class BoardGame:
 
     def position(self, deal: Any, seed: int) -> BoardState:
         """One game from a deal option {"hands": [...], "start": [...], "draws": [...]}."""
-        from .records import check_deal
         from ..core.errors import InvalidRecordError
         from ..core.rng import game_seeds
+        from .records import check_deal
         try:
             hands, start, supply = check_deal(self.rules, deal, "deal")
         except InvalidRecordError as e:
@@ -145,18 +139,7 @@ class BoardGame:
 
 def make(rules: BoardConfig | None = None, **rule_options) -> BoardGame:
     """The board game of `rules`, or of rule options (BoardConfig's fields)."""
-    if rules is None:
-        known = {f.name for f in dataclasses.fields(BoardConfig) if f.init}
-        unknown = set(rule_options) - known
-        if unknown:
-            raise ConfigError(f"unknown rule option(s) for the board game: {', '.join(sorted(unknown))}; "
-                              f"valid: {', '.join(sorted(known))}")
-        rules = BoardConfig(**rule_options)
-    elif rule_options:
-        raise ConfigError("give rules or rule options, not both")
-    if not isinstance(rules, BoardConfig):
-        raise ConfigError(f"the board game takes a BoardConfig, got {type(rules).__name__}")
-    return BoardGame(rules)
+    return BoardGame.bind(rules, **rule_options)
 
 
 def replay(record: dict):

@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ..core.checks import is_int
 from ..core.errors import ConfigError
 
 # Field kinds, the values of BoardLayout.kind.
@@ -96,10 +97,6 @@ DEFAULT_BULLHEADS = tuple(default_bullheads(t) for t in range(1, N_TILES + 1))  
 
 SHIPPED_LAYOUTS = ("basic-default", "pro-default")  # layouts/<name>.toml
 DEFAULT_LAYOUT = {"basic": "basic-default", "pro": "pro-default"}
-
-
-def _is_int(x: Any) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
 def _is_seq(x: Any) -> bool:
@@ -242,7 +239,7 @@ class BoardLayout:
             got = f"{len(bulls)} entries" if _is_seq(bulls) else repr(bulls)
             raise _bad(f"bullheads must be {N_TILES} integers (tiles 1..{N_TILES}), got {got}")
         for tile, b in enumerate(bulls, 1):
-            if not _is_int(b) or not MIN_BULLHEADS <= b <= MAX_BULLHEADS:
+            if not is_int(b) or not MIN_BULLHEADS <= b <= MAX_BULLHEADS:
                 raise _bad(f"bullheads of tile {tile} must be an integer "
                            f"{MIN_BULLHEADS}..{MAX_BULLHEADS}, got {b!r}")
         return tuple(int(b) for b in bulls)
@@ -252,7 +249,7 @@ class BoardLayout:
         if not _is_seq(clovers):
             raise _bad(f"clovers must be a list of integers (score-track values), got {clovers!r}")
         for c in clovers:
-            if not _is_int(c):
+            if not is_int(c):
                 raise _bad(f"clovers must be integers, got {c!r}")
         twice = [c for c, n in Counter(int(c) for c in clovers).items() if n > 1]
         if twice:

@@ -15,24 +15,42 @@ replays with no other file (`layout.layout_to_dict` / `layout_from_dict`).
 from __future__ import annotations
 
 import dataclasses
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from ..core.errors import ConfigError, IllegalActionError, InvalidRecordError
-from ..core.records import FORMAT, check_envelope
+from ..core.errors import ConfigError, IllegalActionError
+from ..core.records import FORMAT, ReplayResultBase, check_envelope, fail, is_int, short
 from . import engine
-from .actioncards import decode_play
-from .actions import (ANSWER_NO, ANSWER_YES, ASCENDING_ACTION, FREE_ROW_ACTION, FRONT_ACTION, LUCK_ACTION,
-                      NO_CARD_ACTION, N_TILE_ACTIONS, ONE_MORE_ACTION, PASS_ACTION, SKIP_ACTION, STOP_ACTION,
-                      SWAP_ACTION)
+from .actions import (
+    N_TILE_ACTIONS,
+    PASS_ACTION,
+)
+from .answers import answer_action, answer_value, well_formed
 from .layout import layout_from_dict, layout_to_dict
-from .rules import (ACTION_KINDS, ASCENDING, FRONT, HAND_SIZE, LUCK_KINDS, MAX_ACTION_ROWS, N_TILES, ONE_MORE,
-                    RULE_KEYS, START_ACTION_CARDS, START_ROWS, STOP, SWAP, VARIANTS, BoardConfig)
-from .state import (ASK_ACTION, ASK_FREE_ROW, ASK_LUCK_CARD, ASK_NAMES, NO_CARD, PHASE_ASK, PHASE_OVER,
-                    PHASE_PICK, PHASE_PICK_SECOND, BoardState)
+from .rules import (
+    ACTION_KINDS,
+    HAND_SIZE,
+    LUCK_KINDS,
+    N_TILES,
+    RULE_KEYS,
+    START_ACTION_CARDS,
+    START_ROWS,
+    VARIANTS,
+    BoardConfig,
+)
+from .state import (
+    ASK_ACTION,
+    ASK_FREE_ROW,
+    ASK_LUCK_CARD,
+    ASK_NAMES,
+    PHASE_ASK,
+    PHASE_OVER,
+    PHASE_PICK,
+    PHASE_PICK_SECOND,
+    BoardState,
+)
 
 GAME = "board"
 DEFAULT_VARIANT = "basic"  # a record without "variant"
@@ -40,68 +58,6 @@ SIDE = {"basic": "basic", "luck": "basic", "pro": "pro", "pro-luck": "pro"}  # t
 
 
 # --------------------------------------------------------------------------- writing
-
-
-def _answer_value(ask: int, action: int) -> Any:
-    """An encoded answer as the record writes it: "+5"/"2x" for luck_card, a row for
-    free_row, null or {"card": kind, "row"/"tile": ...} for action, else true/false."""
-    if ask == ASK_LUCK_CARD:
-        return LUCK_KINDS[action - LUCK_ACTION[0]]
-    if ask == ASK_FREE_ROW:
-        return action - FREE_ROW_ACTION
-    if ask == ASK_ACTION:
-        kind, arg = decode_play(np.array([action]))
-        if kind[0] == NO_CARD:
-            return None
-        card = {"card": ACTION_KINDS[int(kind[0])]}
-        if kind[0] in (STOP, FRONT, ASCENDING):
-            card["row"] = int(arg[0])
-        elif kind[0] in (SWAP, ONE_MORE):
-            card["tile"] = int(arg[0])
-        return card
-    return action == ANSWER_YES
-
-
-def _answer_action(ask: str, answer: Any) -> int:
-    """A record's (well-formed) answer as the encoded action."""
-    if ask == ASK_NAMES[ASK_LUCK_CARD]:
-        return LUCK_ACTION[LUCK_KINDS.index(answer)]
-    if ask == ASK_NAMES[ASK_FREE_ROW]:
-        return FREE_ROW_ACTION + answer
-    if ask == ASK_NAMES[ASK_ACTION]:
-        if answer is None:
-            return NO_CARD_ACTION
-        card = answer["card"]
-        if card in ("stop", "front", "ascending"):
-            return {"stop": STOP_ACTION, "front": FRONT_ACTION, "ascending": ASCENDING_ACTION}[card] + answer["row"]
-        if card == "skip":
-            return SKIP_ACTION
-        return (SWAP_ACTION if card == "swap" else ONE_MORE_ACTION) + answer["tile"] - 1
-    return ANSWER_YES if answer else ANSWER_NO
-
-
-# an action answer's keys, exactly (docs/spec/board-record.md)
-_CARD_KEYS = {"stop": {"card", "row"}, "front": {"card", "row"}, "ascending": {"card", "row"},
-              "swap": {"card", "tile"}, "one_more": {"card", "tile"}, "skip": {"card"}}
-
-
-def _well_formed(ask: str, answer: Any) -> bool:
-    """Whether an answer has the form its ask takes (legality is checked by the engine's mask)."""
-    if ask == ASK_NAMES[ASK_LUCK_CARD]:
-        return isinstance(answer, str) and answer in LUCK_KINDS
-    if ask == ASK_NAMES[ASK_FREE_ROW]:
-        return isinstance(answer, int) and not isinstance(answer, bool) and 0 <= answer < MAX_ACTION_ROWS
-    if ask == ASK_NAMES[ASK_ACTION]:
-        if answer is None:
-            return True
-        if not isinstance(answer, dict) or answer.get("card") not in _CARD_KEYS:
-            return False
-        if set(answer) != _CARD_KEYS[answer["card"]]:
-            return False
-        bound = MAX_ACTION_ROWS if "row" in answer else N_TILES + 1
-        value = answer.get("row", answer.get("tile", 1))
-        return isinstance(value, int) and not isinstance(value, bool) and (0 if "row" in answer else 1) <= value < bound
-    return isinstance(answer, bool)
 
 
 class Recorder:
@@ -163,7 +119,7 @@ class Recorder:
             elif phase == PHASE_ASK:
                 seat, ask = int(before.asker[b]), int(before.ask[b])
                 turns[-1]["decisions"].append({"seat": seat, "ask": ASK_NAMES[ask],
-                                               "answer": _answer_value(ask, int(actions[seat, b]))})
+                                               "answer": answer_value(ask, int(actions[seat, b]))})
             if after.phase[b] in (PHASE_PICK, PHASE_OVER):  # the turn is over (the next one waits)
                 self._finished[b] = len(turns)
                 self._scores[b] = after.score[:, b].astype(int).tolist()
@@ -190,8 +146,10 @@ class Recorder:
 
 
 @dataclass
-class ReplayResult:
+class ReplayResult(ReplayResultBase):
     """What replaying a board-game record computed, and how it differs from the record."""
+
+    TOTALS_KEY = "scores"
 
     record: dict[str, Any]
     scores: list[int]
@@ -206,12 +164,6 @@ class ReplayResult:
         """The scores (the game interface calls every game's points `totals`)."""
         return self.scores
 
-    def completed(self) -> dict[str, Any]:
-        """The record with scores and winners filled in from the replay."""
-        rec = json.loads(json.dumps(self.record))
-        rec["scores"], rec["winners"] = self.scores, self.winners
-        return rec
-
     def summary_lines(self) -> list[str]:
         """What the replay computed, for the command line."""
         lines = [f"turns: {self.turns}"]
@@ -224,63 +176,46 @@ class ReplayResult:
         return lines
 
 
-def _fail(where: str, what: str) -> InvalidRecordError:
-    return InvalidRecordError(f"{where}: {what}" if where else what)
-
-
 def _at(where: str, place: str) -> str:
     return f"{where}, {place}" if where else place
 
 
-def _int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _short(value: Any, limit: int = 60) -> str:
-    """A value from a record as JSON writes it, cut to fit a one-line message."""
-    try:
-        text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
-
-
 def _ask_name(ask: Any) -> str:
     """An ask as a message names it: a known ask bare, anything else as JSON."""
-    return ask if ask in ASK_NAMES[1:] and isinstance(ask, str) else _short(ask)
+    return ask if ask in ASK_NAMES[1:] and isinstance(ask, str) else short(ask)
 
 
 def _got(value: Any) -> str:
     """What a record gives where a list was expected: its length, or the value."""
     if value is None:
         return "nothing"
-    return str(len(value)) if isinstance(value, list) else _short(value)
+    return str(len(value)) if isinstance(value, list) else short(value)
 
 
 def _config(record: Any) -> BoardConfig:
     """The rule options and the board of a record, validated."""
     game = check_envelope(record)
     if game != GAME:
-        raise _fail("", f"game must be {GAME!r} for the board game's replay, got {game!r}")
+        raise fail("", f"game must be {GAME!r} for the board game's replay, got {game!r}")
     variant = record.get("variant", DEFAULT_VARIANT)
     if variant not in VARIANTS:
-        raise _fail("", f"unknown variant {_short(variant)} (known: {', '.join(VARIANTS)})")
+        raise fail("", f"unknown variant {short(variant)} (known: {', '.join(VARIANTS)})")
     rules = record.get("rules", {})
     if not isinstance(rules, dict):
-        raise _fail("", "rules must be an object")
+        raise fail("", "rules must be an object")
     if isinstance(rules.get("action_cards"), list):  # JSON has no tuples
         rules = {**rules, "action_cards": tuple(rules["action_cards"])}
     unknown = sorted(str(k) for k in set(rules) - set(RULE_KEYS))
     if unknown:
-        raise _fail("", f"unknown rule option(s): {', '.join(unknown)} (known: {', '.join(RULE_KEYS)})")
+        raise fail("", f"unknown rule option(s): {', '.join(unknown)} (known: {', '.join(RULE_KEYS)})")
     if "layout" not in record:
-        raise _fail("", 'the record has no "layout": a board-game record carries its board '
+        raise fail("", 'the record has no "layout": a board-game record carries its board '
                         '("layout" and "bullheads")')
     try:
         board = layout_from_dict(record, SIDE[variant])
         return BoardConfig(variant=variant, layout=board, **rules)
     except ConfigError as e:  # one line naming the row and field, or the option
-        raise _fail("", str(e)) from None
+        raise fail("", str(e)) from None
 
 
 def check_deal(config: BoardConfig, deal: Any, where: str) -> tuple[list[list[int]], list[int], list[int]]:
@@ -297,31 +232,31 @@ def check_deal(config: BoardConfig, deal: Any, where: str) -> tuple[list[list[in
     """
     P = config.players
     if not isinstance(deal, dict):
-        raise _fail(where, "a deal must be an object with hands, start and draws")
+        raise fail(where, "a deal must be an object with hands, start and draws")
     hands, start, draws = deal.get("hands"), deal.get("start"), deal.get("draws")
     if not isinstance(hands, list) or len(hands) != P:
-        raise _fail(where, f"hands must list {P} hands, one per seat, got {_got(hands)}")
+        raise fail(where, f"hands must list {P} hands, one per seat, got {_got(hands)}")
     if not isinstance(start, list) or len(start) != START_ROWS:
-        raise _fail(where, f"start must list the {START_ROWS} start tiles of rows 0-{START_ROWS - 1}, "
+        raise fail(where, f"start must list the {START_ROWS} start tiles of rows 0-{START_ROWS - 1}, "
                            f"got {_got(start)}")
     if draws is None:
         draws = []
     if not isinstance(draws, list):
-        raise _fail(where, f"draws must be a list of tiles, got {_short(draws)}")
+        raise fail(where, f"draws must be a list of tiles, got {short(draws)}")
     owner: dict[int, str] = {}
 
     def deal_tile(value: Any, place: str, what: str) -> int:
-        if not _int(value) or not 1 <= value <= N_TILES:
-            raise _fail(_at(where, place), f"{_short(value)} is not a tile (an integer 1..{N_TILES})")
+        if not is_int(value) or not 1 <= value <= N_TILES:
+            raise fail(_at(where, place), f"{short(value)} is not a tile (an integer 1..{N_TILES})")
         if value in owner:
-            raise _fail(_at(where, place), f"tile {value} is dealt twice (also {owner[value]})")
+            raise fail(_at(where, place), f"tile {value} is dealt twice (also {owner[value]})")
         owner[value] = what
         return value
 
     hand_tiles = []
     for s, hand in enumerate(hands):
         if not isinstance(hand, list) or len(hand) != HAND_SIZE:
-            raise _fail(_at(where, f"seat {s}"), f"a hand must hold {HAND_SIZE} tiles, got {_got(hand)}")
+            raise fail(_at(where, f"seat {s}"), f"a hand must hold {HAND_SIZE} tiles, got {_got(hand)}")
         hand_tiles.append([deal_tile(t, f"seat {s}", f"in seat {s}'s hand") for t in hand])
     start_tiles = [deal_tile(t, f"start, row {r}", f"the start tile of row {r}") for r, t in enumerate(start)]
     drawn = [deal_tile(t, f"draws, draw {i}", f"draw {i}") for i, t in enumerate(draws)]
@@ -344,22 +279,22 @@ def replay(record: Any) -> ReplayResult:
         st.action_script[:len(script), 0] = script
     turns = record.get("turns")
     if not isinstance(turns, list):
-        raise _fail("", f"turns must be a list of turns, got {_got(turns)}")
+        raise fail("", f"turns must be a list of turns, got {_got(turns)}")
     for t, turn in enumerate(turns):
         if st.phase[0] == PHASE_OVER:
-            raise _fail(f"turn {t}", f"the game was already over after turn {t - 1}")
+            raise fail(f"turn {t}", f"the game was already over after turn {t - 1}")
         _replay_turn(st, turn, t)
         drawn = int(st.drawn[0])
         if drawn > listed:
             how = "draw fields and the refill draw" if cfg.pro else "the refill draws"
-            raise _fail(f"turn {t}", f"{how} {drawn} tiles from the supply ({HAND_SIZE} per seat, "
+            raise fail(f"turn {t}", f"{how} {drawn} tiles from the supply ({HAND_SIZE} per seat, "
                                      f"seat 0 first), but draws lists only {listed}")
     over = bool(st.phase[0] == PHASE_OVER)
     scores = st.score[:, 0].astype(int).tolist()
     winners = np.flatnonzero(st.winners()[:, 0]).tolist()
     luck = [{kind: int(st.luck[k, p, 0]) for k, kind in enumerate(LUCK_KINDS)} for p in range(cfg.players)]
     result = ReplayResult(record, scores, winners, over, len(turns), luck)
-    result.differences = _differences(record, result)
+    result.differences = result.find_differences()
     return result
 
 
@@ -369,17 +304,17 @@ def _action_draws(cfg: BoardConfig, record: dict) -> tuple[list[int], list[int]]
     draws = record.get("action_draws")
     dealt = START_ACTION_CARDS * cfg.players
     if not isinstance(draws, list) or len(draws) < dealt:
-        raise _fail("", f"action_draws must list the action cards in the order drawn, at least the {dealt} "
+        raise fail("", f"action_draws must list the action cards in the order drawn, at least the {dealt} "
                         f"dealt ({START_ACTION_CARDS} a seat, seat 0's first), got {_got(draws)}")
     for i, kind in enumerate(draws):
         if not isinstance(kind, str) or kind not in ACTION_KINDS:
-            raise _fail(f"action_draws, card {i}", f"{_short(kind)} is not an action card "
+            raise fail(f"action_draws, card {i}", f"{short(kind)} is not an action card "
                                                    f"(known: {', '.join(ACTION_KINDS)})")
     kinds = [ACTION_KINDS.index(k) for k in draws]
     left = list(cfg.action_cards)
     for i, k in enumerate(kinds[:dealt]):
         if left[k] == 0:
-            raise _fail(f"action_draws, card {i}", f"the deck holds only {cfg.action_cards[k]} "
+            raise fail(f"action_draws, card {i}", f"the deck holds only {cfg.action_cards[k]} "
                                                    f"{ACTION_KINDS[k]!r} card(s)")
         left[k] -= 1
     rest = [k for k in range(len(ACTION_KINDS)) for _ in range(left[k])]
@@ -390,7 +325,7 @@ def _step(st: BoardState, actions: np.ndarray, where: str) -> None:
     try:
         engine.step(st, actions, inplace=True)
     except IllegalActionError as e:  # checked before: this would be a gap in the checks
-        raise _fail(where, str(e)) from None
+        raise fail(where, str(e)) from None
 
 
 def _tile_count_reason(st: BoardState, n: int) -> str:
@@ -406,31 +341,31 @@ def _replay_turn(st: BoardState, turn: Any, t: int) -> None:
     P = st.players
     where = f"turn {t}"
     if not isinstance(turn, dict):
-        raise _fail(where, "a turn must be an object with tiles and decisions")
+        raise fail(where, "a turn must be an object with tiles and decisions")
     tiles = turn.get("tiles")
     if not isinstance(tiles, list) or len(tiles) != P:
-        raise _fail(where, f"tiles must list {P} seats' tiles, one list per seat, got {_got(tiles)}")
+        raise fail(where, f"tiles must list {P} seats' tiles, one list per seat, got {_got(tiles)}")
     decisions = turn.get("decisions")
     if decisions is None:
         decisions = []
     if not isinstance(decisions, list):
-        raise _fail(where, f"decisions must be a list, got {_short(decisions)}")
+        raise fail(where, f"decisions must be a list, got {short(decisions)}")
     n = int(st.picks[0])
     held = st.hand_lists(0)
     for s, put in enumerate(tiles):
         here = f"{where}, seat {s}"
         if not isinstance(put, list):
-            raise _fail(here, f"a seat's tiles must be a list, got {_short(put)}")
+            raise fail(here, f"a seat's tiles must be a list, got {short(put)}")
         want = min(n, len(held[s]))  # a pro hand may hold fewer tiles than the turn asks for
         if len(put) != want:
-            raise _fail(here, f"the rules ask for {want} tile{'s' if want != 1 else ''} this turn "
+            raise fail(here, f"the rules ask for {want} tile{'s' if want != 1 else ''} this turn "
                               f"({_tile_count_reason(st, want)}), got {len(put)}")
         for tile in put:
-            if not _int(tile) or not 1 <= tile <= N_TILES:
-                raise _fail(here, f"{_short(tile)} is not a tile (an integer 1..{N_TILES})")
+            if not is_int(tile) or not 1 <= tile <= N_TILES:
+                raise fail(here, f"{short(tile)} is not a tile (an integer 1..{N_TILES})")
             if tile not in held[s]:
                 again = put.count(tile) > 1
-                raise _fail(here, f"tile {tile} is put out twice" if again else
+                raise fail(here, f"tile {tile} is put out twice" if again else
                             f"tile {tile} is not in the seat's hand (never dealt to it, or put out already)")
             held[s].remove(tile)
     for k in range(n):
@@ -442,48 +377,38 @@ def _replay_turn(st: BoardState, turn: Any, t: int) -> None:
         here = f"{where}, seat {seat}"
         asked = f"{ask} (for tile {tile})"
         if i >= len(decisions):
-            raise _fail(here, f"decision {i} is missing: the rules ask {asked}, and the turn lists "
+            raise fail(here, f"decision {i} is missing: the rules ask {asked}, and the turn lists "
                               f"{len(decisions)} decision{'s' if len(decisions) != 1 else ''}")
         d = decisions[i]
         if not isinstance(d, dict) or not {"seat", "ask", "answer"} <= set(d):
-            raise _fail(here, f"decision {i} must be an object with seat, ask and answer, got {_short(d)}")
-        if not (_int(d["seat"]) and d["seat"] == seat and d["ask"] == ask):
-            raise _fail(here, f"decision {i} is missing or out of place: the rules ask {asked}, the "
-                              f"record has seat {_short(d['seat'])} {_ask_name(d['ask'])}")
+            raise fail(here, f"decision {i} must be an object with seat, ask and answer, got {short(d)}")
+        if not (is_int(d["seat"]) and d["seat"] == seat and d["ask"] == ask):
+            raise fail(here, f"decision {i} is missing or out of place: the rules ask {asked}, the "
+                              f"record has seat {short(d['seat'])} {_ask_name(d['ask'])}")
         answer = d["answer"]
         if ask in (ASK_NAMES[ASK_ACTION], ASK_NAMES[ASK_FREE_ROW]):
             from .seat_view import BoardSeatView  # the legal set, as the seat sees it
             legal = BoardSeatView(st, [seat]).action_mask()[0]
-            if not _well_formed(ask, answer) or not legal[_answer_action(ask, answer)]:
-                options = [_answer_value(int(st.ask[0]), int(a)) for a in np.flatnonzero(legal)]
-                raise _fail(here, f"illegal answer {_short(answer)} to {asked}; legal: "
-                                  f"{_short(options, 300)}")
+            if not well_formed(ask, answer) or not legal[answer_action(ask, answer)]:
+                options = [answer_value(int(st.ask[0]), int(a)) for a in np.flatnonzero(legal)]
+                raise fail(here, f"illegal answer {short(answer)} to {asked}; legal: "
+                                  f"{short(options, 300)}")
         elif ask == ASK_NAMES[ASK_LUCK_CARD]:
             legal = [kind for k, kind in enumerate(LUCK_KINDS) if st.stack[k, 0] > 0]
             if answer not in legal or not isinstance(answer, str):
                 empty = " (that stack is empty)" if answer in LUCK_KINDS and isinstance(answer, str) else ""
-                raise _fail(here, f"illegal answer {_short(answer)} to {ask}{empty}; legal: "
-                                  f"{', '.join(_short(k) for k in legal)}")
+                raise fail(here, f"illegal answer {short(answer)} to {ask}{empty}; legal: "
+                                  f"{', '.join(short(k) for k in legal)}")
         elif not isinstance(answer, bool):
-            raise _fail(here, f"illegal answer {_short(answer)} to {ask}; legal: true, false")
+            raise fail(here, f"illegal answer {short(answer)} to {ask}; legal: true, false")
         actions = np.full((P, 1), PASS_ACTION, dtype=np.int64)
-        actions[seat, 0] = _answer_action(ask, answer)
+        actions[seat, 0] = answer_action(ask, answer)
         _step(st, actions, here)
         i += 1
     if i < len(decisions):
         d = decisions[i]
         seat = d.get("seat") if isinstance(d, dict) else None
-        here = f"{where}, seat {seat}" if _int(seat) else where
+        here = f"{where}, seat {seat}" if is_int(seat) else where
         what = f"{_ask_name(d.get('ask'))} " if isinstance(d, dict) else ""
-        raise _fail(here, f"decision {i} ({what}{_short(d.get('answer') if isinstance(d, dict) else d)}) is "
+        raise fail(here, f"decision {i} ({what}{short(d.get('answer') if isinstance(d, dict) else d)}) is "
                           f"not needed: the rules ask {i} decision{'s' if i != 1 else ''} in this turn")
-
-
-def _differences(record: dict[str, Any], result: ReplayResult) -> list[str]:
-    """Each output the record gives that differs from the replay's."""
-    diffs = []
-    if "scores" in record and record["scores"] != result.scores:
-        diffs.append(f"scores are {_short(record['scores'], 200)}, replay gives {result.scores}")
-    if "winners" in record and record["winners"] != result.winners:
-        diffs.append(f"winners are {_short(record['winners'], 200)}, replay gives {result.winners}")
-    return diffs

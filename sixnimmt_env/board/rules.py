@@ -10,10 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import ClassVar
 
-from .layout import DEFAULT_LAYOUT as SIDE_DEFAULT_LAYOUT
-from .layout import BoardLayout, load_layout
-
+from ..core.checks import check_int, is_int
 from ..core.errors import ConfigError
+from .layout import DEFAULT_LAYOUT, BoardLayout, load_layout
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 N_TILES = 100  # number tiles 1..100, each once
@@ -21,15 +20,12 @@ HAND_SIZE = 12  # tiles drawn at the start (and once more with 2-3 players)
 REFILL_MAX_PLAYERS = 3  # 2-3 players refill their hands once
 START_ROWS = 4  # start tiles on field 1 of rows 1-4; always four active rows
 VARIANTS = ("basic", "luck", "pro", "pro-luck")
-IMPLEMENTED = VARIANTS
 NEXT_ROWS = ("scan", "rotate")
 SIDE = {"basic": "basic", "luck": "basic", "pro": "pro", "pro-luck": "pro"}  # the side each variant is played on
-DEFAULT_LAYOUT = "basic-default"
 # Action cards (pro): the six kinds of the publisher's list, as records name them, and the
 # deck's count of each [default: 4 each, 24 in all]; each seat is dealt START_ACTION_CARDS.
 ACTION_KINDS = ("stop", "swap", "skip", "front", "ascending", "one_more")
 STOP, SWAP, SKIP, FRONT, ASCENDING, ONE_MORE = range(len(ACTION_KINDS))
-PLACING_CARDS = (SKIP, FRONT, ASCENDING)  # they place the tile: at most one per tile, played last
 DEFAULT_ACTION_CARDS = (4, 4, 4, 4, 4, 4)
 START_ACTION_CARDS = 2
 STOP_SIGNS = 2
@@ -73,23 +69,18 @@ class BoardConfig:
         def bad(what: str) -> ConfigError:
             return ConfigError(f"invalid rule option: {what}")
 
-        if isinstance(self.players, bool) or not isinstance(self.players, int):
-            raise bad(f"players must be an integer, got {self.players!r}")
-        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise bad(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS} for the board game, got {self.players}")
+        check_int("players", self.players, MIN_PLAYERS, MAX_PLAYERS, context=" for the board game", error=bad)
         if not isinstance(self.variant, str) or self.variant not in VARIANTS:
             raise bad(f"variant must be one of {', '.join(VARIANTS)} for the board game, got {self.variant!r}")
         if not isinstance(self.next_row, str) or self.next_row not in NEXT_ROWS:
             raise bad(f"next_row must be one of {', '.join(NEXT_ROWS)}, got {self.next_row!r}")
-        for name in ("plus5_cards", "double_cards"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise bad(f"{name} must be a non-negative integer, got {value!r}")
+        for name in ("players", "plus5_cards", "double_cards"):  # (a NumPy integer is written as an int)
+            object.__setattr__(self, name, check_int(name, getattr(self, name), 0, error=bad))
         side = SIDE[self.variant]
         if isinstance(self.layout, BoardLayout):
             board = self.layout
         elif self.layout is None:
-            board = load_layout(SIDE_DEFAULT_LAYOUT[side])
+            board = load_layout(DEFAULT_LAYOUT[side])
         elif isinstance(self.layout, str) and self.layout:
             board = load_layout(self.layout)  # ConfigError naming the file
         else:
@@ -102,7 +93,7 @@ class BoardConfig:
                       f"{board.name!r} has {board.n_rows}")
         counts = self.action_cards
         if (not isinstance(counts, tuple) or len(counts) != len(ACTION_KINDS)
-                or any(isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= 24 for c in counts)):
+                or any(not is_int(c) or not 0 <= c <= 24 for c in counts)):
             raise bad(f"action_cards must be {len(ACTION_KINDS)} counts 0..24 ({', '.join(ACTION_KINDS)}), "
                       f"got {counts!r}")
         if self.plus5_cards > 127 or self.double_cards > 127:

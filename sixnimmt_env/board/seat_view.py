@@ -15,40 +15,19 @@ from functools import cached_property
 import numpy as np
 from numpy.typing import NDArray
 
+from ..core.seat_view import SeatViewBase
+from .actioncards import free_rows
 from .actions import ANSWER_NO, ANSWER_YES, LUCK_ACTION, N_ACTIONS, PASS_ACTION
 from .rules import DOUBLE, N_TILES, PLUS5
-from .actioncards import free_rows
 from .stages import action_options
 from .state import ASK_ACTION, ASK_FREE_ROW, ASK_LUCK_CARD, PHASE_ASK, PHASE_PICK, PHASE_PICK_SECOND, BoardState
 
 
-class BoardSeatView:
-    """One seat per game of a board-game batch.
+class BoardSeatView(SeatViewBase):
+    """One seat per game of a board-game batch (args: core.seat_view.SeatViewBase; the
+    engine state is kept private)."""
 
-    Args:
-        state: the engine state (kept private).
-        seats: (n,) the observing seat of each entry.
-        games: (n,) the game of each entry (default: 0..B-1).
-    """
-
-    def __init__(self, state: BoardState, seats, games=None):
-        self._st = state
-        self.config = state.config
-        self.players = state.players
-        self.games = np.arange(state.batch_size) if games is None else np.asarray(games, dtype=np.intp)
-        self.seats = np.broadcast_to(np.asarray(seats, dtype=np.intp), self.games.shape)
-        self.n = len(self.games)
-
-    def _rel(self, a: NDArray) -> NDArray:
-        """(..., P, B) per-seat array -> (n, ..., P) in relative seat order (own seat first)."""
-        order = (self.seats[:, None] + np.arange(self.players)[None, :]) % self.players  # (n, P)
-        picked = a[..., order, self.games[:, None]]  # (..., n, P)
-        return np.moveaxis(picked, -2, 0)
-
-    @cached_property
-    def phase(self) -> NDArray[np.int8]:
-        """(n,) the game's phase (state.PHASE_*)."""
-        return self._st.phase[self.games]
+    _st: BoardState
 
     @cached_property
     def is_asker(self) -> NDArray[np.bool_]:

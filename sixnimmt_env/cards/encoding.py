@@ -19,6 +19,7 @@ Observation variants (`card_layout(config, observation)`, the envs' `observation
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
@@ -27,8 +28,10 @@ from ..core.errors import ConfigError
 from ..core.layout import Field, ObsLayout
 from .placement import target_rows
 from .rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, N_ROWS, ROW_CAPACITY, RuleConfig
-from .seat_view import SeatView
 from .state import PHASE_CARDS, PHASE_ROW
+
+if TYPE_CHECKING:  # for annotations only: imported at run time, it would close a cycle
+    from .seat_view import SeatView
 
 SCORE_SCALE = 66.0  # scores and penalties are divided by this
 ROW_BULLS_SCALE = 10.0

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from ..core.batch import step_actions
 from ..core.errors import IllegalActionError
 from ..core.sorting import sort_columns, sorting_network
 from .deal import deal_ids, deal_round, empty_state, first_dealer, from_deal, new_games, restart
@@ -72,12 +73,7 @@ def step(
         (new state, events or None).
     """
     st = state if inplace else state.copy()
-    actions = np.asarray(actions)
-    if not np.issubdtype(actions.dtype, np.integer):
-        raise IllegalActionError(f"actions must be integers (card ids or rows), got dtype {actions.dtype}")
-    if actions.shape != (st.players, st.batch_size):
-        raise IllegalActionError(f"actions must have shape (players, batch) = "
-                                 f"{(st.players, st.batch_size)}, got {actions.shape}")
+    actions = step_actions(st, actions, " (card ids or rows)")
     ev = StepEvents.empty(st.players, st.batch_size) if report else None
     card_games = st.phase == PHASE_CARDS
     row_games = st.phase == PHASE_ROW

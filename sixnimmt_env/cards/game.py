@@ -14,12 +14,13 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import ConfigError, InvalidRecordError
-from ..core.game import GameInfo
+from ..core.game import GameBase, GameInfo
 from ..core.rewards import EPISODES, check_option
 from . import engine
 from .actions import action_size, describe_action, engine_actions, pass_action
 from .encoding import OBSERVATIONS, card_layout
-from .records import Recorder, check_deal, replay as replay_record
+from .records import Recorder, check_deal
+from .records import replay as replay_record
 from .render import scores_line, step_lines, table_lines
 from .rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, VARIANTS, RuleConfig
 from .seat_view import SeatView
@@ -31,8 +32,11 @@ NAME = "cards"
 _STEPS_PER_TURN = 3
 
 
-class CardGame:
+class CardGame(GameBase):
     """One rule configuration of the card games (see core.game.Game for the contract)."""
+
+    config_class = RuleConfig
+    kind_words = "the card games"
 
     def __init__(self, rules: RuleConfig):
         self.rules = rules
@@ -44,15 +48,6 @@ class CardGame:
             rule_options=tuple(rules.to_dict()), observations=OBSERVATIONS,
             max_decision_steps=None if rounds is None else rounds * HAND_SIZE * _STEPS_PER_TURN,
             phases=PHASE_NAMES)
-
-    def __repr__(self) -> str:
-        return f"CardGame({self.rules})"
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, CardGame) and other.rules == self.rules
-
-    def __hash__(self) -> int:
-        return hash(self.rules)
 
     # ------------------------------------------------------------------ stepping
 
@@ -162,17 +157,7 @@ class CardGame:
 
 def make(rules: RuleConfig | None = None, **rule_options) -> CardGame:
     """The card game of `rules`, or of rule options (RuleConfig's fields)."""
-    if rules is None:
-        unknown = set(rule_options) - {f.name for f in dataclasses.fields(RuleConfig)}
-        if unknown:
-            raise ConfigError(f"unknown rule option(s) for the card games: {', '.join(sorted(unknown))}; "
-                              f"valid: {', '.join(f.name for f in dataclasses.fields(RuleConfig))}")
-        rules = RuleConfig(**rule_options)
-    elif rule_options:
-        raise ConfigError("give rules or rule options, not both")
-    if not isinstance(rules, RuleConfig):
-        raise ConfigError(f"the card games take a RuleConfig, got {type(rules).__name__}")
-    return CardGame(rules)
+    return CardGame.bind(rules, **rule_options)
 
 
 def replay(record: dict):

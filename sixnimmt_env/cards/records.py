@@ -9,19 +9,17 @@ InvalidRecordError naming the round, turn and seat where they went wrong.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from ..core.errors import ConfigError, InvalidRecordError
-from ..core.records import FORMAT, check_envelope
+from ..core.errors import ConfigError
+from ..core.records import FORMAT, ReplayResultBase, check_envelope, fail, is_int
 from .actions import engine_actions
 from .engine import StepEvents, from_deal, step
 from .rules import HAND_SIZE, N_ROWS, RULE_KEYS, VARIANTS, RuleConfig
 from .state import PHASE_CARDS, PHASE_OVER, PHASE_ROW, State
-
 
 # --------------------------------------------------------------------------- writing
 
@@ -100,7 +98,7 @@ class Recorder:
 
 
 @dataclass
-class ReplayResult:
+class ReplayResult(ReplayResultBase):
     """What replaying a record computed, and how it differs from the record's outputs."""
 
     record: dict[str, Any]
@@ -110,13 +108,14 @@ class ReplayResult:
     over: bool
     differences: list[str] = field(default_factory=list)
 
-    def completed(self) -> dict[str, Any]:
-        """The record with penalties, totals and winners filled in from the replay."""
-        rec = json.loads(json.dumps(self.record))
-        for rnd, pen in zip(rec["rounds"], self.penalties):
+    def _part_differences(self) -> list[str]:
+        return [f"round {i}: penalties are {rnd['penalties']}, replay gives {pen}"
+                for i, (rnd, pen) in enumerate(zip(self.record["rounds"], self.penalties))
+                if "penalties" in rnd and rnd["penalties"] != pen]
+
+    def _complete_parts(self, record: dict[str, Any]) -> None:
+        for rnd, pen in zip(record["rounds"], self.penalties):
             rnd["penalties"] = pen
-        rec["totals"], rec["winners"] = self.totals, self.winners
-        return rec
 
     def summary_lines(self) -> list[str]:
         """What the replay computed, for the command line."""
@@ -126,42 +125,34 @@ class ReplayResult:
         return lines
 
 
-def _fail(where: str, what: str) -> InvalidRecordError:
-    return InvalidRecordError(f"{where}: {what}" if where else what)
-
-
 def _config(record: Any) -> RuleConfig:
     """The rule options of a record, validated."""
     check_envelope(record)
     variant = record.get("variant", "classic")
     if not isinstance(variant, str) or variant not in VARIANTS:
-        raise _fail("", f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
+        raise fail("", f"unknown variant {variant!r} (known: {', '.join(VARIANTS)})")
     rules = record.get("rules", {})
     if not isinstance(rules, dict):
-        raise _fail("", "rules must be an object")
+        raise fail("", "rules must be an object")
     unknown = set(rules) - set(RULE_KEYS)
     if unknown:
-        raise _fail("", f"unknown rule option(s): {', '.join(sorted(unknown))}")
+        raise fail("", f"unknown rule option(s): {', '.join(sorted(unknown))}")
     try:
         return RuleConfig(variant=variant, **rules)
     except ConfigError as e:
-        raise _fail("", str(e)) from None
-
-
-def _int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+        raise fail("", str(e)) from None
 
 
 def check_deal(cfg: RuleConfig, rnd: Any, where: str, parse) -> tuple[list[list[int]], list[int]]:
     """The hands and row starters of a round, checked; as card ids."""
     P = cfg.players
     if not isinstance(rnd, dict):
-        raise _fail(where, "a round must be an object")
+        raise fail(where, "a round must be an object")
     hands, rows = rnd.get("hands"), rnd.get("rows")
     if not isinstance(hands, list) or len(hands) != P:
-        raise _fail(where, f"hands must list {P} hands, one per seat")
+        raise fail(where, f"hands must list {P} hands, one per seat")
     if not isinstance(rows, list) or len(rows) != N_ROWS:
-        raise _fail(where, f"rows must list {N_ROWS} rows")
+        raise fail(where, f"rows must list {N_ROWS} rows")
     v = cfg.variant_data
     deck = set(v.deck(cfg.players, cfg.deck).tolist())
     dealt: set[int] = set()
@@ -171,22 +162,22 @@ def check_deal(cfg: RuleConfig, rnd: Any, where: str, parse) -> tuple[list[list[
         # copy in the deck not dealt yet is the one dealt here.
         copies = [c for c in v.same_face(parse(value, place)) if c in deck]
         if not copies:
-            raise _fail(place, f"card {value!r} is not in the deck of this game")
+            raise fail(place, f"card {value!r} is not in the deck of this game")
         free = [c for c in copies if c not in dealt]
         if not free:
-            raise _fail(place, f"card {value!r} is dealt {'twice' if len(copies) == 1 else 'too often'}")
+            raise fail(place, f"card {value!r} is dealt {'twice' if len(copies) == 1 else 'too often'}")
         dealt.add(free[0])
         return free[0]
 
     hand_ids = []
     for s, hand in enumerate(hands):
         if not isinstance(hand, list) or len(hand) != HAND_SIZE:
-            raise _fail(f"{where}, seat {s}", f"a hand must hold {HAND_SIZE} cards")
+            raise fail(f"{where}, seat {s}", f"a hand must hold {HAND_SIZE} cards")
         hand_ids.append([deal(c, f"{where}, seat {s}") for c in hand])
     row_ids = []
     for r, row in enumerate(rows):
         if not isinstance(row, list) or len(row) != 1:
-            raise _fail(f"{where}, row {r}", "a starting row must hold exactly one card")
+            raise fail(f"{where}, row {r}", "a starting row must hold exactly one card")
         row_ids.append(deal(row[0], f"{where}, row {r}"))
     return hand_ids, row_ids
 
@@ -202,7 +193,7 @@ def replay(record: Any) -> ReplayResult:
     parse = v.parse_card
     rounds = record.get("rounds")
     if not isinstance(rounds, list) or not rounds:
-        raise _fail("", "rounds must be a non-empty list")
+        raise fail("", "rounds must be a non-empty list")
     score = np.zeros(P, dtype=np.int64)
     penalties: list[list[int]] = []
     dealer = None
@@ -210,21 +201,21 @@ def replay(record: Any) -> ReplayResult:
     for i, rnd in enumerate(rounds):
         where = f"round {i}"
         if over:
-            raise _fail(where, "the game was already over after the previous round")
+            raise fail(where, "the game was already over after the previous round")
         hands, starters = check_deal(cfg, rnd, where, parse)
         d = rnd.get("dealer")
-        if not _int(d) or not 0 <= d < P:
-            raise _fail(where, f"dealer must be a seat 0..{P - 1}, got {d!r}")
+        if not is_int(d) or not 0 <= d < P:
+            raise fail(where, f"dealer must be a seat 0..{P - 1}, got {d!r}")
         if dealer is not None and d != (dealer + 1) % P:
-            raise _fail(where, f"dealer must be seat {(dealer + 1) % P} (one to the left of "
+            raise fail(where, f"dealer must be seat {(dealer + 1) % P} (one to the left of "
                                f"seat {dealer}), got {d}")
         dealer = d
         st = from_deal(cfg, [hands], [starters], dealer=d, score=[score], round=i)
         turns = rnd.get("turns")
         if not isinstance(turns, list) or len(turns) > HAND_SIZE:
-            raise _fail(where, f"turns must be a list of at most {HAND_SIZE} turns")
+            raise fail(where, f"turns must be a list of at most {HAND_SIZE} turns")
         if len(turns) < HAND_SIZE and i < len(rounds) - 1:
-            raise _fail(where, f"only the last round may be unfinished; this one has {len(turns)} turns")
+            raise fail(where, f"only the last round may be unfinished; this one has {len(turns)} turns")
         for t, turn in enumerate(turns):
             st = _replay_turn(st, turn, f"{where}, turn {t}", parse)
         complete = len(turns) == HAND_SIZE
@@ -235,7 +226,7 @@ def replay(record: Any) -> ReplayResult:
     totals = score.astype(int).tolist()
     winners = [s for s in range(P) if totals[s] == min(totals)] if over else []
     result = ReplayResult(record, penalties, totals, winners, over)
-    result.differences = _differences(record, result)
+    result.differences = result.find_differences()
     return result
 
 
@@ -243,19 +234,19 @@ def _replay_turn(st: State, turn: Any, where: str, parse) -> State:
     """Play one recorded turn (its cards, then any choice) on a one-game batch."""
     P = st.players
     if not isinstance(turn, dict) or not isinstance(turn.get("cards"), list):
-        raise _fail(where, "a turn must be an object with a list of cards")
+        raise fail(where, "a turn must be an object with a list of cards")
     cards = turn["cards"]
     if len(cards) != P:
-        raise _fail(where, f"a turn must list {P} cards, one per seat, got {len(cards)}")
+        raise fail(where, f"a turn must list {P} cards, one per seat, got {len(cards)}")
     choices = turn.get("choices") or {}
     if not isinstance(choices, dict):
-        raise _fail(where, "choices must be an object (seat -> row)")
+        raise fail(where, "choices must be an object (seat -> row)")
     same_face = st.config.variant_data.same_face
     ids = []
     for s, value in enumerate(cards):
         held = [c for c in same_face(parse(value, f"{where}, seat {s}")) if c in st.hands[s, :, 0]]
         if not held:
-            raise _fail(f"{where}, seat {s}", f"card {value!r} is not in the seat's hand "
+            raise fail(f"{where}, seat {s}", f"card {value!r} is not in the seat's hand "
                                               "(never dealt to it, or played already)")
         ids.append(held[0])  # twins in one hand are the same card to play
     st, _ = step(st, np.array(ids)[:, None], inplace=True)
@@ -264,30 +255,17 @@ def _replay_turn(st: State, turn: Any, where: str, parse) -> State:
     while st.phase[0] == PHASE_ROW:
         seat = int(st.chooser[0])
         if str(seat) not in choices:
-            raise _fail(f"{where}, seat {seat}", "the rules ask this seat to choose a row, "
+            raise fail(f"{where}, seat {seat}", "the rules ask this seat to choose a row, "
                                                  "but the turn has no choice for it")
         asked.add(str(seat))
         row = choices[str(seat)]
         legal = np.flatnonzero(st.row_options[:, 0]).tolist()
-        if not _int(row) or row not in legal:
-            raise _fail(f"{where}, seat {seat}", f"illegal choice {row!r}; legal rows: {legal}")
+        if not is_int(row) or row not in legal:
+            raise fail(f"{where}, seat {seat}", f"illegal choice {row!r}; legal rows: {legal}")
         actions = np.zeros((P, 1), dtype=np.int64)
         actions[seat, 0] = row
         st, _ = step(st, actions, inplace=True)
     extra = sorted(set(choices) - asked)
     if extra:
-        raise _fail(f"{where}, seat {extra[0]}", "a choice is given but the rules ask this seat for none")
+        raise fail(f"{where}, seat {extra[0]}", "a choice is given but the rules ask this seat for none")
     return st
-
-
-def _differences(record: dict[str, Any], result: ReplayResult) -> list[str]:
-    """Each output the record gives that differs from the replay's."""
-    diffs = []
-    for i, (rnd, pen) in enumerate(zip(record["rounds"], result.penalties)):
-        if "penalties" in rnd and rnd["penalties"] != pen:
-            diffs.append(f"round {i}: penalties are {rnd['penalties']}, replay gives {pen}")
-    if "totals" in record and record["totals"] != result.totals:
-        diffs.append(f"totals are {record['totals']}, replay gives {result.totals}")
-    if "winners" in record and record["winners"] != result.winners:
-        diffs.append(f"winners are {record['winners']}, replay gives {result.winners}")
-    return diffs

@@ -17,6 +17,7 @@ from typing import ClassVar
 import numpy as np
 from numpy.typing import NDArray
 
+from ..core.checks import check_int, is_int
 from ..core.errors import ConfigError, InvalidRecordError
 from .packing import BULLS_SHIFT, COUNT_SHIFT, LAST_SHIFT  # the engine's representation, cached per variant
 
@@ -101,11 +102,11 @@ class Variant:
 
     def parse_card(self, value, where: str = "") -> int:
         """The id of a card as written in a record; InvalidRecordError if it is none."""
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= self.n_ids:
+        if not is_int(value) or not 1 <= value <= self.n_ids:
             prefix = f"{where}: " if where else ""
             raise InvalidRecordError(f"{prefix}{value!r} is not a {self.name} card "
                                      f"(an integer 1..{self.n_ids})")
-        return value
+        return int(value)
 
 
 SECHSTE_CARDS = 52  # one French deck; ids 53..104 are the second deck's copies
@@ -226,10 +227,7 @@ class RuleConfig:
         def bad(what: str) -> ConfigError:
             return ConfigError(f"invalid rule option: {what}")
 
-        if isinstance(self.players, bool) or not isinstance(self.players, (int, np.integer)):
-            raise bad(f"players must be an integer, got {self.players!r}")
-        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise bad(f"players must be {MIN_PLAYERS}..{MAX_PLAYERS}, got {self.players}")
+        check_int("players", self.players, MIN_PLAYERS, MAX_PLAYERS, error=bad)
         if not isinstance(self.row_choice, str) or self.row_choice not in ROW_CHOICES:
             raise bad(f"row_choice must be one of {', '.join(ROW_CHOICES)}, got {self.row_choice!r}")
         if not isinstance(self.deck, str) or self.deck not in DECKS:
@@ -237,11 +235,7 @@ class RuleConfig:
         if not isinstance(self.variant, str) or self.variant not in VARIANTS:
             raise bad(f"variant must be one of {', '.join(VARIANTS)}, got {self.variant!r}")
         for name in ("end_score", "max_rounds"):
-            value = getattr(self, name)
-            if value is not None and (
-                isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1
-            ):
-                raise bad(f"{name} must be a positive integer or None, got {value!r}")
+            check_int(name, getattr(self, name), 1, optional=True, error=bad)
         if self.end_score is None and self.max_rounds is None:
             raise bad("set end_score or max_rounds (or both), else the game never ends")
         if len(self.variant_data.deck(self.players, self.deck)) < HAND_SIZE * self.players + N_ROWS:

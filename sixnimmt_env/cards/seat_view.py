@@ -14,12 +14,13 @@ from functools import cached_property
 import numpy as np
 from numpy.typing import NDArray
 
+from ..core.seat_view import SeatViewBase
 from .actions import action_size, pass_action
 from .rules import N_ROWS, ROW_CAPACITY
 from .state import PHASE_CARDS, PHASE_ROW, State
 
 
-class SeatView:
+class SeatView(SeatViewBase):
     """What one seat per game may know, batched game-major: arrays are (n, ...).
 
     Built lazily: each property is computed on first use, so an agent pays only for what
@@ -31,32 +32,7 @@ class SeatView:
         games: (n,) the game of each entry (default: 0..B-1).
     """
 
-    def __init__(self, state: State, seats, games=None):
-        self._st = state
-        self.config = state.config
-        self.players = state.players
-        self.games = np.arange(state.batch_size) if games is None else np.asarray(games, dtype=np.intp)
-        self.seats = np.broadcast_to(np.asarray(seats, dtype=np.intp), self.games.shape)
-        self.n = len(self.games)
-        # Index for reading per-game arrays: a plain slice when the view covers every
-        # game in order (the common case in vectorized envs) avoids gathering copies.
-        identity = self.n == state.batch_size and (self.games == np.arange(self.n)).all()
-        self._g = slice(None) if identity else self.games
-
-    @cached_property
-    def _rel_at(self) -> NDArray[np.intp]:
-        """(n, P) flat indices into a (P, B) array, in relative seat order."""
-        order = (self.seats[:, None] + np.arange(self.players)[None, :]) % self.players
-        return order * self._st.batch_size + self.games[:, None]
-
-    def _rel(self, a: NDArray) -> NDArray:
-        """(P, B) per-seat array -> (n, P) in relative seat order (own seat first)."""
-        return a.reshape(-1).take(self._rel_at)  # flat take: far cheaper than 2-D fancy indexing
-
-    @cached_property
-    def phase(self) -> NDArray[np.int8]:
-        """(n,) PHASE_CARDS, PHASE_ROW or PHASE_OVER."""
-        return self._st.phase[self._g]
+    _st: State
 
     @cached_property
     def is_chooser(self) -> NDArray[np.bool_]:
@@ -210,9 +186,6 @@ class SeatView:
         cards = self._st.row_cards[:, :, self._g]
         return cards * (np.arange(ROW_CAPACITY)[:, None, None] < self._st.row_count[None, :, self._g])
 
-    def encode(self, layout=None) -> NDArray[np.float32]:
-        """(n, D) the flat observation vectors of `layout` (default: the basic layout)."""
-        if layout is None:
-            from .encoding import card_layout
-            layout = card_layout(self.config)
+    def encode(self, layout) -> NDArray[np.float32]:
+        """(n, D) the flat observation vectors of `layout` (an ObsLayout, e.g. `card_layout(config)`)."""
         return layout.encode(self)

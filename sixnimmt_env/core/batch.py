@@ -11,6 +11,8 @@ import dataclasses
 
 import numpy as np
 
+from .errors import IllegalActionError
+
 
 class GameBatch:
     """Mixin for dataclass states: B games, every array field's last axis is the game;
@@ -58,3 +60,16 @@ def concat(states: list):
         parts = [getattr(s, f.name) for s in states]
         values[f.name] = first.config if f.name == "config" else np.concatenate(parts, axis=-1)
     return type(first)(**values)
+
+
+def step_actions(state: GameBatch, actions, what: str = "") -> np.ndarray:
+    """`actions` as the (P, B) integer array a game's `step` takes for `state`, else an
+    IllegalActionError naming the dtype or the shape (`what`: the actions in words, e.g.
+    " (card ids or rows)")."""
+    actions = np.asarray(actions)
+    if not np.issubdtype(actions.dtype, np.integer):
+        raise IllegalActionError(f"actions must be integers{what}, got dtype {actions.dtype}")
+    if actions.shape != (state.players, state.batch_size):
+        raise IllegalActionError(f"actions must have shape (players, batch) = "
+                                 f"{(state.players, state.batch_size)}, got {actions.shape}")
+    return actions

@@ -1,7 +1,7 @@
 """The one game interface: what every adapter, agent loop, record tool and UI talks to.
 
 In the spirit of pgx's `core.Env` and OpenSpiel's game info: a game *kind* (the card
-games; later the board game) is a module registered in `GAMES`, with `make(rules,
+games, the board game) is a module registered in `GAMES`, with `make(rules,
 **rule_options) -> Game` and `replay(record)`; `make_game(name, ...)` binds it to one
 rule configuration and returns a `Game`. A `Game` steps batches of B
 games held in the kind's own state object (fixed-shape arrays, game index last) and
@@ -23,9 +23,10 @@ st, events = game.step(st, actions_pb)        # (P, B) encoded actions; others' 
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 from numpy.typing import NDArray
@@ -202,6 +203,50 @@ class Game(Protocol):
         """A pure-Python one-game fast path proven equal to `step`, or None (the ParallelEnv
         then steps a batch of one)."""
         ...
+
+
+class GameBase:
+    """What every game kind's Game class shares (the Protocol above can hold no code):
+    equality and hashing by rules, and binding rules or rule options (`bind`).
+
+    A subclass sets `config_class` (its frozen rules dataclass) and `kind_words` (the kind
+    as error messages name it: "the card games") and takes the rules in `__init__`.
+    """
+
+    config_class: ClassVar[type]
+    kind_words: ClassVar[str]
+    rules: Any
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.rules})"
+
+    def __eq__(self, other) -> bool:
+        return type(other) is type(self) and other.rules == self.rules
+
+    def __hash__(self) -> int:
+        return hash(self.rules)
+
+    @classmethod
+    def bind(cls, rules=None, **rule_options):
+        """The game of `rules` (a `config_class`), or of rule options (its fields).
+
+        Raises:
+            ConfigError: an unknown option, both rules and options, rules of another type,
+                or an invalid value (from the rules' own checks).
+        """
+        if rules is None:
+            known = [f.name for f in dataclasses.fields(cls.config_class) if f.init]
+            unknown = set(rule_options) - set(known)
+            if unknown:
+                raise ConfigError(f"unknown rule option(s) for {cls.kind_words}: {', '.join(sorted(unknown))}; "
+                                  f"valid: {', '.join(known)}")
+            rules = cls.config_class(**rule_options)
+        elif rule_options:
+            raise ConfigError("give rules or rule options, not both")
+        if not isinstance(rules, cls.config_class):
+            raise ConfigError(f"the rules of {cls.kind_words} are a {cls.config_class.__name__}, "
+                              f"got {type(rules).__name__}")
+        return cls(rules)
 
 
 def game_module(name: str):

@@ -1,0 +1,56 @@
+"""What every game's seat view shares: one seat per game of a batch, and seats relative
+to the observing one.
+
+A game's view (`cards.seat_view.SeatView`, `board.seat_view.BoardSeatView`) subclasses
+`SeatViewBase` and adds what its seat may know; the state stays private to the view.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+from numpy.typing import NDArray
+
+
+class SeatViewBase:
+    """One seat per game of a batch, game-major: arrays are (n, ...).
+
+    Args:
+        state: the engine state (a core.batch.GameBatch with a `phase` (B,) array).
+        seats: (n,) the observing seat of each entry.
+        games: (n,) the game of each entry (default: 0..B-1).
+    """
+
+    def __init__(self, state, seats, games=None):
+        self._st = state
+        self.config = state.config
+        self.players = state.players
+        self.games = np.arange(state.batch_size) if games is None else np.asarray(games, dtype=np.intp)
+        self.seats = np.broadcast_to(np.asarray(seats, dtype=np.intp), self.games.shape)
+        self.n = len(self.games)
+        # Index for reading per-game arrays: a plain slice when the view covers every
+        # game in order (the common case in vectorized envs) avoids gathering copies.
+        identity = self.n == state.batch_size and (self.games == np.arange(self.n)).all()
+        self._g = slice(None) if identity else self.games
+
+    @cached_property
+    def _order(self) -> NDArray[np.intp]:
+        """(n, P) the absolute seats in relative order (own seat first, then to its left)."""
+        return (self.seats[:, None] + np.arange(self.players)[None, :]) % self.players
+
+    @cached_property
+    def _rel_at(self) -> NDArray[np.intp]:
+        """(n, P) flat indices into a (P, B) array, in relative seat order."""
+        return self._order * self._st.batch_size + self.games[:, None]
+
+    def _rel(self, a: NDArray) -> NDArray:
+        """(..., P, B) per-seat array -> (n, ..., P) in relative seat order (own seat first)."""
+        if a.ndim == 2:
+            return a.reshape(-1).take(self._rel_at)  # flat take: far cheaper than 2-D fancy indexing
+        return np.moveaxis(a[..., self._order, self.games[:, None]], -2, 0)
+
+    @cached_property
+    def phase(self) -> NDArray[np.int8]:
+        """(n,) the game's phase (the game's state.PHASE_*)."""
+        return self._st.phase[self._g]

@@ -1,0 +1,97 @@
+"""Run directories of `train` and `imitate`: start one, resume one, read its files.
+
+A run is a directory runs/<name>/ that holds at least `config.json` (the full config, as
+its `to_dict()` gives it) and `versions.json` (the seed and the versions of Python and of
+the packages the run depends on). A new run refuses a directory that already holds one;
+a resumed run takes its config from the directory, never from the command line.
+Everything a run writes goes through `write_json` (a temporary file, then a rename), so a
+killed run leaves whole files or none.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+from pathlib import Path
+from typing import Any
+
+from sixnimmt_env.core.errors import ConfigError, writing
+
+PACKAGES = ("numpy", "torch", "stable-baselines3", "sb3-contrib", "gymnasium", "pettingzoo", "sixnimmt-lab")
+"""The packages whose versions versions.json records."""
+
+
+def write_json(path: Path, data: Any) -> None:
+    """Write JSON atomically: a temporary file, then a rename over `path` (OutputError if
+    it cannot be written; no temporary file is left behind)."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    with writing(path):
+        try:
+            tmp.write_text(json.dumps(data, indent=1) + "\n")
+            tmp.replace(path)
+        finally:
+            tmp.unlink(missing_ok=True)
+
+
+def versions(seed: int) -> dict:
+    """The seed and the versions of Python and of PACKAGES (None: not installed)."""
+    import importlib.metadata as md
+    out: dict[str, Any] = {"python": platform.python_version(), "seed": seed}
+    for p in PACKAGES:
+        try:
+            out[p] = md.version(p)
+        except md.PackageNotFoundError:
+            out[p] = None
+    return out
+
+
+def new_run(run: str | Path, cfg) -> Path:
+    """Start the run directory `run` for `cfg` (a config with `to_dict()` and `seed`):
+    config.json and versions.json written atomically.
+
+    Raises:
+        ConfigError: `run` already holds a run (its config.json or a checkpoint pointer).
+        OutputError: the directory or its files cannot be written.
+    """
+    run = Path(run)
+    if (run / "config.json").exists() or (run / "latest").exists():
+        raise ConfigError(f"{run} already holds a run: resume it with --resume {run}, or choose another name")
+    with writing(run):
+        run.mkdir(parents=True, exist_ok=True)
+    write_json(run / "config.json", cfg.to_dict())
+    write_json(run / "versions.json", versions(cfg.seed))
+    return run
+
+
+def resume_run(run: str | Path, config_class, what: str, missing: str = "no config.json"):
+    """The run directory `run` and its saved config (a `config_class`, read with its
+    `from_dict`); `what` names the kind of run in messages ("training", "imitation") and
+    `missing` what a directory without a config.json lacks.
+
+    Raises:
+        ConfigError: no config.json there, or one that is torn, foreign or invalid.
+    """
+    run = Path(run)
+    if not (run / "config.json").is_file():
+        raise ConfigError(f"{run} holds no {what} run to resume ({missing})")
+    return run, config_class.from_dict(read_run_json(run / "config.json", dict))
+
+
+def read_run_file(path: Path) -> str:
+    """A run directory's text file; a ConfigError naming it when it cannot be read."""
+    try:
+        return Path(path).read_text()
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"cannot read {path}: {getattr(e, 'strerror', None) or e} (not a run directory?)") from None
+
+
+def read_run_json(path: Path, kind: type):
+    """A run directory's JSON file holding a `kind` (dict, list); a ConfigError otherwise."""
+    try:
+        data = json.loads(read_run_file(path))
+    except json.JSONDecodeError:
+        raise ConfigError(f"{path} is not JSON (a damaged or foreign run directory)") from None
+    if not isinstance(data, kind):
+        raise ConfigError(f"{path} does not hold a JSON {kind.__name__}")
+    return data
