@@ -54,15 +54,6 @@ class AgentResult:
             raise ConfigError(f"an agent's result without {', '.join(missing)}")
         return cls(**{n: given[n] for n in names})
 
-    # training/train.py reads these two names; they go once it reads points_per_round/points_ci
-    @property
-    def penalty_per_round(self) -> float:
-        return self.points_per_round
-
-    @property
-    def penalty_ci(self) -> float:
-        return self.points_ci
-
 
 @dataclass
 class MatchResult:

@@ -62,7 +62,7 @@ def evaluate(model, cfg: TrainConfig, deals: int | None = None, opponent: str | 
     field = [opponent or cfg.eval_opponent] * (cfg.players - 1)
     result = run_match([agent] + field, rules, deals or cfg.eval_deals, seed, progress=False)
     me = next(a for a in result.agents if a.name == "ppo")
-    return {"penalty_per_round": me.penalty_per_round, "ci": me.penalty_ci, "win_share": me.win_share}
+    return {"penalty_per_round": me.points_per_round, "ci": me.points_ci, "win_share": me.win_share}
 
 
 def new_model(cfg: TrainConfig, env=None, *, num_games: int | None = None, tensorboard_log: str | None = None):
