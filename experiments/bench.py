@@ -185,26 +185,29 @@ def bench_board_engine(players: int = 4, batch: int = 4096, seconds: float = 5.0
             game.step(st, actions, inplace=True)
         return int(st.turn.sum())
 
-    def rates(one_batch) -> tuple[float, float]:
-        one_batch()  # warm-up
-        games_rates, turn_rates = [], []
-        for _ in range(repeats):
-            games = turns = 0
-            t0 = time.perf_counter()
-            while (elapsed := time.perf_counter() - t0) < seconds / repeats or games == 0:
-                turns += one_batch()
-                games += batch
-            games_rates.append(games / elapsed)
-            turn_rates.append(turns / elapsed)
-        return float(np.median(games_rates)), float(np.median(turn_rates))
-
-    games_per_s, turns_per_s = rates(engine_batch)
-    interface_games, interface_turns = rates(interface_batch)
+    games_per_s, turns_per_s = _median_rates(engine_batch, batch, seconds, repeats)
+    interface_games, interface_turns = _median_rates(interface_batch, batch, seconds, repeats)
     tiles_per_game = players * HAND_SIZE_BOARD * (2 if game.rules.refill else 1)
     return {"impl": "board engine (NumPy)", "P": players, "B": batch, "variant": variant,
             "games_per_s": round(games_per_s, 1), "turns_per_s": round(turns_per_s, 1),
             "tiles_per_s": round(games_per_s * tiles_per_game, 1),
             "interface_games_per_s": round(interface_games, 1), "interface_turns_per_s": round(interface_turns, 1)}
+
+
+def _median_rates(one_batch, batch: int, seconds: float, repeats: int) -> tuple[float, float]:
+    """Games/s and turns/s of `one_batch` (plays `batch` whole games, returns their turns):
+    the median of `repeats` windows of `seconds / repeats`, after one batch to warm up."""
+    one_batch()
+    games_rates, turn_rates = [], []
+    for _ in range(repeats):
+        games = turns = 0
+        t0 = time.perf_counter()
+        while (elapsed := time.perf_counter() - t0) < seconds / repeats or games == 0:
+            turns += one_batch()
+            games += batch
+        games_rates.append(games / elapsed)
+        turn_rates.append(turns / elapsed)
+    return float(np.median(games_rates)), float(np.median(turn_rates))
 
 
 BOARD_PAIRS = 5  # interleaved windows of each engine in bench_board_against_cards

@@ -4,7 +4,8 @@ A command asks for them with one parameter, `options: GameOptions = GAME_OPTIONS
 the `@game_options` decorator: the decorator puts the options below in that parameter's
 place (so `--help` lists them where the command put them) and hands the command the
 `GameOptions` they name, the way CleanRL's `tyro.cli(Args)` derives a command line from
-one dataclass. A ninth rule option is one entry in OPTIONS.
+one dataclass. A ninth rule option is one entry in OPTIONS. (`option_group` is the
+mechanism; the training commands share their run options through it too.)
 
 Every option defaults to None, "the game's default": only the options given reach the
 game, which refuses in one line an option it does not know (e.g. --row-choice with
@@ -90,33 +91,49 @@ class GameOptions:
             self.build(p)
 
 
-class _Marker:
+class Marker:
+    """The default of a command parameter that an option group fills (see option_group)."""
+
+    def __init__(self, name: str):
+        self.name = name
+
     def __repr__(self) -> str:
-        return "GAME_OPTIONS"
+        return self.name
 
 
-GAME_OPTIONS: Any = _Marker()  # the default of the parameter @game_options fills
+GAME_OPTIONS: Any = Marker("GAME_OPTIONS")
+
+
+def option_group(marker: Marker, options: Mapping[str, tuple[Any, Any]], make: Callable[..., Any]) -> Callable:
+    """A decorator for typer commands: it puts `options` (name -> (type, typer option))
+    in place of the command's parameter that defaults to `marker`, and calls the command
+    with `make(**their values)` there. The command's other parameters keep their order."""
+
+    def decorate(command: Callable) -> Callable:
+        signature = inspect.signature(command, eval_str=True)
+        params = list(signature.parameters.values())
+        slot = next((p for p in params if p.default is marker), None)
+        if slot is None or set(options) & set(signature.parameters):
+            raise TypeError(f"{command.__name__}: needs one parameter defaulting to {marker!r} and none named "
+                            f"{', '.join(options)}")
+        added = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=kind)
+                 for name, (kind, option) in options.items()]
+        at = params.index(slot)
+        params = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in params[:at] + added + params[at + 1:]]
+
+        @functools.wraps(command)
+        def run(**kwargs):
+            made = make(**{name: kwargs.pop(name) for name in options})
+            return command(**kwargs, **{slot.name: made})
+
+        run.__signature__ = signature.replace(parameters=params)
+        run.__annotations__ = {p.name: p.annotation for p in params}
+        return run
+
+    return decorate
 
 
 def game_options(command: Callable) -> Callable:
     """Give a typer command the game options of OPTIONS in place of its parameter that
     defaults to GAME_OPTIONS, and call it with the GameOptions they name there."""
-    signature = inspect.signature(command, eval_str=True)
-    params = list(signature.parameters.values())
-    slot = next((p for p in params if p.default is GAME_OPTIONS), None)
-    if slot is None or set(OPTIONS) & set(signature.parameters):
-        raise TypeError(f"{command.__name__}: @game_options needs one parameter defaulting to GAME_OPTIONS "
-                        f"and none named {', '.join(OPTIONS)}")
-    added = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=option, annotation=kind)
-             for name, (kind, option) in OPTIONS.items()]
-    at = params.index(slot)
-    params = [p.replace(kind=inspect.Parameter.KEYWORD_ONLY) for p in params[:at] + added + params[at + 1:]]
-
-    @functools.wraps(command)
-    def run(**kwargs):
-        chosen = GameOptions.given(**{name: kwargs.pop(name) for name in OPTIONS})
-        return command(**kwargs, **{slot.name: chosen})
-
-    run.__signature__ = signature.replace(parameters=params)
-    run.__annotations__ = {p.name: p.annotation for p in params}
-    return run
+    return option_group(GAME_OPTIONS, OPTIONS, GameOptions.given)(command)

@@ -2,59 +2,73 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
 from experiments.cli import ADDRESS, app
+from experiments.options import Marker, option_group
 from sixnimmt_env.core.errors import ConfigError
 
-CONFIG = "A JSON or TOML file of {} options."
-SET = typer.Option([], "--set", help="Override an option: --set key=value (repeatable).")
-RUNS_DIR = typer.Option(Path("runs"), help="Where new runs go (runs/<name>/).")
+RUN_OPTIONS: Any = Marker("RUN_OPTIONS")
 
 
-def _start_or_resume(runner, config_class, config, set_, resume, runs_dir, progress):
-    """A run of `train` or `imitate`: a new one from --config and --set, or --resume DIR
-    with its saved config (then --config and --set are refused)."""
-    if resume is not None:
-        if config is not None or set_:
-            raise ConfigError("--resume continues a run with its saved config: drop --config/--set")
-        return runner(resume=resume, progress=progress)
-    return runner(config_class.load(config, set_), runs_dir=runs_dir, progress=progress)
+@dataclass(frozen=True)
+class RunStart:
+    """How a run of `train` or `imitate` starts: a new one from --config and --set, or
+    --resume DIR with its saved config (then --config and --set are refused)."""
+
+    config: Optional[Path]
+    set_: list[str]
+    resume: Optional[Path]
+    runs_dir: Path
+    progress: bool
+
+    def start(self, runner, config_class) -> Path:
+        """Run `runner` (training's train or imitate) and return its run directory."""
+        if self.resume is not None:
+            if self.config is not None or self.set_:
+                raise ConfigError("--resume continues a run with its saved config: drop --config/--set")
+            return runner(resume=self.resume, progress=self.progress)
+        return runner(config_class.load(self.config, self.set_), runs_dir=self.runs_dir, progress=self.progress)
+
+
+def run_options(what: str, resume: str, progress: str):
+    """The options of a command that starts or resumes a run (handed over as a RunStart);
+    `what` names its config file's options, `resume` and `progress` are those options' help."""
+    return option_group(RUN_OPTIONS, {
+        "config": (Optional[Path], typer.Option(None, help=f"A JSON or TOML file of {what} options.")),
+        "set_": (list[str], typer.Option([], "--set", help="Override an option: --set key=value (repeatable).")),
+        "resume": (Optional[Path], typer.Option(None, help=resume)),
+        "runs_dir": (Path, typer.Option(Path("runs"), help="Where new runs go (runs/<name>/).")),
+        "progress": (bool, typer.Option(True, help=progress)),
+    }, RunStart)
 
 
 @app.command()
-def train(
-    config: Optional[Path] = typer.Option(None, help=CONFIG.format("training")),
-    set_: list[str] = SET,
-    resume: Optional[Path] = typer.Option(None, help="Continue the run in this directory from its last checkpoint."),
-    runs_dir: Path = RUNS_DIR,
-    progress: bool = typer.Option(True, help="Show a progress bar."),
-) -> None:
+@run_options("training", resume="Continue the run in this directory from its last checkpoint.",
+             progress="Show a progress bar.")
+def train(run: RunStart = RUN_OPTIONS) -> None:
     """Train MaskablePPO on the batched env against a self-play league (see training/)."""
     from training.config import TrainConfig
     from training.train import train as run_training
 
-    run = _start_or_resume(run_training, TrainConfig, config, set_, resume, runs_dir, progress)
-    typer.echo(f"run in {run}/ (best model: {run}/best.zip, evaluations: {run}/eval.csv)")
+    out = run.start(run_training, TrainConfig)
+    typer.echo(f"run in {out}/ (best model: {out}/best.zip, evaluations: {out}/eval.csv)")
 
 
 @app.command()
-def imitate(
-    config: Optional[Path] = typer.Option(None, help=CONFIG.format("imitation")),
-    set_: list[str] = SET,
-    resume: Optional[Path] = typer.Option(None, help="Continue the run in this directory (its labels are kept)."),
-    runs_dir: Path = RUNS_DIR,
-    progress: bool = typer.Option(True, help="Show progress bars."),
-) -> None:
+@run_options("imitation", resume="Continue the run in this directory (its labels are kept).",
+             progress="Show progress bars.")
+def imitate(run: RunStart = RUN_OPTIONS) -> None:
     """Learn from search: label positions with mcs, fit the network to it (see training/imitate.py)."""
     from training.imitate import ImitationConfig, imitate as run_imitation
 
-    run = _start_or_resume(run_imitation, ImitationConfig, config, set_, resume, runs_dir, progress)
-    typer.echo(f"run in {run}/ (model: {run}/model.zip, figures: {run}/report.json); "
-               f"continue it with PPO: sixnimmt train --set init_model={run}/model.zip")
+    out = run.start(run_imitation, ImitationConfig)
+    typer.echo(f"run in {out}/ (model: {out}/model.zip, figures: {out}/report.json); "
+               f"continue it with PPO: sixnimmt train --set init_model={out}/model.zip")
 
 
 @app.command()
