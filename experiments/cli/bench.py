@@ -31,7 +31,8 @@ def bench_engine_cmd(
     seconds: float = typer.Option(5.0, help="Timed seconds (split into 3 windows; the median counts)."),
     seed: int = SEED,
     limit: bool = typer.Option(True, help="Also run the C speed limit (docs/bench.md) and print the ratio."),
-    limit_script: Optional[Path] = typer.Option(None, help="The C speed limit's limit.sh (default: ../shared/bench/limit.sh beside the checkout)."),
+    limit_script: Optional[Path] = typer.Option(None, help="The C speed limit's limit.sh (default: "
+                                                           "../shared/bench/limit.sh beside the checkout)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON lines."),
 ) -> None:
     """Card game only: random play on the batched engine (the work unit of docs/bench.md), rounds/s."""
