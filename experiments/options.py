@@ -5,7 +5,7 @@ the `@game_options` decorator: the decorator puts the options below in that para
 place (so `--help` lists them where the command put them) and hands the command the
 `GameOptions` they name, the way CleanRL's `tyro.cli(Args)` derives a command line from
 one dataclass. A ninth rule option is one entry in OPTIONS. (`option_group` is the
-mechanism; the training commands share their run options through it too.)
+mechanism; the training commands and the studies share their own options through it too.)
 
 Every option defaults to None, "the game's default": only the options given reach the
 game, which refuses in one line an option it does not know (e.g. --row-choice with
