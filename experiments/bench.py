@@ -185,23 +185,57 @@ def bench_board_engine(players: int = 4, batch: int = 4096, seconds: float = 5.0
             game.step(st, actions, inplace=True)
         return int(st.turn.sum())
 
-    def rates(one_batch) -> tuple[float, float]:
-        one_batch()  # warm-up
-        games_rates, turn_rates = [], []
-        for _ in range(repeats):
-            games = turns = 0
-            t0 = time.perf_counter()
-            while (elapsed := time.perf_counter() - t0) < seconds / repeats or games == 0:
-                turns += one_batch()
-                games += batch
-            games_rates.append(games / elapsed)
-            turn_rates.append(turns / elapsed)
-        return float(np.median(games_rates)), float(np.median(turn_rates))
-
-    games_per_s, turns_per_s = rates(engine_batch)
-    interface_games, interface_turns = rates(interface_batch)
+    games_per_s, turns_per_s = _median_rates(engine_batch, batch, seconds, repeats)
+    interface_games, interface_turns = _median_rates(interface_batch, batch, seconds, repeats)
     tiles_per_game = players * HAND_SIZE_BOARD * (2 if game.rules.refill else 1)
     return {"impl": "board engine (NumPy)", "P": players, "B": batch, "variant": variant,
             "games_per_s": round(games_per_s, 1), "turns_per_s": round(turns_per_s, 1),
             "tiles_per_s": round(games_per_s * tiles_per_game, 1),
             "interface_games_per_s": round(interface_games, 1), "interface_turns_per_s": round(interface_turns, 1)}
+
+
+def _median_rates(one_batch, batch: int, seconds: float, repeats: int) -> tuple[float, float]:
+    """Games/s and turns/s of `one_batch` (plays `batch` whole games, returns their turns):
+    the median of `repeats` windows of `seconds / repeats`, after one batch to warm up."""
+    one_batch()
+    games_rates, turn_rates = [], []
+    for _ in range(repeats):
+        games = turns = 0
+        t0 = time.perf_counter()
+        while (elapsed := time.perf_counter() - t0) < seconds / repeats or games == 0:
+            turns += one_batch()
+            games += batch
+        games_rates.append(games / elapsed)
+        turn_rates.append(turns / elapsed)
+    return float(np.median(games_rates)), float(np.median(turn_rates))
+
+
+BOARD_PAIRS = 5  # interleaved windows of each engine in bench_board_against_cards
+
+
+def bench_board_against_cards(players: int = 4, batch: int = 4096, seconds: float = 5.0, seed: int = 0,
+                              variant: str = "basic", pairs: int = BOARD_PAIRS) -> dict:
+    """The board engine next to the card engine (P = 4) in the same run: the board's
+    figures of the median pair, with the card engine's turns/s and the ratios.
+
+    The two engines take turns, window by window (`seconds / pairs` each), and each pair
+    of windows gives a ratio: on a shared machine the load drifts, and a drift between two
+    long runs would show up as a speed difference. The median pair counts. Added keys:
+    `card_turns_per_s`, `ratio_to_card_turns` (a card round is ten turns),
+    `ratio_to_card_placements` (per tile placed: play-two turns place two tiles a seat, so
+    a board game has fewer turns than tiles per seat; a card turn places one card a seat)
+    and `ratios` (every pair's per-turn ratio).
+    """
+    if batch < 1 or not 0 < seconds < float("inf") or pairs < 1:
+        raise ConfigError("batch must be >= 1 and seconds > 0")
+    runs = [(bench_board_engine(players, batch, seconds / pairs, seed, variant, repeats=1),
+             bench_engine(4, batch, seconds / pairs, seed, repeats=1)) for _ in range(pairs)]
+    card_turns = [c["rounds_per_s"] * HAND_SIZE for _, c in runs]
+    ratios = [b["turns_per_s"] / t for (b, _), t in zip(runs, card_turns)]
+    board = runs[int(np.argsort(ratios)[len(ratios) // 2])][0]
+    board["card_turns_per_s"] = round(float(np.median(card_turns)), 1)
+    board["ratio_to_card_turns"] = round(float(np.median(ratios)), 3)
+    tile_ratios = [b["tiles_per_s"] / (t * 4) for (b, _), t in zip(runs, card_turns)]
+    board["ratio_to_card_placements"] = round(float(np.median(tile_ratios)), 3)
+    board["ratios"] = [round(r, 3) for r in ratios]
+    return board

@@ -235,6 +235,20 @@ def leaderboard_markdown(results, rating: dict, players: int, unit: str = "bullh
     return "\n".join(lines)
 
 
+def leaderboards(summary: dict) -> str:
+    """Every seat count's leaderboard of a summary (build_report's, or summary.json), as
+    `sixnimmt tournament` prints them at the end; keys of an agent's row that AgentResult
+    does not hold (the summary's points per game) are left out."""
+    from agents.results import AgentResult
+
+    parts = []
+    for p, rows in summary["by_players"].items():
+        results = [AgentResult.from_dict(a) for a in rows]
+        table = leaderboard_markdown(results, summary["ratings"], int(p), summary["score_unit"], summary["utility"])
+        parts.append(f"\n{p} players ({summary['games']} games in all):\n{table}")
+    return "\n".join(parts)
+
+
 def _markdown(summary: dict, by_players: dict, rating: dict, files: list[str]) -> str:
     cfg = summary["config"]
     unit, utility = summary["score_unit"], summary["utility"]

@@ -86,7 +86,11 @@ def _option_value(name: str, value, default):
 
 
 def game_from(msg: dict):
-    """The Game a `new` message names (ConfigError naming what is wrong)."""
+    """The Game a `new` message names (ConfigError naming what is wrong). Its rule
+    options mean what they mean on the command line (experiments/options.py): one left
+    empty is the game's default, an end score of 0 is none."""
+    from experiments.options import GameOptions
+
     kind = msg.get("game", "cards")
     if kind not in GAMES:
         raise ConfigError(f"unknown game {kind!r}; games: {', '.join(GAMES)}")
@@ -104,16 +108,11 @@ def game_from(msg: dict):
         if name not in defaults or name == "players":
             raise ConfigError(f"unknown rule option {name!r} for the {kind} game; valid: "
                               + ", ".join(k for k in defaults if k != "players"))
-        value = _option_value(name, value, defaults[name])
-        if value is not None:
-            given[name] = value
-    if given.get("end_score") == 0:  # as on the command line: 0 means no end score
-        given["end_score"] = None
-    variant = msg.get("variant") or None
-    if variant is not None:
-        given["variant"] = variant
+        given[name] = _option_value(name, value, defaults[name])
+    if msg.get("variant"):
+        given["variant"] = msg["variant"]
     try:
-        return make_game(kind, players=players, **given)
+        return GameOptions.given(kind, **given).build(players)
     except (TypeError, ValueError) as e:  # a value of the wrong type for a rule option
         if isinstance(e, SixNimmtError):
             raise

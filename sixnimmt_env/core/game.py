@@ -32,6 +32,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .errors import ConfigError
+from .options import canonical_rule_options
 
 # Game kinds by name -> the module that implements them. Imported on first use, so a
 # kind's dependencies load only when it is played.
@@ -272,7 +273,9 @@ def as_game(game) -> Game:
 def make_game(game: str | Game = DEFAULT_GAME, rules=None, **rule_options) -> Game:
     """A Game: `game` by name, bound to `rules` (the kind's config) or to rule options.
 
-    A Game object passes through unchanged (then no rules may be given).
+    A Game object passes through unchanged (then no rules may be given). Rule options
+    mean what they mean on every front end (core.options): `end_score=0` is no end score,
+    as `end_score=None` is.
     """
     if not isinstance(game, str):
         if not (hasattr(game, "info") and hasattr(game, "new_games")):
@@ -280,4 +283,4 @@ def make_game(game: str | Game = DEFAULT_GAME, rules=None, **rule_options) -> Ga
         if rules is not None or rule_options:
             raise ConfigError("a Game object already has its rules: give no rule options with it")
         return game
-    return game_module(game).make(rules, **rule_options)
+    return game_module(game).make(rules, **canonical_rule_options(rule_options))

@@ -1,0 +1,5 @@
+"""`python -m experiments.cli`: the `sixnimmt` command."""
+
+from experiments.cli import main
+
+main()

@@ -1,0 +1,144 @@
+"""The `bench` group: speed benchmarks of the engines, the environments and the web server."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from experiments.cli import app
+from sixnimmt_env.core.errors import ConfigError
+
+bench_app = typer.Typer(no_args_is_help=True, help="Speed benchmarks: the card and board engines, the "
+                                                   "environments, the web server.")
+app.add_typer(bench_app, name="bench")
+
+BATCH = typer.Option(4096, help="Games stepped at once.")
+SEED = typer.Option(0)
+
+
+def _check_window(batch: int, seconds: float) -> None:
+    if batch < 1 or not 0 < seconds < float("inf"):
+        raise ConfigError("batch must be >= 1 and seconds > 0")
+
+
+@bench_app.command("engine")
+def bench_engine_cmd(
+    players: int = typer.Option(4, help="Seats, 2..10."),
+    batch: int = BATCH,
+    seconds: float = typer.Option(5.0, help="Timed seconds (split into 3 windows; the median counts)."),
+    seed: int = SEED,
+    limit: bool = typer.Option(True, help="Also run the C speed limit (docs/bench.md) and print the ratio."),
+    limit_script: Optional[Path] = typer.Option(None, help="The C speed limit's limit.sh (default: "
+                                                           "../shared/bench/limit.sh beside the checkout)."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON lines."),
+) -> None:
+    """Card game only: random play on the batched engine (the work unit of docs/bench.md), rounds/s."""
+    from experiments.bench import DEFAULT_LIMIT_SCRIPT, bench_engine, run_limit
+
+    _check_window(batch, seconds)
+    script = limit_script or DEFAULT_LIMIT_SCRIPT
+    if limit_script is not None and not limit_script.exists():
+        raise ConfigError(f"--limit-script {limit_script}: no such file")
+    ours = bench_engine(players, batch, seconds, seed)  # checks the seat count before it times anything
+    results = [ours]
+    if limit and script.exists():
+        c = run_limit(players, script, seconds)
+        ours["limit_rounds_per_s"] = c["rounds_per_s"]
+        ours["ratio_to_limit"] = round(ours["rounds_per_s"] / c["rounds_per_s"], 3)
+        results.append(c)
+    if as_json:
+        for r in results:
+            typer.echo(json.dumps(r))
+        return
+    typer.echo(f"engine  P={players} B={batch}: {ours['rounds_per_s']:,.0f} rounds/s, "
+               f"{ours['decisions_per_s']:,.0f} decisions/s "
+               f"(penalty per player-round {ours['pen_per_player_round']})")
+    if "ratio_to_limit" in ours:
+        typer.echo(f"C limit P={players}: {ours['limit_rounds_per_s']:,.0f} rounds/s -> "
+                   f"ratio {ours['ratio_to_limit']:.3f}")
+    elif limit:
+        typer.echo(f"(C limit not run: {script} not found)")
+
+
+@bench_app.command("env")
+def bench_env_cmd(
+    kind: str = typer.Option("vec", help="parallel (PettingZoo, one game) or vec (SB3 VecEnv, batched)."),
+    players: int = typer.Option(4, help="Seats, 2..10."),
+    batch: int = typer.Option(4096, help="Games per VecEnv step (vec only)."),
+    seconds: float = typer.Option(5.0, help="Timed seconds."),
+    row_choice: str = typer.Option("player", help="player or cheapest."),
+    seed: int = SEED,
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON line."),
+) -> None:
+    """Card game only: random legal play through an environment adapter, env steps/s."""
+    from experiments.bench import bench_parallel_env, bench_vec_env
+
+    if kind not in ("parallel", "vec"):
+        raise ConfigError(f"--kind must be parallel or vec, got {kind!r}")
+    _check_window(batch, seconds)
+    if kind == "parallel":  # each env checks its rule options when it is made, before the clock starts
+        result = bench_parallel_env(players, seconds, seed, row_choice)
+        text = (f"ParallelEnv P={players}: {result['rounds_per_s']:,.0f} rounds/s, "
+                f"{result['env_steps_per_s']:,.0f} env steps/s (time inside reset/step); "
+                f"{result['with_sampler_rounds_per_s']:,.0f} rounds/s with the random sampler")
+    else:
+        result = bench_vec_env(players, batch, seconds, seed, row_choice)
+        text = (f"VecEnv P={players} B={batch}: {result['learner_steps_per_s']:,.0f} learner steps/s "
+                f"(mean return per episode {result['mean_return_per_episode']})")
+    typer.echo(json.dumps(result) if as_json else text)
+
+
+@bench_app.command("board")
+def bench_board_cmd(
+    players: int = typer.Option(4, help="Seats, 2..6."),
+    batch: int = BATCH,
+    seconds: float = typer.Option(5.0, help="Timed seconds for each engine (5 windows each, taking turns; the "
+                                            "median ratio counts)."),
+    variant: str = typer.Option("basic", help="basic, luck, pro or pro-luck."),
+    seed: int = SEED,
+    as_json: bool = typer.Option(False, "--json", help="Print JSON lines."),
+) -> None:
+    """Board game: whole random games on the batched board engine, next to the card engine in the same run."""
+    from experiments.bench import bench_board_against_cards
+
+    _check_window(batch, seconds)
+    board = bench_board_against_cards(players, batch, seconds, seed, variant)
+    if as_json:
+        typer.echo(json.dumps(board))
+        return
+    typer.echo(f"board engine P={players} B={batch} {variant}: {board['games_per_s']:,.0f} games/s, "
+               f"{board['turns_per_s']:,.0f} turns/s (through the game interface: "
+               f"{board['interface_games_per_s']:,.0f} games/s, {board['interface_turns_per_s']:,.0f} turns/s)")
+    typer.echo(f"card engine P=4 B={batch}: {board['card_turns_per_s']:,.0f} turns/s -> per-turn ratio "
+               f"{board['ratio_to_card_turns']:.3f} (median of {len(board['ratios'])} interleaved pairs: "
+               f"{', '.join(f'{r:.3f}' for r in board['ratios'])}); per tile placed vs per card placed "
+               f"{board['ratio_to_card_placements']:.3f} ({board['tiles_per_s']:,.0f} tiles/s)")
+
+
+@bench_app.command("serve")
+def bench_serve_cmd(
+    moves: int = typer.Option(60, help="Timed moves of the single game (round trip)."),
+    games: int = typer.Option(20, help="Games played at once in the concurrency run."),
+    opponents: str = typer.Option("mcs,mcs,mcs", help="The agents of every game (4 seats with you)."),
+    seed: int = SEED,
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """The web server (`sixnimmt serve`, started here on a free port): a move's round trip over its
+    WebSocket, then `--games` one-round games at once (cards, classic)."""
+    from experiments.serve.bench import bench_serve
+
+    if moves < 1 or games < 1:
+        raise ConfigError("--moves and --games must be >= 1")
+    result = bench_serve(moves, games, [s.strip() for s in opponents.split(",")], seed)
+    if as_json:
+        typer.echo(json.dumps(result))
+        return
+    rt, cc = result["round_trip_ms"], result["concurrent"]
+    typer.echo(f"round trip against {opponents} ({moves} moves): median {rt['median']:.1f} ms, "
+               f"p90 {rt['p90']:.1f} ms, max {rt['max']:.1f} ms")
+    typer.echo(f"{cc['games']} games at once: {cc['finished']} finished, {cc['errors']} errors, "
+               f"{cc['moves']} moves in {cc['seconds']:.1f} s; round trip median {cc['median_ms']:.1f} ms, "
+               f"p90 {cc['p90_ms']:.1f} ms")

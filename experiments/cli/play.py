@@ -1,0 +1,125 @@
+"""Commands that play or show one game: demo, play, replay, serve."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from experiments.cli import EXIT_DIFFERENCES, EXIT_INTERRUPTED, app
+from experiments.options import GAME_OPTIONS, PLAYERS_HELP, GameOptions, game_options
+from sixnimmt_env.core.errors import ConfigError
+
+
+@app.command()
+@game_options
+def demo(
+    players: int = typer.Option(4, help=f"Seats at the table, {PLAYERS_HELP}."),
+    seed: int = typer.Option(7, help="Seed of the game."),
+    options: GameOptions = GAME_OPTIONS,
+    record: Optional[Path] = typer.Option(None, help="Write the game record (JSON) here."),
+) -> None:
+    """Play a seeded game between built-in players and print it turn by turn (any game)."""
+    from experiments.demo import play_demo
+    from sixnimmt_env.core.records import write_record
+
+    rec = play_demo(options.build(players), seed, echo=typer.echo)
+    if record is not None:
+        write_record(rec, record)
+        typer.echo(f"record written to {record}")
+
+
+@app.command()
+@game_options
+def play(
+    opponents: Optional[str] = typer.Option(None, help="Agent specs for the other seats, comma-separated "
+                                                       "(cycled if fewer than players-1), e.g. mcs,ppo,bayes "
+                                                       "(default: mcs where it plays the game, else random)."),
+    players: int = typer.Option(4, help=f"Seats at the table, you included, {PLAYERS_HELP}."),
+    seed: Optional[int] = typer.Option(None, help="Seed of the deals (default: a fresh one, printed)."),
+    options: GameOptions = GAME_OPTIONS,
+    hints: bool = typer.Option(False, help="Before each decision, show what mcs would choose and its mean "
+                                           "points per choice."),
+    record: Optional[Path] = typer.Option(None, help="Write the game record (JSON) here, also when stopped early."),
+) -> None:
+    """Play a game in the terminal against agents: you are seat 0 (cards or board).
+
+    Ctrl-C (or typing quit) stops the game; the turns completed so far are still saved
+    when a record file is given. Exit 0 when the game ends or you quit, 130 after Ctrl-C.
+    """
+    import secrets
+
+    from rich.console import Console
+
+    from experiments.session import default_opponents, opponent_specs, terminal_game
+    from sixnimmt_env.core.records import write_record
+
+    game = options.build(players)
+    specs = opponent_specs(default_opponents(game.info.game) if opponents is None else opponents, players)
+    console = Console(highlight=False)
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    try:
+        session = terminal_game(game, specs, seed, console, console.input, hints=hints)
+        result = session.play()
+    except KeyboardInterrupt:  # while the agents load, before any turn
+        typer.echo("\nstopped before the first turn; nothing to record", err=True)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    if record is not None:
+        write_record(result.record, record)
+        what = "game" if result.finished else f"{result.turns} completed turns"
+        typer.echo(f"record of the {what} written to {record} (sixnimmt replay {record})")
+    elif not result.finished:
+        typer.echo("(not saved: add --record FILE to keep a game)")
+    if result.interrupted:
+        raise typer.Exit(EXIT_INTERRUPTED)
+
+
+@app.command()
+def replay(
+    file: Path = typer.Argument(..., help="A game record (sixnimmt-record/1 JSON)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the record with outputs filled in."),
+) -> None:
+    """Check a game record against the rules and recompute its scores.
+
+    Exit 0: valid; 1: the record's penalties, totals or winners differ from the replay;
+    2: invalid record (the message names the round, turn and seat).
+    """
+    from sixnimmt_env.core.records import load_record, replay as run_replay
+
+    result = run_replay(load_record(file))  # the record's "game" picks the rules
+    if as_json:
+        typer.echo(json.dumps(result.completed(), indent=1))
+    else:
+        for line in result.summary_lines():
+            typer.echo(line)
+    for diff in result.differences:
+        typer.echo(f"difference: {diff}", err=True)
+    if result.differences:
+        raise typer.Exit(EXIT_DIFFERENCES)
+
+
+@app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", help="Address to listen on (127.0.0.1: this machine only)."),
+    port: int = typer.Option(8000, help="Port to listen on (0: any free one)."),
+    idle_minutes: float = typer.Option(30.0, help="A game nobody touched for this long is dropped."),
+    log_level: str = typer.Option("warning", help="uvicorn's log level: critical, error, warning, info, debug."),
+) -> None:
+    """Play in the browser against the agents, or watch them: a local web server and its page (any game)."""
+    import uvicorn
+
+    from experiments.serve.app import create_app
+
+    if not 0 <= port <= 65535:
+        raise ConfigError(f"--port must be 0..65535, got {port}")
+    if not 0 < idle_minutes < float("inf"):
+        raise ConfigError("--idle-minutes must be > 0")
+    levels = ("critical", "error", "warning", "info", "debug")
+    if log_level not in levels:
+        raise ConfigError(f"--log-level must be one of {', '.join(levels)}")
+    shown = f"[{host}]" if ":" in host else host
+    typer.echo(f"sixnimmt serve: open http://{shown}:{port}/ in a browser (Ctrl-C stops)")
+    uvicorn.run(create_app(idle_seconds=idle_minutes * 60), host=host, port=port, log_level=log_level)

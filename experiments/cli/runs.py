@@ -1,0 +1,91 @@
+"""Commands that start or finish training runs: train, imitate, sweep."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from experiments.cli import ADDRESS, app
+from experiments.options import Marker, option_group
+from sixnimmt_env.core.errors import ConfigError
+
+RUN_OPTIONS: Any = Marker("RUN_OPTIONS")
+
+
+@dataclass(frozen=True)
+class RunStart:
+    """How a run of `train` or `imitate` starts: a new one from --config and --set, or
+    --resume DIR with its saved config (then --config and --set are refused)."""
+
+    config: Optional[Path]
+    set_: list[str]
+    resume: Optional[Path]
+    runs_dir: Path
+    progress: bool
+
+    def start(self, runner, config_class) -> Path:
+        """Run `runner` (training's train or imitate) and return its run directory."""
+        if self.resume is not None:
+            if self.config is not None or self.set_:
+                raise ConfigError("--resume continues a run with its saved config: drop --config/--set")
+            return runner(resume=self.resume, progress=self.progress)
+        return runner(config_class.load(self.config, self.set_), runs_dir=self.runs_dir, progress=self.progress)
+
+
+def run_options(what: str, resume: str, progress: str):
+    """The options of a command that starts or resumes a run (handed over as a RunStart);
+    `what` names its config file's options, `resume` and `progress` are those options' help."""
+    return option_group(RUN_OPTIONS, {
+        "config": (Optional[Path], typer.Option(None, help=f"A JSON or TOML file of {what} options.")),
+        "set_": (list[str], typer.Option([], "--set", help="Override an option: --set key=value (repeatable).")),
+        "resume": (Optional[Path], typer.Option(None, help=resume)),
+        "runs_dir": (Path, typer.Option(Path("runs"), help="Where new runs go (runs/<name>/).")),
+        "progress": (bool, typer.Option(True, help=progress)),
+    }, RunStart)
+
+
+@app.command()
+@run_options("training", resume="Continue the run in this directory from its last checkpoint.",
+             progress="Show a progress bar.")
+def train(run: RunStart = RUN_OPTIONS) -> None:
+    """Train MaskablePPO on the batched env against a self-play league (see training/)."""
+    from training.config import TrainConfig
+    from training.train import train as run_training
+
+    out = run.start(run_training, TrainConfig)
+    typer.echo(f"run in {out}/ (best model: {out}/best.zip, evaluations: {out}/eval.csv)")
+
+
+@app.command()
+@run_options("imitation", resume="Continue the run in this directory (its labels are kept).",
+             progress="Show progress bars.")
+def imitate(run: RunStart = RUN_OPTIONS) -> None:
+    """Learn from search: label positions with mcs, fit the network to it (see training/imitate.py)."""
+    from training.imitate import ImitationConfig, imitate as run_imitation
+
+    out = run.start(run_imitation, ImitationConfig)
+    typer.echo(f"run in {out}/ (model: {out}/model.zip, figures: {out}/report.json); "
+               f"continue it with PPO: sixnimmt train --set init_model={out}/model.zip")
+
+
+@app.command()
+def sweep(
+    file: Optional[Path] = typer.Argument(None, help="The sweep's TOML file (experiments/sweep.py describes it)."),
+    resume: Optional[Path] = typer.Option(None, help="Finish the sweep in this directory (runs/sweep-<name>/)."),
+    runs_dir: Path = typer.Option(Path("runs"), help="Where the trials' runs go (runs/<name>-<ii>/)."),
+    address: Optional[str] = ADDRESS,
+    workers: Optional[int] = typer.Option(None, help="CPUs of a local cluster (default all)."),
+    progress: bool = typer.Option(True, help="Show Tune's progress table."),
+) -> None:
+    """Many training runs on Ray Tune (grid or random search, ASHA early stopping); a summary of every trial."""
+    from experiments.sweep import run_sweep
+
+    if (file is None) == (resume is None):
+        raise ConfigError("give a sweep file, or --resume DIR")
+    if workers is not None and workers < 1:
+        raise ConfigError("--workers must be at least 1")
+    target = run_sweep(file, runs_dir, resume=resume, address=address, num_cpus=workers, progress=progress)
+    typer.echo(f"summary: {target}/summary.md, summary.csv, curves.png")

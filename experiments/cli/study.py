@@ -1,0 +1,138 @@
+"""The `study` group: studies of how a game plays, each over a grid of seat counts and
+variants (and tables of agents), written to a directory with a report and plots."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from experiments.cli import app
+from experiments.options import GameOptions, Marker, option_group
+from sixnimmt_env.core.errors import ConfigError
+
+study_app = typer.Typer(no_args_is_help=True, help="Studies of how the games play: Die Sechste next to the classic "
+                                                     "card game, the board game and its professional side.")
+app.add_typer(study_app, name="study")
+
+GRID: Any = Marker("GRID")
+SEED = typer.Option(0)
+WORKERS = typer.Option(2, help="Worker processes.")
+PROGRESS = typer.Option(True)
+SEARCH = typer.Option("mcs", help="The search player's spec.")
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Where a study writes, and its grid: seat counts by variant."""
+
+    out: Path
+    counts: list[int]
+    variants: list[str]
+
+    def check(self, game: str, **options) -> None:
+        """ConfigError unless every table of the grid can be played: checked here, before
+        the worker processes that build them start."""
+        for variant in self.variants:
+            GameOptions.given(game, variant=variant, **options).check(self.counts)
+
+
+def _grid(out: Path, players: str, variants: str | None = None) -> Grid:
+    try:
+        counts = [int(p) for p in players.split(",") if p.strip()]
+    except ValueError:
+        raise ConfigError(f"--players must list seat counts like 2,4,6, got {players!r}") from None
+    return Grid(out, counts, [v.strip() for v in (variants or "").split(",") if v.strip()])
+
+
+def grid_options(name: str, players: str, variants: str | None = None, what: str = "the plot"):
+    """A study's --out (out/NAME), --players and, unless None, --variants (comma-separated),
+    handed over as a Grid."""
+    options = {"out": (Path, typer.Option(Path(f"out/{name}"), help=f"Directory for results.json, report.md and "
+                                                                      f"{what}.")),
+               "players": (str, typer.Option(players, help="Seat counts, comma-separated."))}
+    if variants is not None:
+        options["variants"] = (str, typer.Option(variants, help="Board variants, comma-separated."))
+    return option_group(GRID, options, _grid)
+
+
+def _at_least_one(**counts: int) -> None:
+    """ConfigError unless every count is at least 1 (the message names them all)."""
+    if min(counts.values()) < 1:
+        names = [f"--{name.replace('_', '-')}" for name in counts]
+        raise ConfigError(f"{', '.join(names[:-1])} and {names[-1]} must be at least 1")
+
+
+@study_app.command("die-sechste")
+@grid_options("study-die-sechste", "2,4,6,10", what="plots")
+def study_die_sechste(
+    grid: Grid = GRID,
+    heuristic_games: int = typer.Option(400, help="Games per cell with the heuristic table."),
+    mcs_games: int = typer.Option(40, help="Games per cell with the mcs table."),
+    mcs: str = typer.Option("mcs:rollouts=30", help="The search player's spec."),
+    seed: int = SEED,
+    workers: int = WORKERS,
+    progress: bool = PROGRESS,
+) -> None:
+    """Card game only: Die Sechste next to the classic game (points, game length, rule frequencies, seat position)."""
+    from agents.registry import make_agent
+    from experiments.study import StudyConfig, run_study
+
+    GameOptions.given("cards", variant="die-sechste").check(grid.counts)
+    _at_least_one(heuristic_games=heuristic_games, mcs_games=mcs_games, workers=workers)
+    make_agent(mcs)
+    out = grid.out
+    run_study(StudyConfig(grid.counts, heuristic_games, mcs_games, mcs, seed), out, workers=workers,
+              progress=progress)
+    typer.echo(f"report: {out}/report.md  plots: {out}/points_and_length.png, twin_rules.png, seat_position.png")
+
+
+@study_app.command("board")
+@grid_options("study-board", "2,3,4,5,6", "basic,luck")
+def study_board(
+    grid: Grid = GRID,
+    random_games: int = typer.Option(400, help="Games per cell with random players."),
+    search_games: int = typer.Option(40, help="Games per cell with the search player in every seat."),
+    search: str = SEARCH,
+    layout: Optional[str] = typer.Option(None, help="The board: a shipped layout's name or a TOML/JSON file "
+                                                    "(default: the variant's side's shipped board)."),
+    seed: int = SEED,
+    workers: int = WORKERS,
+    progress: bool = PROGRESS,
+) -> None:
+    """Board game only: points per seat, field kinds per game, luck cards, play-two turns."""
+    from agents.registry import make_agent
+    from experiments.board_study import BoardStudyConfig, run_board_study
+
+    grid.check("board", layout=layout)
+    _at_least_one(random_games=random_games, search_games=search_games, workers=workers)
+    make_agent(search, "board")
+    config = BoardStudyConfig(grid.counts, grid.variants, random_games, search_games, search, layout, seed)
+    run_board_study(config, grid.out, workers=workers, progress=progress)
+    typer.echo(f"report: {grid.out}/report.md  plot: {grid.out}/board_numbers.png")
+
+
+@study_app.command("board-skill")
+@grid_options("study-board-skill", "2,4,6", "basic,luck,pro,pro-luck")
+def study_board_skill(
+    grid: Grid = GRID,
+    games: int = typer.Option(48, help="Games per cell (one searcher, P - 1 opponents; whole seat rotations)."),
+    search: str = SEARCH,
+    heuristic: str = typer.Option("board-safe", help="The heuristic opponents' spec."),
+    seed: int = SEED,
+    workers: int = WORKERS,
+    progress: bool = PROGRESS,
+) -> None:
+    """Board game only: does the professional side reward skill? One searcher against random and heuristic tables."""
+    from agents.registry import make_agent
+    from experiments.board_skill import SkillStudyConfig, run_skill_study
+
+    grid.check("board")
+    _at_least_one(games=games, workers=workers)
+    make_agent(search, "board")
+    make_agent(heuristic, "board")
+    run_skill_study(SkillStudyConfig(grid.counts, grid.variants, games, search, heuristic, seed), grid.out,
+                    workers=workers, progress=progress)
+    typer.echo(f"report: {grid.out}/report.md  plot: {grid.out}/board_skill.png")
