@@ -8,7 +8,7 @@ from typing import Optional
 
 import typer
 
-from experiments.cli import app
+from experiments.cli.app import app
 from sixnimmt_env.core.errors import ConfigError
 
 bench_app = typer.Typer(no_args_is_help=True, help="Speed benchmarks: the card and board engines, the "

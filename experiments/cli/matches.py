@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from experiments.cli import ADDRESS, BACKEND, app
+from experiments.cli.app import ADDRESS, BACKEND, app
 from experiments.options import GAME_OPTIONS, GameOptions, game_options
 from sixnimmt_env.core.errors import ConfigError
 

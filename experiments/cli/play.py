@@ -8,7 +8,7 @@ from typing import Optional
 
 import typer
 
-from experiments.cli import EXIT_DIFFERENCES, EXIT_INTERRUPTED, app
+from experiments.cli.app import EXIT_DIFFERENCES, EXIT_INTERRUPTED, app
 from experiments.options import GAME_OPTIONS, PLAYERS_HELP, GameOptions, game_options
 from sixnimmt_env.core.errors import ConfigError
 

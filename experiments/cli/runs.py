@@ -8,7 +8,7 @@ from typing import Any, Optional
 
 import typer
 
-from experiments.cli import ADDRESS, app
+from experiments.cli.app import ADDRESS, app
 from experiments.options import Marker, option_group
 from sixnimmt_env.core.errors import ConfigError
 

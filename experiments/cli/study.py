@@ -9,7 +9,7 @@ from typing import Any, Optional
 
 import typer
 
-from experiments.cli import app
+from experiments.cli.app import app
 from experiments.options import GameOptions, Marker, option_group
 from sixnimmt_env.core.errors import ConfigError
 
