@@ -73,6 +73,8 @@ function receive(msg) {
 
 const pace = () => Number($("speed").value);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+// "1 bullhead", "2 bullheads", "1 point": units are given in the plural.
+const plural = (n, unit) => `${n} ${Math.abs(n) === 1 && unit.endsWith("s") ? unit.slice(0, -1) : unit}`;
 
 async function play() {
   S.playing = true;
@@ -81,8 +83,7 @@ async function play() {
     if (msg.type === "step") {
       for (const item of msg.table.events || []) {
         logItem(item);
-        flash(item);
-        if (pace()) await sleep(item.kind === "reveal" ? pace() * 1.5 : pace());
+        await showItem(item);
       }
       drawTable(msg.table, new Set());
     } else if (msg.type === "turn") {
@@ -90,6 +91,7 @@ async function play() {
       S.legal = new Set(msg.legal);
       drawTable(msg.table, S.legal);
       setPrompt(msg.table.prompt, "turn");
+      focusOption();
     } else if (msg.type === "watch") {
       drawTable(msg.table, new Set());
       setPrompt(msg.table.prompt, "watch");
@@ -109,6 +111,77 @@ function scheduleNext() {
                            Math.max(pace(), 30));
 }
 
+// ------------------------------------------------------------------ a placement, shown on the table
+
+const rowEl = (r) => document.querySelector(`#rows .row[data-row="${r}"]`);
+const rowCells = (r) => { const row = rowEl(r); return row ? [...row.querySelectorAll(".cell")] : []; };
+
+// The field a cell stands for (board) or an empty place (cards), as when nothing lies on it.
+function bareCell(old) {
+  const f = old.dataset.field;
+  return cellEl(f ? { text: old.dataset.code, field: f, code: old.dataset.code } : { text: "", empty: true });
+}
+
+function putTile(cell, c) {
+  const f = cell.dataset.field;
+  const tile = cellEl(Object.assign({}, c, f ? { field: f, code: cell.dataset.code } : {}));
+  tile.classList.add("placed");
+  cell.replaceWith(tile);
+  return tile;
+}
+
+// One placement of the log on the rows, as it happens: the card or tile lands on its
+// field (a Front shifts the row), a take fades the row's cards and clears them, a moved
+// tile starts its new row; the seat's score changes at once. The table view drawn at the
+// end of the step is the authority: this only shows the way there.
+async function showItem(item) {
+  const wait = pace();
+  if (item.kind === "reveal") return wait && sleep(wait * 1.5);
+  if (item.kind !== "place" || item.row === undefined) return wait && sleep(item.kind === "action" ? wait * 1.5 : wait);
+  const row = rowEl(item.row);
+  if (row) row.classList.add("flash");
+  const card = item.cards[0];
+  let cells = rowCells(item.row);
+  const field = item.field || 0;
+  if (cells[field] && cells[field].dataset.card && !item.take) {  // Front: the row moves one field right
+    const tiles = cells.map((c) => (c.dataset.card ? tileOf(c) : null));
+    for (let f = cells.length - 1; f > field; f--) if (tiles[f - 1]) putTile(cells[f], tiles[f - 1]);
+    cells = rowCells(item.row);
+  }
+  if (item.take) cells.forEach((c, f) => { if (c.dataset.card && (f !== field || item.field === undefined)) c.classList.add("taken"); });
+  if (cells[field] && !(item.take && item.field === 0 && !cells[field].dataset.field)) putTile(cells[field], card);
+  setScore(item.score);
+  if (wait) await sleep(item.take ? wait * 1.2 : wait);
+  if (item.take) {
+    rowCells(item.row).forEach((c) => { if (c.classList.contains("taken")) c.replaceWith(bareCell(c)); });
+    if (item.field === 0 && !cells[0].dataset.field) putTile(rowCells(item.row)[0], card);  // cards: it starts the row
+    if (item.moved_to !== undefined && item.moved_to !== null) {
+      const here = rowCells(item.row).find((c) => c.dataset.card === String(card.card));
+      if (here) here.replaceWith(bareCell(here));
+      const dest = rowCells(item.moved_to)[0];
+      if (dest) putTile(dest, card);
+      const to = rowEl(item.moved_to);
+      if (to) to.classList.add("flash");
+    }
+    if (wait) await sleep(wait * 0.6);
+  }
+  document.querySelectorAll("#rows .row.flash").forEach((r) => r.classList.remove("flash"));
+}
+
+function tileOf(cell) {
+  return { card: Number(cell.dataset.card), text: cell.querySelector(".t").textContent, bulls: Number(cell.dataset.bulls) };
+}
+
+function setScore(score) {
+  if (!score) return;
+  const tr = document.querySelector(`#scores tr[data-seat="${score.seat}"]`);
+  if (!tr) return;
+  const total = tr.querySelector("td.total");
+  total.textContent = String(score.total);
+  total.dataset.total = score.total;
+  if (score.note !== undefined) tr.querySelector("td.note").textContent = score.note;
+}
+
 // ------------------------------------------------------------------ game start, history, end
 
 function startGame(msg) {
@@ -117,12 +190,16 @@ function startGame(msg) {
   S.names = msg.names;
   S.queue = [];
   S.decision = null;
+  S.rounds = [];
+  S.heading = null;
+  S.focus = 0;
   sessionStorage.setItem("sixnimmt-game", msg.id);
   $("setup").hidden = true;
   $("game").hidden = false;
   $("new-game").hidden = false;
   $("log").replaceChildren();
   $("summary").hidden = true;
+  $("after").hidden = true;
   $("record").hidden = true;
   $("hint").hidden = true;
   $("pause").hidden = !msg.watch;
@@ -143,7 +220,7 @@ function gameOver(msg) {
   box.replaceChildren(el("h3", "", "Game over"));
   const list = el("ol");
   for (const [t, s] of order) {
-    const li = el("li", "", `${S.names[s]}: ${t} ${S.setup.unit}` + (msg.winners.includes(s) ? " — winner" : ""));
+    const li = el("li", "", `${S.names[s]}: ${plural(t, S.setup.unit)}` + (msg.winners.includes(s) ? " — winner" : ""));
     li.dataset.seat = s;
     list.append(li);
   }
@@ -157,22 +234,37 @@ function gameOver(msg) {
   link.href = msg.record;
   link.download = `sixnimmt-${S.id}.json`;
   link.hidden = false;
+  $("after").hidden = false;
+  $("rematch").hidden = !S.lastNew;
   markWinners(msg.winners);
-  setPrompt(msg.table.prompt, "over");
+  setPrompt(msg.table.prompt + (S.lastNew ? " Press R for a rematch." : ""), "over");
+  if (S.lastNew) $("rematch").focus();
+}
+
+function rematch() {
+  if (!S.lastNew || $("after").hidden) return;
+  send(Object.assign({}, S.lastNew, { seed: null }));
 }
 
 // ------------------------------------------------------------------ drawing a table view
 
-function cellEl(c, cls) {
-  const e = el("div", (cls || "cell") + (c.empty ? " empty" : "") + (c.bulls ? " b" + c.bulls : "")
+function cellEl(c, cls, tag) {
+  const e = el(tag || "div", (cls || "cell") + (c.empty ? " empty" : "") + (c.bulls ? " b" + c.bulls : "")
                 + (c.field ? " f-" + c.field : "") + (c.card && c.field ? " tile" : "") + (c.next ? " next" : ""));
   e.append(el("span", "t", c.text));
   if (c.bulls) e.append(el("span", "b", c.bulls + " ✦"));
-  if (c.card) e.dataset.card = c.card;
+  if (c.card && c.code) e.append(el("span", "k", c.code));  // the field under a tile: not by colour only
+  if (c.card) { e.dataset.card = c.card; e.dataset.bulls = c.bulls; }
+  if (c.field) { e.dataset.field = c.field; e.dataset.code = c.code; }
+  const what = c.card ? `${c.text}, ${plural(c.bulls, "bullheads")}` : c.empty ? "empty" : c.field ? `field ${c.code}` : c.text;
+  e.title = c.field ? `${what} (${fieldMeaning(c.field)})` : what;
   return e;
 }
 
+const fieldMeaning = (f) => ((S.legend || []).find((l) => l.field === f) || { meaning: f.replace(/-/g, " ") }).meaning;
+
 function drawTable(t, legal) {
+  S.legend = t.legend || [];
   $("title").textContent = t.title;
   $("status").textContent = t.status;
   $("prompt").textContent = t.prompt;
@@ -184,43 +276,74 @@ function drawTable(t, legal) {
     row.dataset.row = i;
     row.append(el("span", "label", r.label));
     for (const c of r.cells) row.append(cellEl(c));
-    row.append(el("span", "points", `${r.points} ${t.unit}`));
+    row.append(el("span", "points", plural(r.points, t.unit)));
     row.append(el("span", "note", r.note));
-    if (r.action !== null && legal.has(r.action)) pickable(row, r.action, "pickable");
+    const cards = r.cells.filter((c) => c.card).map((c) => c.text).join(" ");
+    row.setAttribute("aria-label", `Row ${r.label}: ${cards || "empty"}; ${plural(r.points, t.unit)}`
+                     + (r.note ? `; ${r.note}` : ""));
+    row.setAttribute("role", "group");
+    if (r.action !== null && legal.has(r.action)) {
+      pickable(row, r.action, "pickable");
+      row.setAttribute("role", "button");
+      row.tabIndex = 0;
+      row.setAttribute("aria-label", "Take " + row.getAttribute("aria-label"));
+      row.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); choose(r.action); } });
+    }
     rows.append(row);
   });
   const hand = $("hand");
   hand.replaceChildren();
   for (const c of t.hand) {
-    const card = cellEl(c, "card");
+    const card = cellEl(c, "card", "button");
+    card.type = "button";
+    card.setAttribute("aria-label", `${t.hand_label === "your tiles" ? "tile" : "card"} ${c.text}, ${plural(c.bulls, "bullheads")}`);
     if (c.action !== null && legal.has(c.action)) pickable(card, c.action, "playable");
-    else card.classList.add("disabled");
+    else { card.classList.add("disabled"); card.disabled = true; }
     hand.append(card);
   }
   const choices = $("choices");
   choices.replaceChildren();
+  const helps = [];  // each answer's explanation once, under the buttons (and as their tooltip)
   for (const ch of t.choices) {
     if (!legal.has(ch.action)) continue;
     const b = el("button", "", ch.label);
     b.type = "button";
+    if (ch.help) { b.title = ch.help; if (!helps.includes(ch.help)) helps.push(ch.help); }
     pickable(b, ch.action, "");
     choices.append(b);
   }
+  $("choice-help").replaceChildren(...helps.map((h) => el("li", "", h)));
   $("pending").textContent = (t.pending || []).length
     ? "Waiting to be placed: " + t.pending.map((p) => `${S.names[p.seat]} ${p.text}`).join(" · ") : "";
-  const scores = $("scores");
-  scores.replaceChildren();
-  for (const s of t.scores) {
+  drawScores(t.scores);
+  $("info").replaceChildren(...t.info.map((line) => el("li", "", line)));
+  $("legend").replaceChildren(...(t.legend || []).map((l) => {
+    const li = el("li");
+    if (l.field) li.append(cellEl({ text: l.text, field: l.field, code: l.text }));
+    else li.append(el("strong", "", l.text + " "));
+    li.append(l.meaning);
+    return li;
+  }));
+}
+
+function drawScores(scores) {
+  const table = $("scores");
+  const rounds = S.rounds || [];
+  const head = el("tr");
+  head.append(el("th", "", "seat"), ...rounds.map((_, i) => el("th", "", `R${i + 1}`)), el("th", "", "total"), el("th", "", ""));
+  head.querySelectorAll("th").forEach((th) => th.setAttribute("scope", "col"));
+  head.lastChild.textContent = "now";
+  table.replaceChildren(head);
+  for (const s of scores) {
     const tr = el("tr");
     tr.dataset.seat = s.seat;
     tr.append(el("td", "", S.names[s.seat] || `seat ${s.seat}`));
+    for (const r of rounds) tr.append(el("td", "round", String(r[s.seat])));
     const total = el("td", "total", String(s.total));
     total.dataset.total = s.total;
-    tr.append(total, el("td", "", s.note));
-    scores.append(tr);
+    tr.append(total, el("td", "note", s.note));
+    table.append(tr);
   }
-  $("info").replaceChildren(...t.info.map((line) => el("li", "", line)),
-                            ...(t.legend || []).map((l) => el("li", "", `${l.text}: ${l.meaning}`)));
 }
 
 function pickable(node, action, cls) {
@@ -231,6 +354,8 @@ function pickable(node, action, cls) {
 
 function choose(action) {
   if (S.decision === null || !S.legal.has(action)) return;
+  const opts = options();
+  S.focus = Math.max(0, opts.findIndex((n) => Number(n.dataset.action) === action));
   send({ type: "act", id: S.id, action, decision: S.decision });
   setClickable(false);
   setPrompt("…", "busy");
@@ -249,7 +374,12 @@ function markWinners(winners) {
 }
 
 function logItem(item) {
-  const li = el("li", item.kind === "round" ? "round" : item.alert ? "alert" : "");
+  const log = $("log");
+  if (item.heading && item.heading !== S.heading) {  // the log is grouped by turn (and round)
+    S.heading = item.heading;
+    log.append(el("li", "turn", item.heading));
+  }
+  const li = el("li", item.kind === "round" ? "round" : item.kind === "action" ? "action" : item.alert ? "alert" : "");
   li.dataset.kind = item.kind;
   if (item.kind === "reveal") {
     li.append("Revealed: ");
@@ -258,35 +388,70 @@ function logItem(item) {
       li.append(`${S.names[c.seat]} `, el("span", "mini b" + c.bulls, c.text));
     });
   } else if (item.kind === "round") {
+    (S.rounds = S.rounds || []).push(item.points);
     li.textContent = item.text + ": " + item.points.map((p, s) => `${S.names[s]} +${p}`).join(" · ");
   } else {
-    if (item.seat !== undefined && item.seat !== null) li.append(`${S.names[item.seat]}: `);
+    if (item.seat !== undefined && item.seat !== null) li.append(`${S.names[item.seat]} `);
     for (const c of item.cards || []) li.append(el("span", "mini b" + c.bulls, c.text), " ");
     li.append(item.text);
+    if (item.help) li.title = item.help;
     if ((item.taken || []).length) {
       li.append(": ");
       for (const c of item.taken) li.append(el("span", "mini b" + c.bulls, c.text), " ");
     }
   }
-  const log = $("log");
   log.append(li);
   log.scrollTop = log.scrollHeight;
-}
-
-function flash(item) {
-  if (item.row === undefined) return;
-  const row = document.querySelector(`#rows .row[data-row="${item.row}"]`);
-  if (row) { row.classList.add("flash"); setTimeout(() => row.classList.remove("flash"), 400); }
 }
 
 function showHint(msg) {
   if (msg.decision !== S.decision) return;
   const box = $("hint");
+  const u = S.setup.utility;
+  const ranked = [...msg.choices].sort((a, b) => u * (b.mean - a.mean));
   box.replaceChildren(el("div", "best", "Hint (" + msg.agent + "): " +
                          (msg.choices.find((c) => c.action === msg.best) || {}).label));
-  box.append(el("div", "", msg.choices.map((c) => `${c.label}: ${c.mean.toFixed(1)}`).join("   ")));
-  box.append(el("small", "", msg.explain));
+  const list = el("ol");
+  for (const c of ranked) list.append(el("li", c.action === msg.best ? "best" : "", `${c.label}: ${c.mean.toFixed(1)} ${S.setup.unit}`));
+  box.append(list, el("small", "", msg.explain));
+  box.tabIndex = -1;
   box.hidden = false;
+}
+
+// ------------------------------------------------------------------ the keyboard
+
+// What may be chosen now, in reading order: answers, rows, then cards.
+const options = () => [...document.querySelectorAll("#choices button[data-action], #rows .row[data-action], #hand .card[data-action]")];
+
+function focusOption() {
+  const opts = options();
+  if (!opts.length) return;
+  const n = opts[Math.min(S.focus || 0, opts.length - 1)];
+  n.focus({ preventScroll: true });
+}
+
+function onKey(ev) {
+  if ($("game").hidden || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
+  const key = ev.key;
+  const opts = options();
+  const at = opts.indexOf(document.activeElement);
+  if (["ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp"].includes(key) && opts.length) {
+    const step = key === "ArrowRight" || key === "ArrowDown" ? 1 : -1;
+    const next = at < 0 ? (step > 0 ? 0 : opts.length - 1) : (at + step + opts.length) % opts.length;
+    opts[next].focus();
+    ev.preventDefault();
+  } else if (/^[1-9]$/.test(key) && opts[Number(key) - 1]) {
+    opts[Number(key) - 1].focus();
+    opts[Number(key) - 1].click();
+  } else if (key === "r" || key === "R") {
+    rematch();
+  } else if (key === "n" || key === "N") {
+    sessionStorage.removeItem("sixnimmt-game");
+    showSetup();
+  } else if ((key === "h" || key === "H") && !$("hint").hidden) {
+    $("hint").focus();
+  }
 }
 
 // ------------------------------------------------------------------ the setup form
@@ -356,12 +521,17 @@ function submitSetup(ev) {
   const options = {};
   document.querySelectorAll("#f-options input").forEach((i) => { if (i.value.trim()) options[i.name] = i.value.trim(); });
   const watch = $("f-watch").checked;
-  send({ type: "new", game: $("f-game").value, variant: $("f-variant").value, players: Number($("f-players").value),
+  S.lastNew = { type: "new", game: $("f-game").value, variant: $("f-variant").value, players: Number($("f-players").value),
          opponents: [...document.querySelectorAll("#f-opponents input")].map((i) => i.value.trim()),
-         seed: $("f-seed").value.trim() || null, hints: !watch && $("f-hints").checked, watch, options });
+         seed: $("f-seed").value.trim() || null, hints: !watch && $("f-hints").checked, watch, options };
+  sessionStorage.setItem("sixnimmt-new", JSON.stringify(S.lastNew));
+  send(S.lastNew);
 }
 
 function init() {
+  try { S.lastNew = JSON.parse(sessionStorage.getItem("sixnimmt-new")); } catch (e) { S.lastNew = null; }
+  document.addEventListener("keydown", onKey);
+  $("rematch").addEventListener("click", rematch);
   $("setup").addEventListener("submit", submitSetup);
   $("f-game").addEventListener("change", onGame);
   $("f-variant").addEventListener("change", onSeats);
