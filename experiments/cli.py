@@ -197,6 +197,10 @@ def play(
     console = Console(highlight=False)
     if seed is None:
         seed = secrets.randbelow(2**31)
+    try:  # console.input reads with input(): with readline loaded, arrow keys edit the line
+        import readline  # noqa: F401
+    except ImportError:  # not on every platform; input() then reads plain lines
+        pass
     try:
         game = terminal_game(rules, specs, seed, console, console.input, hints=hints)
         result = game.play()
