@@ -252,7 +252,11 @@ function cellEl(c, cls, tag) {
   const e = el(tag || "div", (cls || "cell") + (c.empty ? " empty" : "") + (c.bulls ? " b" + c.bulls : "")
                 + (c.field ? " f-" + c.field : "") + (c.card && c.field ? " tile" : "") + (c.next ? " next" : ""));
   e.append(el("span", "t", c.text));
-  if (c.bulls) e.append(el("span", "b", c.bulls + " ✦"));
+  if (c.bulls) {  // read out as words, drawn as a symbol
+    const b = el("span", "b", c.bulls + " ✦");
+    b.setAttribute("aria-hidden", "true");
+    e.append(b, el("span", "sr", `, ${plural(c.bulls, "bullheads")}`));
+  }
   if (c.card && c.code) e.append(el("span", "k", c.code));  // the field under a tile: not by colour only
   if (c.card) { e.dataset.card = c.card; e.dataset.bulls = c.bulls; }
   if (c.field) { e.dataset.field = c.field; e.dataset.code = c.code; }
@@ -278,15 +282,14 @@ function drawTable(t, legal) {
     for (const c of r.cells) row.append(cellEl(c));
     row.append(el("span", "points", plural(r.points, t.unit)));
     row.append(el("span", "note", r.note));
-    const cards = r.cells.filter((c) => c.card).map((c) => c.text).join(" ");
-    row.setAttribute("aria-label", `Row ${r.label}: ${cards || "empty"}; ${plural(r.points, t.unit)}`
-                     + (r.note ? `; ${r.note}` : ""));
     row.setAttribute("role", "group");
-    if (r.action !== null && legal.has(r.action)) {
+    row.setAttribute("aria-label", `Row ${r.label}`);
+    if (r.action !== null && legal.has(r.action)) {  // named by its content: "take row 2: 13, 1 bullhead ..."
       pickable(row, r.action, "pickable");
       row.setAttribute("role", "button");
+      row.removeAttribute("aria-label");
+      row.prepend(el("span", "sr", "take row "));
       row.tabIndex = 0;
-      row.setAttribute("aria-label", "Take " + row.getAttribute("aria-label"));
       row.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); choose(r.action); } });
     }
     rows.append(row);
@@ -296,7 +299,6 @@ function drawTable(t, legal) {
   for (const c of t.hand) {
     const card = cellEl(c, "card", "button");
     card.type = "button";
-    card.setAttribute("aria-label", `${t.hand_label === "your tiles" ? "tile" : "card"} ${c.text}, ${plural(c.bulls, "bullheads")}`);
     if (c.action !== null && legal.has(c.action)) pickable(card, c.action, "playable");
     else { card.classList.add("disabled"); card.disabled = true; }
     hand.append(card);
@@ -332,7 +334,7 @@ function drawScores(scores) {
   const head = el("tr");
   head.append(el("th", "", "seat"), ...rounds.map((_, i) => el("th", "", `R${i + 1}`)), el("th", "", "total"), el("th", "", ""));
   head.querySelectorAll("th").forEach((th) => th.setAttribute("scope", "col"));
-  head.lastChild.textContent = "now";
+  head.lastChild.textContent = "notes";
   table.replaceChildren(head);
   for (const s of scores) {
     const tr = el("tr");
