@@ -300,3 +300,25 @@ def test_a_whole_game_by_keyboard_alone_and_no_serious_accessibility_issue(page)
     page.keyboard.press("r")  # a rematch: the same table, a new deal
     page.wait_for_function(f"S.id !== {first!r}")
     assert _wait_decision(page) == "turn"
+
+
+def test_rows_shown_placement_by_placement_end_as_the_table_drawn_after_the_step(page):
+    # Before each step's table is drawn, the rows as the placements left them must be its rows
+    # (Front shifts, Skip gaps, takes, moves): except a tile waiting on its take field for a question.
+    page.evaluate("""() => {
+        window.MISMATCH = [];
+        const draw = drawTable;
+        drawTable = function (t, legal) {
+            const shown = [...document.querySelectorAll('#rows .row')].map((r) =>
+                [...r.querySelectorAll('.cell')].map((c) => c.dataset.card || '').join(','));
+            const want = t.rows.map((r) => r.cells.map((c) => (c.card ? String(c.card) : '')).join(','));
+            const waiting = (t.events || []).some((e) => e.text.includes('after the question'));
+            if (t.events && shown.length && !waiting && JSON.stringify(shown) !== JSON.stringify(want)) MISMATCH.push({shown, want});
+            return draw(t, legal);
+        };
+    }""")
+    _start(page, players=4, seed=3, rounds=0, watch=True, game="board", variant="pro", opponents="random")
+    page.fill("#speed", "0")
+    page.wait_for_selector('#prompt[data-state="over"]', timeout=90_000)
+    assert page.locator("#log li[data-kind=place]").count() > 20
+    assert page.evaluate("MISMATCH") == []

@@ -280,8 +280,10 @@ def _step_items(before: BoardState, events, after: BoardState, game: int, action
         k = int(before.at[game])
         parts = [] if events.tile[k, game] else continued_parts(events, k, game)
         if parts:
+            moved = int(events.moved_to[k, game])
             items.append({"kind": "place", "seat": int(before.asker[game]),
-                          "cards": [_tile(layout, int(before.queue[k, game]))], "text": "goes on: " + ", ".join(parts)})
+                          "cards": [_tile(layout, int(before.queue[k, game]))], "text": "goes on: " + ", ".join(parts),
+                          "moved_to": moved if moved >= 0 else None})
     totals = BoardSeatView(before, [0], [game]).scores[0].astype(int).copy()  # scores are public
     for k in placed:
         tile, seat = int(events.tile[k, game]), int(events.seat[k, game])

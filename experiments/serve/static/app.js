@@ -137,6 +137,12 @@ function putTile(cell, c) {
 async function showItem(item) {
   const wait = pace();
   if (item.kind === "reveal") return wait && sleep(wait * 1.5);
+  if (item.kind === "place" && item.row === undefined && item.moved_to !== undefined && item.moved_to !== null) {
+    const card = item.cards[0];  // a tile that waited on its take field for a question moves on
+    document.querySelectorAll(`#rows .cell[data-card="${card.card}"]`).forEach((c) => c.replaceWith(bareCell(c)));
+    const dest = rowCells(item.moved_to)[0];
+    if (dest) putTile(dest, card);
+  }
   if (item.kind !== "place" || item.row === undefined) return wait && sleep(item.kind === "action" ? wait * 1.5 : wait);
   const row = rowEl(item.row);
   if (row) row.classList.add("flash");
