@@ -261,16 +261,18 @@ function cellEl(c, cls, tag) {
   if (c.bulls) {  // read out as words, drawn as a symbol
     const b = el("span", "b", c.bulls + " ✦");
     b.setAttribute("aria-hidden", "true");
-    e.append(b, el("span", "sr", `, ${plural(c.bulls, "bullheads")}`));
+    e.append(b, el("span", "sr", `, ${plural(c.bulls, penaltyUnit())}`));
   }
   if (c.card && c.code) e.append(el("span", "k", c.code));  // the field under a tile: not by colour only
   if (c.card) { e.dataset.card = c.card; e.dataset.bulls = c.bulls; }
   if (c.field) { e.dataset.field = c.field; e.dataset.code = c.code; }
-  const what = c.card ? `${c.text}, ${plural(c.bulls, "bullheads")}` : c.empty ? "empty" : c.field ? `field ${c.code}` : c.text;
+  const what = c.card ? `${c.text}, ${plural(c.bulls, penaltyUnit())}` : c.empty ? "empty" : c.field ? `field ${c.code}` : c.text;
   e.title = c.field ? `${what} (${fieldMeaning(c.field)})` : what;
   return e;
 }
 
+// What a card's number under its face counts: bullheads, or Die Sechste's penalty points.
+const penaltyUnit = () => (S.setup && S.setup.game === "cards" ? S.setup.unit : "bullheads");
 const fieldMeaning = (f) => ((S.legend || []).find((l) => l.field === f) || { meaning: f.replace(/-/g, " ") }).meaning;
 
 function drawTable(t, legal) {
