@@ -147,6 +147,8 @@ async function showItem(item) {
   const row = rowEl(item.row);
   if (row) row.classList.add("flash");
   const card = item.cards[0];
+  const waiting = document.querySelector(`#pending [data-card="${card.card}"]`);
+  if (waiting) waiting.remove();
   let cells = rowCells(item.row);
   const field = item.field || 0;
   if (cells[field] && cells[field].dataset.card && !item.take) {  // Front: the row moves one field right
@@ -323,8 +325,16 @@ function drawTable(t, legal) {
     choices.append(b);
   }
   $("choice-help").replaceChildren(...helps.map((h) => el("li", "", h)));
-  $("pending").textContent = (t.pending || []).length
-    ? "Waiting to be placed: " + t.pending.map((p) => `${S.names[p.seat]} ${p.text}`).join(" · ") : "";
+  const pending = $("pending");  // each card leaves this line as it is placed (showItem)
+  pending.replaceChildren();
+  if ((t.pending || []).length) {
+    pending.append("Waiting to be placed: ");
+    for (const p of t.pending) {
+      const span = el("span", "waiting", `${S.names[p.seat]} ${p.text}`);
+      span.dataset.card = p.card;
+      pending.append(span);
+    }
+  }
   drawScores(t.scores);
   $("info").replaceChildren(...t.info.map((line) => el("li", "", line)));
   $("legend").replaceChildren(...(t.legend || []).map((l) => {
