@@ -124,7 +124,7 @@ def _play_out(ws, new: dict, pick=lambda msg: msg["legal"][0]):
 def test_page_and_static_files(client):
     page = client.get("/")
     assert page.status_code == 200 and "/static/app.js" in page.text and "<script src=\"http" not in page.text
-    for name in ("app.js", "style.css"):
+    for name in ("app.js", "table.js", "style.css"):
         assert client.get(f"/static/{name}").status_code == 200
     assert "//cdn" not in client.get("/static/app.js").text
 
