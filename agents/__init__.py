@@ -3,8 +3,9 @@
 Every agent follows one protocol: `act(view, rng)` takes a game's seat view (what one
 seat of each of n games may know, `core.game.SeatViewLike`) and returns one legal
 encoded action per entry. `registry.make_agent("mcs:rollouts=100")` builds them by spec;
-`arena` plays them against each other. Agents for one game kind live in its sub-package
-(`cards/`); `random` and `ppo` play any game.
+`arena` plays them against each other and `results` says what a match came to. Agents
+for one game kind live in its sub-package (`cards/`, `board/`); `random` and `ppo` play
+any game.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ plays deals x P rounds, one round per game), and prints X's bullheads per round 
 from __future__ import annotations
 
 from agents.arena import run_match
+from experiments.progress import turn_bar
 from sixnimmt_env import RuleConfig
 
 DEFAULT_AGENTS = ["random", "lowest", "highest", "min-gap", "safe-high", "greedy", "bayes", "mcs:rollouts=100"]
@@ -25,7 +26,8 @@ def baseline_rows(players: int, row_choice: str, deals: int, seed: int,
         specs = [spec] + ["random"] * (players - 1)
         if spec == "random":  # the baseline itself: a table of random players
             specs = ["random"] * players
-        result = run_match(specs, rules, deals, seed, progress=progress)
+        with turn_bar("match", progress) as bar:
+            result = run_match(specs, rules, deals, seed, progress=bar)
         me = next(a for a in result.agents if a.name == spec)
         rows.append({"agent": spec, "players": players, "row_choice": row_choice,
                      "rounds": deals * players, **me.as_dict()})
@@ -37,6 +39,6 @@ def markdown(rows: list[dict]) -> str:
     lines = ["| agent | bullheads / round (95% CI) | win share | ms / decision |",
              "| --- | --- | --- | --- |"]
     for r in rows:
-        lines.append(f"| `{r['agent']}` | {r['penalty_per_round']:.2f} ± {r['penalty_ci']:.2f} | "
+        lines.append(f"| `{r['agent']}` | {r['points_per_round']:.2f} ± {r['points_ci']:.2f} | "
                      f"{r['win_share']:.3f} | {r['ms_per_decision']:.2f} |")
     return "\n".join(lines)

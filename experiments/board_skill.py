@@ -23,7 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.arena import build_agents, mean_ci, play_duplicate
+from agents.arena import build_agents, play_duplicate
+from agents.results import mean_ci
 from sixnimmt_env.board.actioncards import decode_play
 from sixnimmt_env.board.layout import KIND_NAMES, TAKE
 from sixnimmt_env.board.rules import ACTION_KINDS
@@ -31,7 +32,8 @@ from sixnimmt_env.board.state import ASK_ACTION, NO_CARD, PHASE_ASK
 from sixnimmt_env.core.game import make_game
 from sixnimmt_env.core.rng import game_seeds
 
-from .study import fmt_ci, run_and_write
+from .figures import pyplot, save_figure
+from .study_runner import fmt_ci, markdown_table, run_and_write, with_figures
 
 VARIANTS = ("basic", "luck", "pro", "pro-luck")
 
@@ -116,10 +118,6 @@ def run_skill_study(cfg: SkillStudyConfig, out: str | Path, *, workers: int = 1,
                          report=report_markdown, workers=workers, progress=progress, desc="board skill study")
 
 
-def _fmt(pair, digits=1) -> str:
-    return fmt_ci(pair, digits)
-
-
 def report_markdown(summary: dict, files: list[str]) -> str:
     """Tables of every measure, as markdown."""
     cfg, cells = summary["config"], summary["cells"]
@@ -128,34 +126,28 @@ def report_markdown(summary: dict, files: list[str]) -> str:
              f"cell (duplicate deals, every seat rotation), seed {cfg['seed']}, the shipped default boards (both "
              "APPROXIMATIONS of the printed board). Gap = the searcher's points minus its opponents' mean, "
              "paired per game. ± = 95% CI over games.\n",
-             "## The gap\n",
-             "| variant | players | opponents | searcher | opponents | gap | win share (fair) | score spread | turns |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
-    for r in cells:
-        lines.append(f"| {r['variant']} | {r['players']} | {r['opponents']} | {_fmt(r['search_points'])} | "
-                     f"{_fmt(r['opponent_points'])} | **{_fmt(r['gap'])}** | {_fmt(r['win_share'], 2)} "
-                     f"({r['fair_share']:.2f}) | {_fmt(r['score_spread'])} | {_fmt(r['turns'])} |")
-    lines += ["\n## What fires per game\n",
-              "| variant | players | opponents | takes | " + " | ".join(ACTION_KINDS) + " | 2x | 2x paid off |",
-              "| --- | --- | --- | --- |" + " --- |" * (len(ACTION_KINDS) + 2)]
-    for r in cells:
-        cards = " | ".join(_fmt(r["cards_per_game"][k]) for k in ACTION_KINDS)
-        lines.append(f"| {r['variant']} | {r['players']} | {r['opponents']} | {_fmt(r['takes_per_game'])} | {cards} | "
-                     f"{_fmt(r['double_per_game'])} | {r['double_paid_share']:.2f} |")
+             "## The gap\n"]
+    lines += markdown_table(["variant", "players", "opponents", "searcher", "opponents", "gap", "win share (fair)",
+                             "score spread", "turns"],
+                            [[r["variant"], r["players"], r["opponents"], fmt_ci(r["search_points"], 1),
+                              fmt_ci(r["opponent_points"], 1), f"**{fmt_ci(r['gap'], 1)}**",
+                              f"{fmt_ci(r['win_share'], 2)} ({r['fair_share']:.2f})", fmt_ci(r["score_spread"], 1),
+                              fmt_ci(r["turns"], 1)] for r in cells])
+    lines += ["\n## What fires per game\n"]
+    lines += markdown_table(["variant", "players", "opponents", "takes", *ACTION_KINDS, "2x", "2x paid off"],
+                            [[r["variant"], r["players"], r["opponents"], fmt_ci(r["takes_per_game"], 1),
+                              *(fmt_ci(r["cards_per_game"][k], 1) for k in ACTION_KINDS),
+                              fmt_ci(r["double_per_game"], 1), f"{r['double_paid_share']:.2f}"] for r in cells])
     lines += ["\n## Field kinds acting per game\n"]
     for r in cells:
-        kinds = ", ".join(f"{k} {_fmt(v)}" for k, v in r["field_kinds_per_game"].items())
+        kinds = ", ".join(f"{k} {fmt_ci(v, 1)}" for k, v in r["field_kinds_per_game"].items())
         lines.append(f"- {r['variant']}, {r['players']} players, vs {r['opponents']}: {kinds}")
-    lines.append("")
-    lines += [f"![{f}]({f})\n" for f in files]
-    return "\n".join(lines)
+    return with_figures(lines, files)
 
 
 def plot_skill(summary: dict, out: Path) -> list[str]:
     """The gap by variant (one line per table size and opponent), with CIs."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     cells = summary["cells"]
     variants = summary["config"]["variants"]
@@ -174,7 +166,4 @@ def plot_skill(summary: dict, out: Path) -> list[str]:
         ax.grid(alpha=0.3)
         ax.legend(fontsize=7)
     axes[0][0].axhline(0, color="grey", lw=0.8)
-    fig.tight_layout()
-    fig.savefig(out / "board_skill.png", dpi=110)
-    plt.close(fig)
-    return ["board_skill.png"]
+    return save_figure(fig, out, "board_skill.png")

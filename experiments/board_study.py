@@ -21,12 +21,14 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.arena import build_agents, mean_ci, play_duplicate
+from agents.arena import build_agents, play_duplicate
+from agents.results import mean_ci
 from sixnimmt_env.board.layout import KIND_NAMES, TAKE
 from sixnimmt_env.core.game import make_game
 from sixnimmt_env.core.rng import game_seeds
 
-from .study import fmt_ci, run_and_write
+from .figures import pyplot, save_figure
+from .study_runner import fmt_ci, markdown_table, run_and_write, with_figures
 
 BASIC_KINDS = ("plain", "green", "red", "fixed", "play two", "take")
 
@@ -102,10 +104,6 @@ def run_board_study(cfg: BoardStudyConfig, out: str | Path, *, workers: int = 1,
                          report=report_markdown, workers=workers, progress=progress, desc="board study")
 
 
-def _fmt(pair, digits=1) -> str:
-    return fmt_ci(pair, digits)
-
-
 def report_markdown(summary: dict, files: list[str]) -> str:
     """Tables of every measure, as markdown."""
     cfg, cells = summary["config"], summary["cells"]
@@ -115,37 +113,31 @@ def report_markdown(summary: dict, files: list[str]) -> str:
              f"seed {cfg['seed']}. Tables: `random` in every seat ({cfg['random_games']} games per cell), "
              f"`{cfg['search']}` in every seat ({cfg['search_games']} games per cell), duplicate deals with "
              "seat rotation. ± = 95% CI over games (over seat-games for points per seat).\n",
-             "## Points\n",
-             "| table | variant | players | games | points per seat | sd | winner's points | shared wins | ms / decision |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
-    for r in cells:
-        lines.append(f"| {r['agent']} | {r['variant']} | {r['players']} | {r['games']} | {_fmt(r['score_per_seat'])} | "
-                     f"{r['score_sd']:.1f} | {_fmt(r['winner_score'])} | {_fmt(r['shared_win'], 2)} | "
-                     f"{r['ms_per_decision']:.2f} |")
-    lines += ["\n## Field kinds acting per game (tiles landing on them; take: rows taken)\n",
-              "| table | variant | players | " + " | ".join(BASIC_KINDS) + " | tiles per take | play-two turns |",
-              "| --- | --- | --- |" + " --- |" * (len(BASIC_KINDS) + 2)]
-    for r in cells:
-        kinds = " | ".join(_fmt(r["field_kinds_per_game"][k]) for k in BASIC_KINDS)
-        lines.append(f"| {r['agent']} | {r['variant']} | {r['players']} | {kinds} | {r['tiles_taken_per_take']:.2f} | "
-                     f"{_fmt(r['play_two_turns_per_game'])} |")
+             "## Points\n"]
+    lines += markdown_table(["table", "variant", "players", "games", "points per seat", "sd", "winner's points",
+                             "shared wins", "ms / decision"],
+                            [[r["agent"], r["variant"], r["players"], r["games"], fmt_ci(r["score_per_seat"], 1),
+                              f"{r['score_sd']:.1f}", fmt_ci(r["winner_score"], 1), fmt_ci(r["shared_win"], 2),
+                              f"{r['ms_per_decision']:.2f}"] for r in cells])
+    lines += ["\n## Field kinds acting per game (tiles landing on them; take: rows taken)\n"]
+    lines += markdown_table(["table", "variant", "players", *BASIC_KINDS, "tiles per take", "play-two turns"],
+                            [[r["agent"], r["variant"], r["players"],
+                              *(fmt_ci(r["field_kinds_per_game"][k], 1) for k in BASIC_KINDS),
+                              f"{r['tiles_taken_per_take']:.2f}", fmt_ci(r["play_two_turns_per_game"], 1)]
+                             for r in cells])
     luck = [r for r in cells if r["variant"] == "luck"]
     if luck:
-        lines += ["\n## Luck cards per game (variant luck)\n",
-                  "| table | players | gained | +5 played | 2x played |", "| --- | --- | --- | --- | --- |"]
-        for r in luck:
-            lines.append(f"| {r['agent']} | {r['players']} | {_fmt(r['luck_cards_per_game'])} | "
-                         f"{_fmt(r['plus5_played_per_game'])} | {_fmt(r['double_played_per_game'])} |")
-    lines.append("")
-    lines += [f"![{f}]({f})\n" for f in files]
-    return "\n".join(lines)
+        lines += ["\n## Luck cards per game (variant luck)\n"]
+        lines += markdown_table(["table", "players", "gained", "+5 played", "2x played"],
+                                [[r["agent"], r["players"], fmt_ci(r["luck_cards_per_game"], 1),
+                                  fmt_ci(r["plus5_played_per_game"], 1), fmt_ci(r["double_played_per_game"], 1)]
+                                 for r in luck])
+    return with_figures(lines, files)
 
 
 def plot_board_study(summary: dict, out: Path) -> list[str]:
     """Points per seat by players, and field kinds per game, for each table and variant."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     cells = summary["cells"]
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), squeeze=False)
@@ -174,7 +166,4 @@ def plot_board_study(summary: dict, out: Path) -> list[str]:
     ax.set_title("field kinds acting (random table, basic)")
     ax.grid(alpha=0.3, axis="y")
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(out / "board_numbers.png", dpi=110)
-    plt.close(fig)
-    return ["board_numbers.png"]
+    return save_figure(fig, out, "board_numbers.png")

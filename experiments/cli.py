@@ -175,8 +175,8 @@ def play(
     layout: Optional[str] = LAYOUT,
     next_row: Optional[str] = NEXT_ROW,
     game: str = GAME,
-    hints: bool = typer.Option(False, help="cards only: before each decision, show what mcs would play and "
-                                           "its expected penalty per choice."),
+    hints: bool = typer.Option(False, help="Before each decision, show what mcs would choose and its mean "
+                                           "points per choice."),
     record: Optional[Path] = typer.Option(None, help="Write the game record (JSON) here, also when stopped early."),
 ) -> None:
     """Play a game in the terminal against agents: you are seat 0 (cards or board).
@@ -188,7 +188,7 @@ def play(
 
     from rich.console import Console
 
-    from experiments.play import default_opponents, opponent_specs, terminal_game
+    from experiments.session import default_opponents, opponent_specs, terminal_game
     from sixnimmt_env.core.records import write_record
 
     rules = _game(game, players, variant=variant, row_choice=row_choice, end_score=end_score,
@@ -289,8 +289,10 @@ def match(
     address: Optional[str] = ADDRESS,
 ) -> None:
     """Play agents against each other over duplicate deals with seat rotation (any game)."""
-    from agents.arena import format_table, run_match
+    from agents.arena import run_match
+    from agents.results import format_table
     from experiments.backends import make_backend
+    from experiments.progress import turn_bar
 
     specs = _agent_specs(agents, "--agents")
     table = _game(game, len(specs), variant=variant, row_choice=row_choice, end_score=end_score,
@@ -300,8 +302,9 @@ def match(
     runner = make_backend(backend, workers, address)
     if chunk_deals == 0 and (backend != "local" or (workers or 1) > 1):
         typer.echo("note: one work unit (--chunk-deals 0); give --chunk-deals N to spread the match", err=True)
-    result = run_match(specs, table, games, seed, records_dir=records, progress=progress, chunk_deals=chunk_deals,
-                       backend=runner if (chunk_deals or backend != "local") else None)
+    with turn_bar("match", progress) as bar:
+        result = run_match(specs, table, games, seed, records_dir=records, progress=bar, chunk_deals=chunk_deals,
+                           backend=runner if (chunk_deals or backend != "local") else None)
     typer.echo(json.dumps(result.as_dict(), indent=1) if as_json else format_table(result))
     if records is not None and not as_json:
         typer.echo(f"records written to {records}/")
@@ -441,12 +444,12 @@ def tournament(
         cfg = TournamentConfig(agents=_agent_specs(agents, "--agents"), players=counts,
                                games=games, seed=seed, game=game, rule_options=options, records=records)
         target = run_tournament(cfg, out, workers=workers or 1, progress=progress, backend=runner, then=report_it)
-    from agents.arena import AgentResult
+    from agents.results import AgentResult
     for p, results in summary["by_players"].items():
-        res = [AgentResult(**{k: v for k, v in a.items() if k != "penalty_per_game"}) for a in results]
+        res = [AgentResult.from_dict(a) for a in results]
         typer.echo(f"\n{p} players ({summary['games']} games in all):")
         typer.echo(leaderboard_markdown(res, summary["ratings"], int(p), summary["score_unit"], summary["utility"]))
-    typer.echo(f"\nreport: {target}/report.md  plots: {target}/leaderboard.png, head_to_head.png, penalties.png")
+    typer.echo(f"\nreport: {target}/report.md  plots: {target}/leaderboard.png, head_to_head.png, points.png")
 
 
 @app.command()

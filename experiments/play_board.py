@@ -9,28 +9,26 @@ question: use a "+5" card on this tile? use a "2x" card on this take? which luck
 for the clover passed? Each is asked with what the answer would change. After each step
 it shows who put out what, where each tile went and what it scored.
 
-The design is the card game's (experiments/play.py): output goes to an injected rich
+The design is the card game's (experiments/play_cards.py), over the same
+`TerminalSession` (experiments/session.py): output goes to an injected rich
 `Console` and input comes from an injected `ask(prompt) -> str` (EOFError on Ctrl-D,
 KeyboardInterrupt on Ctrl-C), so tests drive a game without a terminal; what the person
 sees comes from their seat view and the step's public events. Ctrl-C or typing quit stops
-the game, keeping the record of the completed turns. Rows and fields are numbered from 1
-on screen (0-based in records).
+the game, keeping the record of the completed turns. With hints, each decision first
+shows what the hint agent (mcs) would choose and its mean points per choice. Rows and
+fields are numbered from 1 on screen (0-based in records).
 
 The game is kept as a board-game record (docs/spec/board-record.md).
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
-
 import numpy as np
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from agents.arena import build_agents
-from experiments.play import HUMAN, HUMAN_NAME, Ask, SeatZeroSession, _Quit
+from experiments.session import HUMAN, Ask, TerminalSession
 from sixnimmt_env.board.actions import ANSWER_NO, ANSWER_YES, LUCK_ACTION, describe_action, tile_action
 from sixnimmt_env.board.layout import FIXED, GREEN, KIND_EFFECTS, KIND_NAMES, PLAIN, PLAY_TWO, RED, TAKE
 from sixnimmt_env.board.render import action_cards_line, continued_parts, gained_words
@@ -38,9 +36,7 @@ from sixnimmt_env.board.rules import DOUBLE, N_TILES, PLUS5
 from sixnimmt_env.board.table_view import LUCK_HELP, question_text
 from sixnimmt_env.board.state import (ASK_ACTION, ASK_DOUBLE, ASK_FREE_ROW, ASK_LUCK_CARD, ASK_PLUS5, PHASE_ASK, PHASE_PICK,
                                       PHASE_PICK_SECOND, BoardState)
-from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.core.game import as_game
-from sixnimmt_env.core.rng import game_seeds
 
 # Field kinds on screen: the code (the layout file's) and its colour. Colour only helps:
 # the codes are printed too, and a legend says what they do.
@@ -53,104 +49,62 @@ LUCK_WORDS = {PLUS5: ("+5", "5", "plus5", "plus"), DOUBLE: ("2x", "2", "x2", "do
 LUCK_SHOWN = ("+5", "2x")  # as typed (LUCK_KINDS writes "2x" too)
 
 
-@dataclass
-class BoardPlayResult:
-    """How a board game at the terminal ended.
-
-    Attributes:
-        record: the game record as of the last completed turn (the whole game when it
-            finished).
-        finished: the game reached its end by the rules.
-        interrupted: stopped by Ctrl-C or closed input (not by typing quit).
-        turns: completed turns (those in the record).
-        totals: everyone's points after the last completed turn.
-    """
-
-    record: dict
-    finished: bool
-    interrupted: bool = False
-    turns: int = 0
-    totals: list[int] | None = None
-
-
-class BoardTerminalGame(SeatZeroSession):
+class BoardTerminalGame(TerminalSession):
     """One board game: the person at seat 0, agents at the others.
 
     Args:
         game: the board game (a Game, or its BoardConfig).
-        opponents: one agent spec per other seat (experiments.play.opponent_specs); each
+        opponents: one agent spec per other seat (experiments.session.opponent_specs); each
             must play the board game (`sixnimmt agents`).
         seed: the game's seed (the tiles); the agents' randomness is derived from it.
         console: where everything is printed.
         ask: reads one line after printing a prompt (Ctrl-D: EOFError, Ctrl-C:
             KeyboardInterrupt).
-        hints: refused: the hint search (mcs) plays the card games only.
+        hints: before each decision, show what the board's `mcs` would do and its mean
+            points per choice (its `estimates`, as on the web page).
     """
+
+    score_word = "Points"
+    score_column = "points"
 
     def __init__(self, game, opponents: list[str], seed: int, console: Console, ask: Ask,
                  hints: bool = False):
         self.game = as_game(game)
-        info = self.game.info
-        if hints:
-            raise ConfigError(f"--hints is for the card games: its search (mcs) does not play the {info.game} game")
-        if len(opponents) != info.players - 1:
-            raise ConfigError(f"{len(opponents)} opponents for {info.players - 1} other seats")
-        self.config = self.game.rules
+        self._setup(opponents, seed, console, ask, hints)
         self.layout = self.config.board
-        self.seed, self.console, self.ask = seed, console, ask
-        self.specs = list(opponents)
-        _, self.agents = build_agents(self.specs, info.game)  # one object per distinct spec
-        self.rng = np.random.default_rng([seed, 0])
-        self.names = ["you"] + [f"seat {s} ({spec})" for s, spec in enumerate(self.specs, start=1)]
-        self._eofs = 0
 
     # ------------------------------------------------------------------ the game loop
 
-    def play(self) -> BoardPlayResult:
-        """Play until the game ends, the person quits, or Ctrl-C; return the record."""
+    def _turns(self, st: BoardState, recorder):
+        """Play step after step (tiles, then any questions), yielding after each turn."""
         game = self.game
-        st = game.new_games(game_seeds(self.seed, 1))
-        recorder = game.recorder(st, seats=[HUMAN_NAME] + self.specs, seeds=[self.seed])
-        saved = self._snapshot(recorder, st)
         put_out: list[tuple[int, int]] = []  # this turn's tiles (seat, tile), shown when revealed
         shown_turn = -1
         self._show_start()
-        try:
-            while not game.game_over(st)[0]:
-                # The agents decide first (play is simultaneous; each sees its own view), so an
-                # agent that cannot play this table fails before the first prompt.
-                actions = self._agent_actions(st)
-                phase = int(st.phase[0])
-                if phase in (PHASE_PICK, PHASE_PICK_SECOND):
-                    if int(st.turn[0]) != shown_turn:
-                        shown_turn = int(st.turn[0])
-                        self._show_table(st)
-                    actions[HUMAN, 0] = tile_action(self._ask_tile(st))
-                    put_out += [(seat, int(a) + 1) for seat, a in enumerate(actions[:, 0])]
-                    if phase == PHASE_PICK_SECOND or int(st.picks[0]) == 1:
-                        self._show_reveal(put_out)
-                        put_out = []
-                elif int(st.asker[0]) == HUMAN:  # a question during the placing
-                    actions[HUMAN, 0] = self._ask_question(st)
-                turn = int(st.turn[0])
-                st = self._step(st, actions, recorder)
-                if int(st.turn[0]) != turn or game.game_over(st)[0]:
-                    saved = self._snapshot(recorder, st)
-        except (KeyboardInterrupt, _Quit) as stop:
-            interrupted = isinstance(stop, KeyboardInterrupt)
-            self.console.print("\n[bold]Game stopped[/bold]" + (" (Ctrl-C)." if interrupted else "."))
-            self._show_scores(saved.totals, "Points after the last completed turn")
-            saved.interrupted = interrupted
-            return saved
-        self._show_end(st)
-        saved.finished = True
-        return saved
+        while not game.game_over(st)[0]:
+            # The agents decide first (play is simultaneous; each sees its own view), so an
+            # agent that cannot play this table fails before the first prompt.
+            actions = self._agent_actions(st)
+            phase = int(st.phase[0])
+            if phase in (PHASE_PICK, PHASE_PICK_SECOND):
+                if int(st.turn[0]) != shown_turn:
+                    shown_turn = int(st.turn[0])
+                    self._show_table(st)
+                actions[HUMAN, 0] = tile_action(self._ask_tile(st))
+                put_out += [(seat, int(a) + 1) for seat, a in enumerate(actions[:, 0])]
+                if phase == PHASE_PICK_SECOND or int(st.picks[0]) == 1:
+                    self._show_reveal(put_out)
+                    put_out = []
+            elif int(st.asker[0]) == HUMAN:  # a question during the placing
+                actions[HUMAN, 0] = self._ask_question(st)
+            turn = int(st.turn[0])
+            st = self._step(st, actions, recorder)
+            if int(st.turn[0]) != turn or game.game_over(st)[0]:
+                yield st
 
-    def _snapshot(self, recorder, st: BoardState) -> BoardPlayResult:
-        """What is kept if play stops: the record (a deep copy) at a turn boundary."""
-        record = json.loads(json.dumps(recorder.records(st)[0]))
-        return BoardPlayResult(record, finished=False, turns=int(st.turn[0]),
-                               totals=[int(t) for t in self.game.totals(st)[:, 0]])
+    @staticmethod
+    def _completed_turns(record: dict, st: BoardState) -> int:
+        return int(st.turn[0])
 
     # ------------------------------------------------------------------ reading input
 
@@ -163,6 +117,7 @@ class BoardTerminalGame(SeatZeroSession):
             prompt = "Your second tile: " if int(view.phase[0]) == PHASE_PICK_SECOND else "Your first tile: "
         else:
             prompt = "Your tile: "
+        self._show_hint(view, lambda action: str(action + 1), "play")  # tile action a: tile a + 1
         while True:
             text = self._read(prompt)
             if not text:
@@ -182,6 +137,7 @@ class BoardTerminalGame(SeatZeroSession):
         ask = int(view.ask[0])
         self._show_board(view)
         self.console.print(self._question_text(view, ask))
+        self._show_hint(view, describe_action, "answer")
         if ask in (ASK_ACTION, ASK_FREE_ROW):  # pro: a numbered list of the legal answers
             options = [int(a) for a in np.flatnonzero(view.action_mask()[0])]
             for i, a in enumerate(options, 1):
@@ -359,20 +315,3 @@ class BoardTerminalGame(SeatZeroSession):
             question = {ASK_PLUS5: "use a +5 card?", ASK_DOUBLE: "use a 2x card?", ASK_LUCK_CARD: "which luck card?",
                         ASK_ACTION: "play an action card?", ASK_FREE_ROW: "which free row?"}[int(after.ask[game])]
             self.console.print(f"  {self.names[int(after.asker[game])]} is asked: {question}")
-
-    def _show_end(self, st: BoardState) -> None:
-        totals = self.game.totals(st)[:, 0]
-        winners = np.flatnonzero(self.game.winners(st)[:, 0]).tolist()
-        self.console.rule("Game over")
-        table = Table(show_header=True, header_style="bold")
-        table.add_column("seat")
-        table.add_column("points", justify="right")
-        for seat in np.argsort(-totals, kind="stable"):  # the most points first
-            table.add_row(self.names[seat] + ("  (winner)" if seat in winners else ""), str(int(totals[seat])))
-        self.console.print(table)
-        if HUMAN in winners:
-            self.console.print("[bold green]You win![/bold green]" if len(winners) == 1 else
-                               "[bold green]You share the win.[/bold green]")
-        else:
-            self.console.print("Winner" + "s" * (len(winners) > 1) + ": "
-                               + ", ".join(self.names[w] for w in winners))

@@ -3,12 +3,17 @@
 Writes DIR/results.csv (one line per game and seat), DIR/summary.json, DIR/report.md
 and three plots: leaderboard.png (points per round with 95% error bars),
 head_to_head.png (how often the row agent beat the column agent at the same table) and
-penalties.png (the distribution of points per round in each game).
+points.png (the distribution of points per round in each game).
 
 Any game: the game of DIR/tournament.json says what its points are called
 (`info.score_unit`: bullheads, points) and which way is better (`info.utility`: fewest
 points win in the card games, most in the board game); rankings, ratings, head-to-head
-shares and plots follow it. (The file is still named penalties.png.)
+shares and plots follow it.
+
+A directory written before the points were called points holds penalties.png and a
+summary.json with `penalty_per_round`/`penalty_ci`: its report is rebuilt from
+results.jsonl like any other, points.png replaces penalties.png, and
+`agents.results.AgentResult.from_dict` reads the old summary's fields.
 """
 
 from __future__ import annotations
@@ -20,7 +25,11 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.arena import better, mean_ci, ranked, summarize
+from agents.results import better, mean_ci, ranked, summarize
+
+from .figures import pyplot, save_figure
+
+OLD_POINTS_PLOT = "penalties.png"  # points.png as written before
 
 
 def tournament_game(config: dict, rows: list[dict]):
@@ -107,24 +116,18 @@ def head_to_head(rows: list[dict], utility: int = -1) -> tuple[list[str], np.nda
 
 def _plots(out: Path, by_players: dict[int, list], rows: list[dict], h2h, unit: str = "bullheads",
            utility: int = -1) -> list[str]:
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     files = []
     fig, axes = plt.subplots(1, len(by_players), figsize=(6 * len(by_players), 0.45 * max(
         len(v) for v in by_players.values()) + 1.5), squeeze=False)
     for ax, (p, results) in zip(axes[0], sorted(by_players.items())):
         results = ranked(results, utility)[::-1]  # barh draws bottom up: the best on top
-        ax.barh([a.name for a in results], [a.penalty_per_round for a in results],
-                xerr=[a.penalty_ci for a in results], color="#4c72b0", capsize=3)
+        ax.barh([a.name for a in results], [a.points_per_round for a in results],
+                xerr=[a.points_ci for a in results], color="#4c72b0", capsize=3)
         ax.set_xlabel(f"{unit} per round (95% CI), {'lower' if utility < 0 else 'higher'} is better")
         ax.set_title(f"{p} players")
         ax.grid(axis="x", alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(out / "leaderboard.png", dpi=110)
-    plt.close(fig)
-    files.append("leaderboard.png")
+    files += save_figure(fig, out, "leaderboard.png")
 
     names, share, met = h2h
     fig, ax = plt.subplots(figsize=(1.0 + 0.7 * len(names), 0.8 + 0.6 * len(names)))
@@ -137,10 +140,7 @@ def _plots(out: Path, by_players: dict[int, list], rows: list[dict], h2h, unit: 
                 ax.text(j, i, f"{share[i, j]:.2f}", ha="center", va="center", fontsize=8)
     ax.set_title("row agent beat column agent (share of shared games)")
     fig.colorbar(im, ax=ax, shrink=0.8)
-    fig.tight_layout()
-    fig.savefig(out / "head_to_head.png", dpi=110)
-    plt.close(fig)
-    files.append("head_to_head.png")
+    files += save_figure(fig, out, "head_to_head.png")
 
     per_agent = defaultdict(list)
     for row in rows:
@@ -151,12 +151,10 @@ def _plots(out: Path, by_players: dict[int, list], rows: list[dict], h2h, unit: 
     ax.boxplot([per_agent[n] for n in order], showfliers=False)
     ax.set_xticks(range(1, len(order) + 1), order, rotation=45, ha="right")
     ax.set_ylabel(f"{unit} per round in a game")
-    ax.set_title("penalty distributions" if utility < 0 else f"{unit} distributions")
+    ax.set_title(f"{unit} distributions")
     ax.grid(axis="y", alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(out / "penalties.png", dpi=110)
-    plt.close(fig)
-    files.append("penalties.png")
+    files += save_figure(fig, out, "points.png")
+    (out / OLD_POINTS_PLOT).unlink(missing_ok=True)  # this plot under its name of before
     return files
 
 
@@ -213,7 +211,7 @@ def _build_report(out: Path, plots: bool) -> dict:
         "config": config, "game": info.game, "variant": info.variant, "score_unit": score_unit, "utility": utility,
         "rules": {k: v for k, v in game.rules.to_dict().items() if k != "players"},
         "games": len(rows), "rounds": sum(r["rounds"] for r in rows),
-        "by_players": {str(p): [a.as_dict() | {"penalty_per_game": mean_ci(per_game[a.name])[0]}
+        "by_players": {str(p): [a.as_dict() | {"points_per_game": mean_ci(per_game[a.name])[0]}
                                 for a in res] for p, res in by_players.items()},
         "ratings": rating,
         "head_to_head": {"agents": h2h[0], "share": np.nan_to_num(h2h[1], nan=-1).round(4).tolist(),
@@ -231,7 +229,7 @@ def leaderboard_markdown(results, rating: dict, players: int, unit: str = "bullh
              ") | rating (ordinal) | ms / decision |", "| --- | --- | --- | --- | --- | --- |"]
     for i, a in enumerate(ranked(results, utility), 1):
         r = rating.get(a.name, {})
-        lines.append(f"| {i} | `{a.name}` | {a.penalty_per_round:.2f} ± {a.penalty_ci:.2f} | "
+        lines.append(f"| {i} | `{a.name}` | {a.points_per_round:.2f} ± {a.points_ci:.2f} | "
                      f"{a.win_share:.3f} ± {a.win_ci:.3f} | {r.get('ordinal', float('nan')):.2f} | "
                      f"{a.ms_per_decision:.2f} |")
     return "\n".join(lines)

@@ -20,18 +20,20 @@ give the same numbers. Output: results.json, report.md and plots in the output d
 
 from __future__ import annotations
 
-import json
-import multiprocessing
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from agents.arena import build_agents, mean_ci, play_duplicate
+from agents.arena import build_agents, play_duplicate
+from agents.results import mean_ci
 from sixnimmt_env.cards.events import RULE_ON_TWIN, RULE_SIXTH, RULE_TOO_LOW, RULE_TWIN_CHOICE, RULE_TWIN_SHORTER
 from sixnimmt_env.cards.rules import RuleConfig
 from sixnimmt_env.cards.state import PHASE_CARDS, PHASE_OVER
 from sixnimmt_env.core.rng import game_seeds
+
+from .figures import pyplot, save_figure
+from .study_runner import fmt_ci, markdown_table, run_and_write, with_figures
 
 EVENTS = {
     "too_low": "too-low card (its owner takes a row)",
@@ -135,56 +137,6 @@ def run_cell(job: tuple[str, str, int, str], cfg: StudyConfig) -> dict:
     return out
 
 
-def _call(args):
-    fn, job, cfg = args
-    return fn(job, cfg)
-
-
-def run_cells(cell, jobs: list, cfg, *, workers: int = 1, progress: bool = True, desc: str = "study") -> list:
-    """`cell(job, cfg)` for every job, in `workers` spawned processes, with a progress bar;
-    the results in the order they finish (each names its job)."""
-    from tqdm import tqdm
-
-    bar = tqdm(total=len(jobs), unit="cell", desc=desc, disable=not progress)
-    results = []
-    if workers > 1:
-        with multiprocessing.get_context("spawn").Pool(workers) as pool:
-            for r in pool.imap_unordered(_call, [(cell, j, cfg) for j in jobs]):
-                results.append(r)
-                bar.update()
-    else:
-        for job in jobs:
-            results.append(cell(job, cfg))
-            bar.update()
-    bar.close()
-    return results
-
-
-def run_and_write(cell, cfg, out: str | Path, *, job_of, plot, report, workers: int = 1, progress: bool = True,
-                  desc: str = "study") -> dict:
-    """A study's whole run: `cell(job, cfg)` for every job of `cfg.jobs()` (in `workers`
-    processes), the results in job order (`job_of(result)` is its job), then results.json,
-    the plots (`plot(summary, out)` -> file names) and report.md (`report(summary, files)`)
-    in `out`. Returns the summary ({"config", "cells"})."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    jobs = cfg.jobs()
-    results = run_cells(cell, jobs, cfg, workers=workers, progress=progress, desc=desc)
-    order = {j: i for i, j in enumerate(jobs)}
-    results.sort(key=lambda r: order[job_of(r)])
-    summary = {"config": asdict(cfg), "cells": results}
-    (out / "results.json").write_text(json.dumps(summary, indent=1) + "\n")
-    files = plot(summary, out)
-    (out / "report.md").write_text(report(summary, files))
-    return summary
-
-
-def fmt_ci(pair, digits: int = 2) -> str:
-    """A (mean, 95% CI) pair as "m ± ci" (the mean alone when the CI is not finite)."""
-    m, ci = pair
-    return f"{m:.{digits}f} ± {ci:.{digits}f}" if np.isfinite(ci) else f"{m:.{digits}f}"
-
-
 def run_study(cfg: StudyConfig, out: str | Path, *, workers: int = 1, progress: bool = True) -> dict:
     """Every cell (in `workers` processes), then results.json, report.md and plots in `out`."""
     return run_and_write(run_cell, cfg, out, job_of=lambda r: (r["variant"], r["deck"], r["players"], r["table"]),
@@ -206,42 +158,35 @@ def report_markdown(summary: dict, files: list[str]) -> str:
              f"{', '.join(HEURISTIC_TABLE)} in turn, over duplicate deals with seat rotation "
              f"({cfg['heuristic_games']} games per cell); mcs = `{cfg['mcs']}` in every seat "
              f"({cfg['mcs_games']} games per cell). ± = 95% CI over games.\n"]
-    lines += ["## Penalty per round and game length\n",
-              "| table | game | players | games | points / round | rounds / game | games with shared win |",
-              "| --- | --- | --- | --- | --- | --- | --- |"]
-    for r in cells:
-        lines.append(f"| {r['table']} | {_label(r)} | {r['players']} | {r['games']} | "
-                     f"{fmt_ci(r['penalty_per_round'])} | {fmt_ci(r['rounds_per_game'])} | "
-                     f"{fmt_ci(r['shared_win'], 3)} |")
-    lines += ["\n## How often the special rules fire (per 100 rounds)\n",
-              "| table | game | players | " + " | ".join(EVENTS.values()) + " |",
-              "| --- | --- | --- |" + " --- |" * len(EVENTS)]
-    for r in cells:
-        lines.append(f"| {r['table']} | {_label(r)} | {r['players']} | " +
-                     " | ".join(fmt_ci(r["per_100_rounds"][n], 1) for n in EVENTS) + " |")
+    lines += ["## Penalty per round and game length\n"]
+    lines += markdown_table(["table", "game", "players", "games", "points / round", "rounds / game",
+                             "games with shared win"],
+                            [[r["table"], _label(r), r["players"], r["games"], fmt_ci(r["penalty_per_round"]),
+                              fmt_ci(r["rounds_per_game"]), fmt_ci(r["shared_win"], 3)] for r in cells])
+    lines += ["\n## How often the special rules fire (per 100 rounds)\n"]
+    lines += markdown_table(["table", "game", "players", *EVENTS.values()],
+                            [[r["table"], _label(r), r["players"], *(fmt_ci(r["per_100_rounds"][n], 1) for n in EVENTS)]
+                             for r in cells])
     lines += ["\n## Seat position from the dealer's left: points per round minus the table mean\n",
-              "Position 0 sits left of the dealer (places twins first); the last position is the dealer.\n",
-              "| table | game | players | " + " | ".join(f"pos {i}" for i in range(10)) + " |",
-              "| --- | --- | --- |" + " --- |" * 10]
-    for r in cells:
-        adv = [fmt_ci(a) for a in r["position_advantage"]] + [""] * (10 - r["players"])
-        lines.append(f"| {r['table']} | {_label(r)} | {r['players']} | " + " | ".join(adv) + " |")
-    lines.append("")
-    lines += [f"![{f}]({f})\n" for f in files]
-    return "\n".join(lines)
+              "Position 0 sits left of the dealer (places twins first); the last position is the dealer.\n"]
+    lines += markdown_table(["table", "game", "players", *(f"pos {i}" for i in range(10))],
+                            [[r["table"], _label(r), r["players"], *(fmt_ci(a) for a in r["position_advantage"]),
+                              *[""] * (10 - r["players"])] for r in cells])
+    return with_figures(lines, files)
+
+
+TABLES = ("heuristics", "mcs")
+COLORS = {"classic": "tab:blue", "die-sechste": "tab:red", "die-sechste (exact)": "tab:orange"}
 
 
 def plot_study(summary: dict, out: Path) -> list[str]:
     """Three figures: points and rounds by players, rule rates, position advantage."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     cells = summary["cells"]
-    tables = ["heuristics", "mcs"]
-    colors = {"classic": "tab:blue", "die-sechste": "tab:red", "die-sechste (exact)": "tab:orange"}
-    files = []
+    return _plot_points(cells, out) + _plot_twin_rules(cells, out) + _plot_positions(cells, out)
 
+
+def _plot_points(cells: list[dict], out: Path) -> list[str]:
+    plt, tables, colors = pyplot(), TABLES, COLORS
     fig, axes = plt.subplots(2, 2, figsize=(11, 8), squeeze=False)
     for col, table in enumerate(tables):
         for row, (measure, title) in enumerate([("penalty_per_round", "points per round"),
@@ -258,11 +203,11 @@ def plot_study(summary: dict, out: Path) -> list[str]:
             ax.set_xlabel("players")
             ax.grid(alpha=0.3)
             ax.legend()
-    fig.tight_layout()
-    fig.savefig(out / "points_and_length.png", dpi=110)
-    plt.close(fig)
-    files.append("points_and_length.png")
+    return save_figure(fig, out, "points_and_length.png")
 
+
+def _plot_twin_rules(cells: list[dict], out: Path) -> list[str]:
+    plt, tables = pyplot(), TABLES
     twin_events = ["twins_same_turn", "on_twin", "twin_rows_shorter", "twin_rows_equal"]
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), squeeze=False)
     for ax, table in zip(axes[0], tables):
@@ -279,11 +224,11 @@ def plot_study(summary: dict, out: Path) -> list[str]:
         ax.set_title(f"Die Sechste twin rules ({table} table)")
         ax.grid(alpha=0.3, axis="y")
     axes[0][0].legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(out / "twin_rules.png", dpi=110)
-    plt.close(fig)
-    files.append("twin_rules.png")
+    return save_figure(fig, out, "twin_rules.png")
 
+
+def _plot_positions(cells: list[dict], out: Path) -> list[str]:
+    plt, colors = pyplot(), COLORS
     players = sorted({r["players"] for r in cells})
     fig, axes = plt.subplots(1, len(players), figsize=(4 * len(players), 4), squeeze=False)
     for ax, p in zip(axes[0], players):
@@ -300,8 +245,4 @@ def plot_study(summary: dict, out: Path) -> list[str]:
         ax.grid(alpha=0.3)
     axes[0][0].set_ylabel("points / round minus table mean")
     axes[0][0].legend()
-    fig.tight_layout()
-    fig.savefig(out / "seat_position.png", dpi=110)
-    plt.close(fig)
-    files.append("seat_position.png")
-    return files
+    return save_figure(fig, out, "seat_position.png")

@@ -124,9 +124,6 @@ def unit_key(p: int, l: int, c: int) -> str:
     return f"{p}/{l}/{c}"
 
 
-_AGENT_CACHE: dict = {}
-
-
 def play_unit(cfg_dict: dict, unit: tuple[int, int, int]) -> tuple[str, list[dict], list[dict]]:
     """Play one work unit; returns (key, game rows, records)."""
     from agents.arena import build_agents, play_duplicate
@@ -137,12 +134,7 @@ def play_unit(cfg_dict: dict, unit: tuple[int, int, int]) -> tuple[str, list[dic
     first = c * cfg.chunk_deals
     last = min(first + cfg.chunk_deals, cfg.games)
     deal_seeds = game_seeds(cfg.seed * 1000 + p, last - first, start=first)
-    names = list(lineup)
-    agents = {}
-    for name in dict.fromkeys(names):
-        if name not in _AGENT_CACHE:  # one agent object per process (models load once)
-            _AGENT_CACHE[name] = build_agents([name])[1][name]
-        agents[name] = _AGENT_CACHE[name]
+    names, agents = build_agents(list(lineup), shared=True)  # one object per process: models load once
     rng = np.random.default_rng([cfg.seed, p, l, c])
     rows, act_time, decisions, recs = play_duplicate(names, agents, cfg.rules(p), deal_seeds, rng,
                                                      records=cfg.records)

@@ -143,5 +143,5 @@ def test_match_reports_mcs_beating_random():
     result = run_match(["mcs:rollouts=20", "random", "random"], RuleConfig(players=3, row_choice="cheapest", max_rounds=1),
                        deals=20, seed=1, progress=False)
     by = {a.name: a for a in result.agents}
-    assert by["mcs:rollouts=20"].penalty_per_round < by["random"].penalty_per_round
+    assert by["mcs:rollouts=20"].points_per_round < by["random"].points_per_round
     assert by["mcs:rollouts=20"].ms_per_decision > 0

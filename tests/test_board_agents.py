@@ -290,7 +290,7 @@ def test_mcs_beats_random():
     result = run_match(["mcs", "random", "random", "random"], make_game("board", players=4, variant="luck"),
                        deals=16, seed=1, progress=False)
     by = {a.name: a for a in result.agents}
-    assert by["mcs"].penalty_per_round > by["random"].penalty_per_round + 3
+    assert by["mcs"].points_per_round > by["random"].points_per_round + 3
     assert by["mcs"].win_share > 0.25
     assert 0 < by["mcs"].ms_per_decision < 50
 

@@ -130,7 +130,7 @@ def test_agents_play_legal_pro_games(variant):
     from agents.arena import run_match
     result = run_match(["mcs:rollouts=4", "board-green", "board-safe", "random"],
                        make_game("board", players=4, variant=variant), deals=2, seed=3, progress=False)
-    assert len(result.agents) == 4 and all(np.isfinite(a.penalty_per_round) for a in result.agents)
+    assert len(result.agents) == 4 and all(np.isfinite(a.points_per_round) for a in result.agents)
 
 
 def test_mcs_decides_the_same_whatever_the_hidden_cards():

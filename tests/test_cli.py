@@ -215,6 +215,12 @@ def test_match_plays_the_board_game_and_ranks_the_most_points_first():
     assert "agent 'greedy' plays cards, not 'board'" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
 
 
+def test_play_the_board_game_with_hints():
+    proc = sixnimmt("play", "--game", "board", "--players", "2", "--seed", "3", "--hints", stdin="quit\n")
+    assert re.search(r"Hint \(mcs:rollouts=\d+\): play \d+\. Mean points for you", proc.stdout), proc.stdout
+    assert "Game stopped." in proc.stdout
+
+
 def test_match_records_of_the_board_game(tmp_path):
     args = ["match", "--game", "board", "--agents", "random,random", "--games", "1", "--no-progress",
             "--records", str(tmp_path / "recs")]
@@ -239,7 +245,6 @@ def test_play_the_board_game_with_piped_input(tmp_path):
 
 @pytest.mark.parametrize("args,message", [
     (["--opponents", "bayes"], "agent 'bayes' plays cards, not 'board'"),
-    (["--hints"], "--hints is for the card games"),
     (["--row-choice", "player"], "unknown rule option(s) for the board game: row_choice"),
     (["--players", "3", "--opponents", "random,random,random"], "3 opponents for 2 other seats"),
 ])
@@ -272,7 +277,7 @@ def test_tournament_plays_the_board_game(tmp_path):
         values = [float(v) for v in re.findall(r"^\| \d+ \| `[^`]+` \| (-?[\d.]+) ±", table, re.M)]
         assert len(values) == 2 and values == sorted(values, reverse=True)
     assert "points_per_round" in (out / "results.csv").read_text().splitlines()[0]
-    for name in ("leaderboard.png", "head_to_head.png", "penalties.png"):
+    for name in ("leaderboard.png", "head_to_head.png", "points.png"):
         assert (out / name).exists()
     again = CliRunner().invoke(app, ["report", str(out)])
     assert again.exit_code == 0 and (out / "report.md").read_text() == report

@@ -125,6 +125,22 @@ def test_match_progress_moves_while_every_game_still_runs():
     assert len(set(shares)) > 20
 
 
+@pytest.mark.parametrize("chunk_deals", [0, 2])
+def test_run_match_reports_progress_to_its_callback(chunk_deals):
+    """run_match takes the progress callback (the bar lives in experiments/): after every
+    step of one batch, after every unit of several; the decisions add up and it ends at 1."""
+    from agents.arena import run_match
+    from sixnimmt_env.core.game import make_game
+
+    updates = []
+    result = run_match(["lowest", "random", "greedy"], make_game("cards", players=3, max_rounds=1), 5, 0,
+                       chunk_deals=chunk_deals, progress=lambda n, share: updates.append((n, share)))
+    shares = [s for _, s in updates]
+    assert len(updates) >= 10 if chunk_deals == 0 else len(updates) == 3  # every step (10 turns); every unit
+    assert shares == sorted(shares) and shares[-1] == 1.0
+    assert sum(n for n, _ in updates) == sum(a.decisions for a in result.agents)
+
+
 def test_match_progress_bar_shows_decisions_and_time_left(tmp_path):
     code, _, err = run_cli("match", "--agents", "mcs:rollouts=5,mcs:rollouts=5,random", "--games", "4")
     assert code == 0, err

@@ -163,10 +163,12 @@ def test_illegal_action_penalize_ends_episode():
     legal["player_1"] = pass_action(env.config)
     _, rew, term, _, infos = env.step(legal)
     assert rew == {"player_0": 0.0, "player_1": -7.0, "player_2": 0.0}
-    assert all(term.values()) and env.agents == [] and "illegal_action" in infos["player_1"]
+    assert all(term.values()) and env.agents == []
+    assert [i["illegal_action"] for i in infos.values()] == [0, 1, 0]  # infos stay numbers
+    assert "seat 1" in env.illegal_message and "is illegal" in env.illegal_message
 
 
-@pytest.mark.parametrize("reward", ["penalty", "relative", "rank"])
+@pytest.mark.parametrize("reward", ["points", "relative", "rank"])
 def test_rewards(reward):
     env = sixnimmt_env.parallel_env(4, reward=reward)
     rng = np.random.default_rng(1)
@@ -180,13 +182,36 @@ def test_rewards(reward):
         last = rew
     scores = env.state_.total()[:, 0]
     values = np.array([totals[a] for a in env.possible_agents])
-    if reward == "penalty":
+    if reward == "points":
         assert np.allclose(values, -scores)
     elif reward == "relative":
         assert abs(values.sum()) < 1e-9 and np.argmax(values) == np.argmin(scores)
     else:
         assert np.allclose(values, rank_rewards(scores.astype(float)))
         assert np.allclose([last[a] for a in env.possible_agents], values), "all at the end"
+
+
+def test_reward_penalty_is_an_alias_of_points():
+    """"points" is what any game's step scores (signed so that more is better: minus the
+    bullheads, plus the board's won points); "penalty", its card-game name, gives the same."""
+    from sixnimmt_env.core.rewards import step_rewards, step_rewards_one
+
+    seen = {}
+    for reward in ("points", "penalty"):
+        env = sixnimmt_env.parallel_env(3, reward=reward)
+        rng = np.random.default_rng(2)
+        obs, _ = env.reset(seed=4)
+        rewards = []
+        while env.agents:
+            obs, rew, *_ = env.step(random_legal(obs, rng))
+            rewards.append(rew)
+        seen[reward] = rewards
+    assert seen["points"] == seen["penalty"] and any(any(r.values()) for r in seen["points"])
+    before, after = np.array([[1], [5]]), np.array([[4], [5]])
+    for utility in (-1, 1):  # the card games, the board game
+        for kind in ("points", "penalty"):
+            assert step_rewards(kind, before, after, np.array([False]), utility)[:, 0].tolist() == [3.0 * utility, 0.0]
+            assert step_rewards_one(kind, [1, 5], [4, 5], False, utility) == [3.0 * utility, 0.0]
 
 
 def test_rank_rewards_ties_share():

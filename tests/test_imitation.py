@@ -96,7 +96,7 @@ def test_batched_mcs_plays_legal_moves_and_as_well():
                        progress=False)
     me = next(a for a in result.agents if a.name.startswith("mcs"))
     rand = next(a for a in result.agents if a.name == "random")
-    assert me.penalty_per_round + me.penalty_ci < rand.penalty_per_round
+    assert me.points_per_round + me.points_ci < rand.points_per_round
 
 
 def test_imitation_resumes_after_a_kill(tmp_path):

@@ -93,3 +93,40 @@ def test_the_check_keeps_the_board_off_the_card_game():
         assert any("(board may import board, core)" in v for v in violations(fake))
     finally:
         fake.unlink()
+
+
+# Game-neutral modules: every game goes through them, so they import no game's own modules
+# (sixnimmt_env.cards/board, agents.cards/board) and no game-specific front end or study.
+NEUTRAL = ["agents/arena.py", "agents/results.py", "experiments/session.py", "experiments/progress.py",
+           "experiments/study_runner.py", "experiments/figures.py", "experiments/report.py", "experiments/tournament.py",
+           "experiments/serve/session.py", "experiments/serve/setup.py", "experiments/serve/app.py"]
+GAME_SPECIFIC = ["sixnimmt_env.cards", "sixnimmt_env.board", "agents.cards", "agents.board",
+                 "experiments.play_cards", "experiments.play_board", "experiments.study",
+                 "experiments.board_study", "experiments.board_skill"]
+# Siblings over experiments/session.py: none imports another.
+FRONT_ENDS = {"experiments/play_cards.py": "experiments.play_cards", "experiments/play_board.py":
+              "experiments.play_board", "experiments/serve/session.py": "experiments.serve.session"}
+
+
+def _within(module: str, prefix: str) -> bool:
+    return module == prefix or module.startswith(prefix + ".")
+
+
+@pytest.mark.parametrize("rel", NEUTRAL)
+def test_game_neutral_modules_import_no_game(rel):
+    found = [f"{rel}:{line} imports {m}" for line, m in imports(ROOT / rel)
+             if any(_within(m, g) for g in GAME_SPECIFIC)]
+    assert found == []
+
+
+def test_the_front_ends_stand_side_by_side_over_the_session():
+    for rel, own in FRONT_ENDS.items():
+        found = imports(ROOT / rel)
+        assert any(m == "experiments.session" for _, m in found), rel
+        assert not [m for _, m in found if any(_within(m, o) for o in FRONT_ENDS.values() if o != own)], rel
+
+
+def test_the_results_do_not_import_the_arena():
+    """agents/results.py is below the arena: the arena and the reports import it."""
+    assert not [m for _, m in imports(ROOT / "agents" / "results.py") if m.startswith("agents")]
+    assert any(m == "agents.results" for _, m in imports(ROOT / "experiments" / "report.py"))

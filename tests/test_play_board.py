@@ -10,7 +10,7 @@ import pytest
 from rich.console import Console
 
 from experiments.demo import play_demo
-from experiments.play import HUMAN_NAME, terminal_game
+from experiments.session import HUMAN_NAME, terminal_game
 from experiments.play_board import BoardTerminalGame
 from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.core.game import make_game
@@ -169,19 +169,33 @@ def test_quit_during_a_question_drops_that_turn():
     assert result.turns == last_shown - 1
 
 
-def test_agents_that_cannot_play_the_board_and_hints_are_refused():
+def test_agents_that_cannot_play_the_board_are_refused():
     with pytest.raises(ConfigError, match="agent 'lowest' plays cards, not 'board'"):
         BoardTerminalGame(BASIC_3P, ["lowest", "random"], 1, Console(file=io.StringIO()), input)
-    with pytest.raises(ConfigError, match="--hints is for the card games"):
-        BoardTerminalGame(BASIC_3P, ["random", "random"], 1, Console(file=io.StringIO()), input, hints=True)
     with pytest.raises(ConfigError, match="1 opponents for 2 other seats"):
         BoardTerminalGame(BASIC_3P, ["random"], 1, Console(file=io.StringIO()), input)
+
+
+def test_hints_show_the_board_mcs_estimate_of_every_tile():
+    """The board's mcs has `estimates` (as the web page's hints use): the terminal shows
+    its choice and its mean points per tile before the person's first tile."""
+    person = Person(tiles=[None, "quit"])
+    result = play(person, LUCK_2P, seed=7, hints=True)
+    first = person.screen.split("Your tile:")[0]
+    hint = re.search(r"Hint \(mcs:rollouts=\d+\): play (\d+)\. Mean points for you[\s\S]*?more is better\):\n"
+                     r"\s+((?:\d+: -?[\d.]+\s*)+)", first)
+    assert hint, first
+    estimates = {t: float(m) for t, m in (pair.split(": ") for pair in hint.group(2).split("  ") if pair.strip())}
+    hand = [line for line in first.splitlines() if line.startswith("your tiles")][0].split()[2:]
+    assert list(estimates) == hand  # every tile held, ascending
+    assert max(estimates, key=estimates.get) == hint.group(1)  # the most points: the board's utility
+    assert not result.finished and result.turns == 1
 
 
 def test_terminal_game_dispatches_on_the_game():
     console = Console(file=io.StringIO())
     assert isinstance(terminal_game(BASIC_3P, ["random", "random"], 1, console, input), BoardTerminalGame)
-    from experiments.play import TerminalGame
+    from experiments.play_cards import TerminalGame
     assert type(terminal_game(make_game("cards", players=3), ["random", "random"], 1, console, input)) is TerminalGame
 
 

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from dataclasses import asdict
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from agents.arena import build_agents, play_duplicate
+from agents.results import AgentResult
 from experiments.report import build_report
 from experiments.tournament import TournamentConfig, lineups, run_tournament
 from sixnimmt_env import RuleConfig, game_seeds
@@ -56,7 +59,7 @@ def test_resume_after_interruption_gives_the_same_results(tmp_path):
     a, b = build_report(full, plots=False), build_report(cut, plots=False)
     for p in a["by_players"]:
         for x, y in zip(a["by_players"][p], b["by_players"][p]):
-            assert x["name"] == y["name"] and x["penalty_per_round"] == y["penalty_per_round"]
+            assert x["name"] == y["name"] and x["points_per_round"] == y["points_per_round"]
     assert a["ratings"] == b["ratings"]
 
 
@@ -74,7 +77,7 @@ def test_report_from_a_tiny_tournament(tmp_path):
                            "--records", "--no-progress"], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert "2 players" in proc.stdout and "3 players" in proc.stdout
-    for name in ("report.md", "summary.json", "results.csv", "leaderboard.png", "head_to_head.png", "penalties.png"):
+    for name in ("report.md", "summary.json", "results.csv", "leaderboard.png", "head_to_head.png", "points.png"):
         assert (out / name).exists(), name
     summary = json.loads((out / "summary.json").read_text())
     assert set(summary["by_players"]) == {"2", "3"} and set(summary["ratings"]) == {"lowest", "random"}
@@ -111,6 +114,56 @@ def test_an_old_tournament_directory_resumes_as_it_was(tmp_path):
     assert report is None and "row choice player, end score 66, max rounds 2" in (old / "report.md").read_text()
 
 
+# A tournament directory as written before the points were called points (summary.json
+# with penalty_per_round, penalty_ci and penalty_per_game), one of its two units played.
+OLD_DIR = Path(__file__).parent / "data" / "tournament-old"
+
+
+def old_directory(tmp_path):
+    out = tmp_path / "old"
+    shutil.copytree(OLD_DIR, out)
+    (out / "penalties.png").write_bytes(b"")  # stands for the plot under its old name
+    return out
+
+
+def in_points(summary):
+    entries = [a for results in summary["by_players"].values() for a in results]
+    return entries and all("points_per_round" in a and "points_ci" in a and "points_per_game" in a
+                           and not any(k.startswith("penalty") for k in a) for a in entries)
+
+
+def test_an_old_directory_reports_in_points(tmp_path):
+    out = old_directory(tmp_path)
+    old = json.loads((out / "summary.json").read_text())
+    assert "penalty_per_round" in old["by_players"]["2"][0]  # the fixture is of the old format
+    summary = build_report(out)
+    assert in_points(summary) and in_points(json.loads((out / "summary.json").read_text()))
+    # the old summary read under its old field names: the same figures as the new one
+    assert [AgentResult.from_dict(a) for a in old["by_players"]["2"]] == \
+        [AgentResult.from_dict(a) for a in summary["by_players"]["2"]]
+    assert (out / "points.png").exists() and not (out / "penalties.png").exists()
+    assert "points.png" in (out / "report.md").read_text()
+
+
+def test_an_old_directory_resumes_and_reports(tmp_path):
+    out = old_directory(tmp_path)
+    run_tournament(None, out, resume=True, progress=False, then=build_report)
+    config = json.loads((OLD_DIR / "tournament.json").read_text())
+    fresh = run_tournament(TournamentConfig(**config), tmp_path / "fresh", progress=False)
+    assert strip(rows_of(out)) == strip(rows_of(fresh)) and len(rows_of(out)) == 4 * 2
+    assert rows_of(out)[:4] == rows_of(OLD_DIR)  # the unit played before is kept as it was
+    assert in_points(json.loads((out / "summary.json").read_text()))
+    assert (out / "points.png").exists() and not (out / "penalties.png").exists()
+
+
+def test_agent_results_read_old_field_names():
+    new = AgentResult("a", 1, 3.5, 0.5, 0.25, 0.1, 0.2, 7)
+    old = {k.replace("points", "penalty"): v for k, v in new.as_dict().items()} | {"penalty_per_game": 3.5}
+    assert AgentResult.from_dict(old) == AgentResult.from_dict(new.as_dict()) == new
+    with pytest.raises(ConfigError, match="without points_ci"):
+        AgentResult.from_dict({k: v for k, v in old.items() if k != "penalty_ci"})
+
+
 def test_legacy_keywords_fold_into_the_rule_options():
     cfg = TournamentConfig(agents=["a", "b"], players=[3], games=1, max_rounds=2, end_score=None, variant="classic")
     assert cfg.rule_options == {"max_rounds": 2, "end_score": None, "variant": "classic"}
@@ -123,7 +176,7 @@ def test_legacy_keywords_fold_into_the_rule_options():
 
 
 def test_rankings_follow_the_games_utility():
-    from agents.arena import AgentResult, MatchResult, format_table, ranked
+    from agents.results import AgentResult, MatchResult, format_table, ranked
     from experiments.report import head_to_head, leaderboard_markdown, ratings
 
     a = AgentResult("a", 1, 10.0, 1.0, 0.2, 0.1, 0.0, 1)

@@ -112,7 +112,7 @@ def test_training_cli_errors():
 
 @pytest.mark.parametrize("option, message", [
     ("episode=turn", "episode must be one of game, round"),
-    ("reward=win", "reward must be one of penalty, relative, rank"),
+    ("reward=win", "reward must be one of points, relative, rank, penalty"),
     ("observation=pixels", "observation must be one of basic, card-features"),
     ("policy=cnn", "policy must be one of mlp, card-scorer"),
     ('pool_weights={"selfish": 1}', "pool_weights: selfish; valid: random, heuristics, search, self"),

@@ -1,6 +1,6 @@
-"""One game on the web page: the terminal game's session (experiments/play.py) behind messages.
+"""One game on the web page: a seat-zero session (experiments/session.py) behind messages.
 
-`WebSession` is a `SeatZeroSession` like the terminal games: the person at seat 0 and
+`WebSession` is a `SeatZeroSession`, as the terminal games are: the person at seat 0 and
 agents at the other seats (or, watching, agents at every seat: `first_agent_seat = 0`),
 the agents' decisions made first from their own views, each step recorded and shown.
 A decision with one legal action is taken for the person (a last card, a one-answer
@@ -27,8 +27,7 @@ from collections import deque
 import numpy as np
 
 from agents.arena import build_agents
-from agents.registry import make_agent
-from experiments.play import HINT_AGENT, HUMAN, HUMAN_NAME, SeatZeroSession
+from experiments.session import HINT_AGENT, HUMAN, HUMAN_NAME, SeatZeroSession, hint_agent, hint_explanation
 from sixnimmt_env.core.errors import ConfigError, IllegalActionError, SixNimmtError
 from sixnimmt_env.core.rng import game_seeds
 
@@ -66,11 +65,7 @@ class WebSession(SeatZeroSession):
         self.first_agent_seat = 0 if watch else 1
         self.specs = list(specs)
         self.agents = agents if agents is not None else build_agents(self.specs, self.info.game)[1]
-        self.hint_agent = None
-        if hints:
-            self.hint_agent = make_agent(HINT_AGENT, self.info.game)
-            if not hasattr(self.hint_agent, "estimates"):
-                raise ConfigError(f"no hints for the {self.info.game} game")
+        self.hint_agent = hint_agent(self.info.game) if hints else None
         self.seed, self.seed_given = seed, seed_given
         self.rng = np.random.default_rng([seed, 0])  # as the terminal: hints never change the agents
         self.hint_rng = np.random.default_rng([seed, 1])
@@ -134,22 +129,16 @@ class WebSession(SeatZeroSession):
         """The `hint` message for the person's current decision (None: no hints, or one choice)."""
         if self.hint_agent is None or self._over():
             return None
-        view = self.game.view(self.state, [HUMAN], [0])
-        if not view.must_act[0]:
+        hint = self._hint(self.game.view(self.state, [HUMAN], [0]))
+        if hint is None:
             return None
-        actions, means = self.hint_agent.estimates(view, self.hint_rng)[0]
-        if len(actions) < 2:
-            return None
+        actions, means, best = hint
         labels = self._labels()
-        best = int(np.argmax(self.info.utility * np.asarray(means)))
-        unit = self.info.score_unit
         rollouts = getattr(self.hint_agent, "rollouts", None)
         return self._made({"type": "hint", "decision": self.decision, "agent": HINT_AGENT, "best": int(actions[best]),
                            "choices": [{"action": int(a), "label": labels.get(int(a), self.game.describe_action(int(a))),
                                         "mean": round(float(m), 2)} for a, m in zip(actions, means)],
-                           "explain": f"mean {unit} for you of {rollouts} simulations per choice that deal the "
-                                      f"unseen cards at random and play on at random ("
-                                      + ("fewer" if self.info.utility < 0 else "more") + " is better)"})
+                           "explain": hint_explanation(self.info, rollouts)})
 
     def record(self) -> dict:
         """The game record (`sixnimmt replay` reads it); NotOverError before the end."""

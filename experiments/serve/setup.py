@@ -7,13 +7,13 @@ added there shows up on the page with no change here.
 from __future__ import annotations
 
 import secrets
-import threading
 from functools import lru_cache
 
 import numpy as np
 
-from agents.registry import available, make_agent
-from experiments.play import DEFAULT_OPPONENT, default_opponents
+from agents.arena import build_agents
+from agents.registry import available
+from experiments.session import DEFAULT_OPPONENT, default_opponents
 from sixnimmt_env.core.errors import ConfigError, SixNimmtError
 from sixnimmt_env.core.game import GAMES, make_game
 from sixnimmt_env.core.rng import game_seeds
@@ -22,21 +22,12 @@ from .session import WebSession
 
 SHIPPED = "ppo"  # plain `ppo` is the shipped model: the first default opponent where it plays the table
 MAX_SEED = 2**63 - 1
-_agents: dict[tuple[str, str], object] = {}  # (spec, game) -> agent, shared by every session
-_agents_lock = threading.Lock()
 
 
 def shared_agents(specs: list[str], game: str) -> dict:
-    """One agent object per distinct spec, built once per server (a PPO model loads once);
-    the agents keep no state between calls, so games share them."""
-    out = {}
-    with _agents_lock:
-        for spec in specs:
-            key = (spec, game)
-            if key not in _agents:
-                _agents[key] = make_agent(spec, game)
-            out[spec] = _agents[key]
-    return out
+    """One agent object per distinct spec, built once per server (a PPO model loads once)
+    and shared by every game (`build_agents(shared=True)`)."""
+    return build_agents(specs, game, shared=True)[1]
 
 
 @lru_cache(maxsize=None)

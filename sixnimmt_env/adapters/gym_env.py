@@ -31,7 +31,7 @@ class SixNimmtEnv(gymnasium.Env):
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
 
     def __init__(self, players: int | None = None, *, game: str | Game = "cards", rules=None,
-                 opponents=None, learner_seat: int | None = None, reward: str = "penalty",
+                 opponents=None, learner_seat: int | None = None, reward: str = "points",
                  episode: str = "round", observation: str | None = None,
                  illegal_action: str = "penalize", illegal_reward: float = -10.0,
                  render_mode: str | None = None, **rule_options):

@@ -29,7 +29,7 @@ class LearnerGames:
     """B games, each with `learners` learning seats and opponents for the rest."""
 
     def __init__(self, game: Game, num_games: int, *, learners: int = 1, opponents=None,
-                 reward: str = "penalty", seed: int = 0, observation: str | None = None):
+                 reward: str = "points", seed: int = 0, observation: str | None = None):
         P = game.info.players
         if not 1 <= learners <= P:
             raise ConfigError(f"learners per game must be 1..{P}, got {learners}")

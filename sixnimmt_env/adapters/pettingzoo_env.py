@@ -6,7 +6,7 @@
 | create | `parallel_env(game="cards", players=4, variant="classic", ...)`, or `parallel_env(game=make_game(...))` |
 | agents | `player_0` .. `player_{P-1}`, P = 2..10 (seat s+1 sits left of seat s) |
 | actions | `Discrete(N + 5)`: N card ids, 4 rows, pass (N = 104 in the classic game) |
-| observations | `{"observation": Box(0, high, (D,), float32), "action_mask": Box(0, 1, (N+5,), int8)}`; `high` per element from the rules (`ObsLayout.high`) |
+| observations | `{"observation": Box(0, high, (D,), float32), "action_mask": Box(0, 1, (N+5,), int8)}`; `high` per element from the rules (`ObsLayout.high`); the key is `observation_key` |
 | parallel | yes (`is_parallelizable`); `env()` is the AEC form via `parallel_to_aec` |
 
 ## Steps and phases
@@ -34,7 +34,8 @@ Layout (classic, basic, D = <<SIZE>>):
 <<LAYOUT>>
 
 ## Rewards
-- `"penalty"` (default): minus the bullheads the seat took in this step.
+- `"points"` (default; `"penalty"` is an alias): the points the seat got in this step,
+  signed so that more is better: minus the bullheads taken in the card games.
 - `"relative"`: minus (own bullheads in this step − the mean of the other seats').
 - `"rank"`: 0 until the episode ends, then (seats with more points − seats with fewer)
   / (P − 1): +1 for a lone winner, −1 for a lone loser, ties share.
@@ -43,10 +44,31 @@ Layout (classic, basic, D = <<SIZE>>):
 `episode="game"` (default): until the game ends (66 points or `max_rounds`).
 `episode="round"`: one round. All agents terminate together; there is no truncation.
 
+## Infos
+Numbers only, the same keys for every agent at every step (TorchRL turns infos into
+tensors): `{"phase": int, "round": int, "turn": int, "illegal_action": 0 or 1}`.
+`phase` indexes `env.info.phases` (cards: `cards`, `row`, `over`; board: `pick`,
+`pick_second`, `ask`, `over`); the board game has no rounds (0).
+
 ## Illegal actions
 `illegal_action="raise"` (default) raises `IllegalActionError` naming the seat, the action
 and the legal actions. `illegal_action="penalize"`: the offending seat gets
-`illegal_reward` (default -10), the others 0, and the episode ends.
+`illegal_reward` (default -10), the others 0, the episode ends, the seat's info has
+`illegal_action=1` and `env.illegal_message` says what was wrong.
+
+## Conventions for RL libraries
+The mask travels in the observation, as in PettingZoo's classic envs: a Dict of the flat
+vector (`"observation"`) and `"action_mask"` (int8, 1 = legal); it is never all zeros.
+Copies (`pickle`, `cloudpickle`, `copy.deepcopy`; SuperSuit's vector envs make them) play
+on exactly as the original.
+- SuperSuit / SB3: `pettingzoo_env_to_vec_env_v1` + `concat_vec_envs_v1` on the ParallelEnv.
+- TorchRL: `PettingZooWrapper(parallel_env(...))`, or `PettingZooWrapper(env(...), use_mask=True)`
+  for the AEC form; it moves the mask into the action spec.
+- Tianshou: `PettingZooEnv(env())` on the AEC form reads `"observation"`/`"action_mask"`.
+- RLlib: its action-masking module reads `"observations"`: `observation_key="observations"`
+  renames the vector's key. Its env pre-check steps once with unmasked random actions: use
+  `illegal_action="penalize"` there (or `disable_env_checking`).
+Runnable scripts: `docs/examples/`, described in `docs/environments.md`.
 
 ## Reset
 `reset(seed=S)` deals from S (then each later `reset()` deals the next game of that seed's
@@ -61,7 +83,8 @@ engine gives; other games run on the batched engine. `env.fast_path` says which.
 
 ## Version history
 - v0: first release. Later in v0: the game interface (`game=`), `observation=`, observation
-  bounds from the rules, infos say `"over"` once the game has ended.
+  bounds from the rules, infos say `"over"` once the game has ended; infos are numbers
+  (`phase` a code, `illegal_action` a flag), `observation_key=`.
 """
 
 from __future__ import annotations
@@ -103,6 +126,8 @@ class SixNimmtParallelEnv(ParallelEnv):
         rules: the kind's rule configuration (default: built from `rule_options`).
         observation: the observation variant (the game's `info.observations`).
         reward, episode, illegal_action, illegal_reward, render_mode: see the module docstring.
+        observation_key: the observation Dict's key of the flat vector ("observations"
+            for RLlib's action-masking module).
         rule_options: the game's rule options, e.g. variant="die-sechste", row_choice="cheapest".
     """
 
@@ -110,9 +135,9 @@ class SixNimmtParallelEnv(ParallelEnv):
                 "render_modes": ["ansi", "human"], "render_fps": 1}
 
     def __init__(self, players: int | None = None, *, game: str | Game = "cards", rules=None,
-                 observation: str | None = None, reward: str = "penalty", episode: str = "game",
+                 observation: str | None = None, reward: str = "points", episode: str = "game",
                  illegal_action: str = "raise", illegal_reward: float = -10.0,
-                 render_mode: str | None = None, **rule_options):
+                 render_mode: str | None = None, observation_key: str = "observation", **rule_options):
         if players is not None:
             rule_options["players"] = players
         base = make_game(game, rules, **rule_options)
@@ -120,6 +145,10 @@ class SixNimmtParallelEnv(ParallelEnv):
         check_option("illegal_action", illegal_action, ILLEGAL_POLICIES)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ConfigError(f"render_mode must be one of {self.metadata['render_modes']} or None")
+        if not isinstance(observation_key, str) or not observation_key or observation_key == "action_mask":
+            raise ConfigError(f"observation_key must be a name other than 'action_mask', got {observation_key!r}")
+        self.observation_key = observation_key
+        self.illegal_message: str | None = None  # the last illegal action's message (penalize)
         self.rules = base.rules
         self.game = base.episode(episode)
         self.config = self.game.rules  # the rules the episodes are played by
@@ -144,7 +173,7 @@ class SixNimmtParallelEnv(ParallelEnv):
     @functools.lru_cache(maxsize=None)
     def observation_space(self, agent: str) -> gymnasium.spaces.Dict:
         return gymnasium.spaces.Dict({
-            "observation": self.layout.space(),
+            self.observation_key: self.layout.space(),
             "action_mask": gymnasium.spaces.Box(0, 1, (self.n_actions,), np.int8),
         })
 
@@ -170,6 +199,7 @@ class SixNimmtParallelEnv(ParallelEnv):
         else:
             self._state = self.game.new_games(game_seeds(game_seed, 1))
         self.agents = self.possible_agents[:]
+        self.illegal_message = None
         self._last_lines = []
         if self.render_mode == "human":
             self.render()
@@ -235,7 +265,8 @@ class SixNimmtParallelEnv(ParallelEnv):
         term = {a: True for a in self.possible_agents}
         trunc = {a: False for a in self.possible_agents}
         obs, infos = self._observations(), self._infos()
-        infos[f"player_{seat}"]["illegal_action"] = message
+        infos[f"player_{seat}"]["illegal_action"] = 1
+        self.illegal_message = message
         self.agents = []
         return obs, rew, term, trunc, infos
 
@@ -264,12 +295,16 @@ class SixNimmtParallelEnv(ParallelEnv):
             view = self.game.view(self.state_, np.arange(P), np.zeros(P, dtype=np.intp))
             self._mask = view.action_mask()
             vectors, masks = self.layout.encode(view), self._mask.astype(np.int8)
-        return {a: {"observation": v, "action_mask": m}
+        key = self.observation_key
+        return {a: {key: v, "action_mask": m}
                 for a, v, m in zip(self.possible_agents, vectors, masks)}
 
-    def _infos(self) -> dict[str, dict[str, Any]]:
+    def _infos(self) -> dict[str, dict[str, int]]:
+        """Numbers only, the same keys at every step (TorchRL makes tensors of them)."""
         where = self._single.progress() if self._single is not None else self.game.progress(self._state)
-        return {a: dict(where) for a in self.possible_agents}
+        info = {"phase": self.info.phases.index(where["phase"]), "round": where["round"],
+                "turn": where["turn"], "illegal_action": 0}
+        return {a: dict(info) for a in self.possible_agents}
 
     # ------------------------------------------------------------------ rendering
 

@@ -30,7 +30,7 @@ class SixNimmtVecEnv(VecEnv):
     render_mode = None  # no rendering of 4096 games; SB3 asks for the attribute
 
     def __init__(self, num_games: int = 4096, players: int | None = None, *, game: str | Game = "cards",
-                 rules=None, learners: int = 1, opponents=None, reward: str = "penalty",
+                 rules=None, learners: int = 1, opponents=None, reward: str = "points",
                  episode: str = "round", seed: int = 0, observation: str | None = None, **rule_options):
         tune_allocator()  # large batches: see sixnimmt_env.core.perf
         if players is not None:

@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 from ..core.errors import ConfigError
 from ..core.layout import Field, ObsLayout
 from .layout import KIND_NAMES
-from .rules import ACTION_KINDS, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, N_TILES, STOP_SIGNS, BoardConfig
+from .rules import ACTION_KINDS, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, N_TILES, START_ROWS, STOP_SIGNS, BoardConfig
 from .seat_view import BoardSeatView
 from .state import ASK_ACTION, ASK_NAMES, PHASE_PICK, PHASE_PICK_SECOND
 
@@ -24,7 +24,24 @@ OBSERVATIONS = ("basic",)
 SCORE_SCALE = 50.0  # points are divided by this
 VALUE_SCALE = 10.0  # fixed field values are divided by this
 N_KINDS = len(KIND_NAMES)
-MAX_TURNS = 2 * HAND_SIZE  # 2-3 players play 24 tiles, one a turn at the slowest
+MAX_TURNS = 2 * HAND_SIZE  # the turn feature's scale: the basic side's longest game
+
+
+def turn_bound(config: BoardConfig) -> int:
+    """The most turns the observation's turn feature counts (it stays there beyond).
+
+    Every turn each seat puts out at least one tile from its hand, and the game ends once
+    a hand is empty, so a game lasts at most as many turns as its poorest seat gets
+    tiles. On the basic side hands are only dealt: 12 tiles (24 with the refill at 2-3
+    players), hence 24 turns at most. On the pro side draw fields bring tiles in too:
+    between them the seats get at most the 96 tiles that do not start the rows, so a
+    seat gets at most 96 / P. Tiles a take field hands back (`H`) can be played again,
+    so the pro rules set no bound at all; the feature stops counting at this one, which
+    random games almost never reach.
+    """
+    if not config.pro:
+        return HAND_SIZE * (2 if config.refill else 1)
+    return (N_TILES - START_ROWS) // config.players
 
 
 def score_bound(config: BoardConfig) -> int:
@@ -73,7 +90,8 @@ def board_layout(config: BoardConfig, observation: str = "basic") -> ObsLayout:
         Field("play_two", (1,), "1 when every seat puts out two tiles this turn"),
         Field("players", (MAX_PLAYERS - MIN_PLAYERS + 1,), f"one-hot of the number of players, {MIN_PLAYERS}..{MAX_PLAYERS}"),
         Field("hand_size", (1,), f"tiles in hand / {HAND_SIZE}", config.hand_slots / HAND_SIZE),
-        Field("turn", (1,), f"turns completed / {MAX_TURNS}"),
+        Field("turn", (1,), f"turns completed / {MAX_TURNS}, at most {turn_bound(config)} (`turn_bound`)",
+              turn_bound(config) / MAX_TURNS),
     ]
     if config.pro:
         deck = max(sum(config.action_cards), 1)
@@ -133,7 +151,7 @@ def _encode(view: BoardSeatView, layout: ObsLayout) -> NDArray[np.float32]:
     parts["play_two"][:, 0] = view.picks == 2
     parts["players"][:, P - MIN_PLAYERS] = 1.0
     parts["hand_size"][:, 0] = view.hand_size / HAND_SIZE
-    parts["turn"][:, 0] = view.turn / MAX_TURNS
+    parts["turn"][:, 0] = np.minimum(view.turn, turn_bound(cfg)) / MAX_TURNS
     if cfg.pro:
         deck = max(sum(cfg.action_cards), 1)
         most = max(max(cfg.action_cards), 1)

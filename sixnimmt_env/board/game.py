@@ -37,7 +37,7 @@ class BoardGame:
             game=NAME, variant=rules.variant, variants=IMPLEMENTED, players=rules.players,
             min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, n_actions=N_ACTIONS, pass_action=PASS_ACTION,
             utility=+1, score_unit="points", rule_options=RULE_KEYS + ("layout",), observations=OBSERVATIONS,
-            max_decision_steps=MAX_TURNS * _STEPS_PER_TURN)
+            max_decision_steps=MAX_TURNS * _STEPS_PER_TURN, phases=PHASE_NAMES)
 
     def __repr__(self) -> str:
         return f"BoardGame({self.rules})"
@@ -67,8 +67,10 @@ class BoardGame:
     def to_act(self, state: BoardState) -> np.ndarray:
         """(P, B): every seat with tiles in the pick phases, the asker when a question is open."""
         seats = np.arange(state.players)[:, None]
-        picking = ((state.phase == PHASE_PICK) | (state.phase == PHASE_PICK_SECOND)) & (state.hands[0, 0] > 0)
-        return picking[None, :] | ((state.phase == PHASE_ASK)[None, :] & (seats == state.asker[None, :]))
+        # Each seat's own hand: on the pro side hands differ, and a seat without a tile for
+        # the second play-two pick passes.
+        picking = ((state.phase == PHASE_PICK) | (state.phase == PHASE_PICK_SECOND))[None, :] & (state.hands[:, 0] > 0)
+        return picking | ((state.phase == PHASE_ASK)[None, :] & (seats == state.asker[None, :]))
 
     def view(self, state: BoardState, seats, games=None) -> BoardSeatView:
         return BoardSeatView(state, seats, games)
@@ -77,7 +79,9 @@ class BoardGame:
         return board_layout(self.rules, observation or OBSERVATIONS[0])
 
     def totals(self, state: BoardState) -> np.ndarray:
-        return state.score
+        """(P, B) points so far: a copy, since the engine steps the state in place and
+        the adapters compare the totals before and after a step."""
+        return state.score.copy()
 
     def game_over(self, state: BoardState) -> np.ndarray:
         return state.phase == PHASE_OVER

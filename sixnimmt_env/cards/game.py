@@ -42,7 +42,8 @@ class CardGame:
             min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, n_actions=action_size(rules),
             pass_action=pass_action(rules), utility=-1, score_unit=rules.variant_data.penalty_unit,
             rule_options=tuple(rules.to_dict()), observations=OBSERVATIONS,
-            max_decision_steps=None if rounds is None else rounds * HAND_SIZE * _STEPS_PER_TURN)
+            max_decision_steps=None if rounds is None else rounds * HAND_SIZE * _STEPS_PER_TURN,
+            phases=PHASE_NAMES)
 
     def __repr__(self) -> str:
         return f"CardGame({self.rules})"

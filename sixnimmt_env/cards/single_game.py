@@ -101,9 +101,7 @@ class SingleGame:
         self._seats = _zeros("f", P * D)  # (P, D) the observations, common part refreshed on copy
         self._shared = _zeros("f", D)  # (D,) the common part, written once per change
         self._cards_mask = _zeros("b", P * A)  # (P, A) masks in the cards phase
-        self._seats_np = np.frombuffer(self._seats, dtype=np.float32).reshape(P, D)
-        self._shared_np = np.frombuffer(self._shared, dtype=np.float32)
-        self._cards_mask_np = np.frombuffer(self._cards_mask, dtype=np.int8).reshape(P, A)
+        self._bind_views()
         # The other phases' masks are fixed: pass only, except the chooser's rows.
         self._over_mask = np.zeros((P, A), dtype=np.int8)
         self._over_mask[:, self.pass_action] = 1
@@ -116,6 +114,25 @@ class SingleGame:
         self._seat_at = [[p * D + (s - p) % P for p in range(P)] for s in range(P)]
         self.seed: int | None = None  # no game yet
         self.phase = PHASE_OVER
+
+    def _bind_views(self) -> None:
+        """The NumPy views of the element-wise buffers (the same memory, no copy)."""
+        P, D, A = self.players, self.D, self.n_actions
+        self._seats_np = np.frombuffer(self._seats, dtype=np.float32).reshape(P, D)
+        self._shared_np = np.frombuffer(self._shared, dtype=np.float32)
+        self._cards_mask_np = np.frombuffer(self._cards_mask, dtype=np.int8).reshape(P, A)
+
+    # A copy (pickle, cloudpickle, copy.deepcopy) would turn the views into arrays of their
+    # own, detached from the copied buffers: the copy's observations would stay as they
+    # were when copied. So the views are left out of the state and bound anew.
+    _VIEWS = ("_seats_np", "_shared_np", "_cards_mask_np")
+
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k not in self._VIEWS}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._bind_views()
 
     # ------------------------------------------------------------------ positions
 

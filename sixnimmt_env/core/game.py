@@ -56,6 +56,8 @@ class GameInfo:
         observations: the observation variants `Game.layout` accepts (the first is the default).
         max_decision_steps: most decision steps one game can take (an episode bound), or
             None when the rules set none.
+        phases: the names of the game's phases, indexed by the phase code (`progress`
+            names them; the environments' infos give the code, a number).
     """
 
     game: str
@@ -71,6 +73,7 @@ class GameInfo:
     rule_options: tuple[str, ...]
     observations: tuple[str, ...]
     max_decision_steps: int | None = None
+    phases: tuple[str, ...] = ()
 
 
 @runtime_checkable

@@ -11,7 +11,9 @@ import numpy as np
 
 from .errors import ConfigError
 
-REWARDS = ("penalty", "relative", "rank")
+REWARDS = ("points", "relative", "rank", "penalty")
+"""The reward kinds; "penalty" is the card games' name of "points", kept as an alias."""
+REWARD_ALIASES = {"penalty": "points"}
 EPISODES = ("game", "round")
 ILLEGAL_POLICIES = ("raise", "penalize")
 
@@ -39,12 +41,13 @@ def step_rewards(kind: str, before: np.ndarray, after: np.ndarray, over: np.ndar
                  utility: int = -1) -> np.ndarray:
     """(P, B) rewards of one step from the (P, B) totals before and after it.
 
-    "penalty": the points the step gave, signed by the utility (the card games: minus
-    the bullheads taken); "relative": that minus the other seats' mean; "rank": 0 until
-    the episode ends, then `rank_rewards`.
+    "points" (alias "penalty"): the points the step gave, signed by the utility (the card
+    games: minus the bullheads taken; the board game: the points won); "relative": that
+    minus the other seats' mean; "rank": 0 until the episode ends, then `rank_rewards`.
     """
+    kind = REWARD_ALIASES.get(kind, kind)
     taken = (after - before).astype(np.float64)
-    if kind == "penalty":
+    if kind == "points":
         return utility * taken
     if kind == "relative":
         P = taken.shape[0]
@@ -56,8 +59,9 @@ def step_rewards(kind: str, before: np.ndarray, after: np.ndarray, over: np.ndar
 def step_rewards_one(kind: str, before: list[int], after: list[int], over: bool,
                      utility: int = -1) -> list[float]:
     """`step_rewards` of one game on Python numbers, with the same float64 arithmetic."""
+    kind = REWARD_ALIASES.get(kind, kind)
     taken = [float(a - b) for a, b in zip(after, before)]
-    if kind == "penalty":
+    if kind == "points":
         return [utility * t for t in taken]
     P = len(taken)
     if kind == "relative":

@@ -1,0 +1,142 @@
+"""What a match comes to: per-agent figures, their statistics, rankings and the table.
+
+Per agent (agents listed twice are pooled): mean points per round (bullheads in the card
+games; the board game is one long round, so per game), win share (ties split, so the fair
+share is 1/P), 95% confidence intervals over independent samples (a deal with all its
+seat rotations), and the time per decision. Rankings follow the game's `info.utility`:
+fewest points first when the fewest win (the card games), most first when the most win
+(the board game); tables name the points by `info.score_unit`.
+
+The arena (`agents.arena`) plays the games; tournament reports and studies
+(experiments/) compute their statistics here too.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from sixnimmt_env.core.errors import ConfigError
+
+Z95 = 1.959964
+# Field names of AgentResult as written before they said points (tournament summaries).
+OLD_FIELD_NAMES = {"penalty_per_round": "points_per_round", "penalty_ci": "points_ci"}
+
+
+@dataclass
+class AgentResult:
+    """One agent's figures over a match; `points_per_round` and `points_ci` count the
+    game's points, which `utility` says are good or bad (see `ranked`)."""
+
+    name: str
+    seats: int  # seats it held at the table
+    points_per_round: float
+    points_ci: float
+    win_share: float
+    win_ci: float
+    ms_per_decision: float
+    decisions: int
+
+    def as_dict(self) -> dict:
+        return dict(self.__dict__)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "AgentResult":
+        """An AgentResult from `as_dict()`, also one written under the old field names
+        (`penalty_per_round`, `penalty_ci`); keys that are not fields (a summary's
+        `points_per_game`) are left out. ConfigError when a field is missing."""
+        given = {OLD_FIELD_NAMES.get(k, k): v for k, v in data.items()}
+        names = [f.name for f in fields(cls)]
+        missing = [n for n in names if n not in given]
+        if missing:
+            raise ConfigError(f"an agent's result without {', '.join(missing)}")
+        return cls(**{n: given[n] for n in names})
+
+    # training/train.py reads these two names; they go once it reads points_per_round/points_ci
+    @property
+    def penalty_per_round(self) -> float:
+        return self.points_per_round
+
+    @property
+    def penalty_ci(self) -> float:
+        return self.points_ci
+
+
+@dataclass
+class MatchResult:
+    agents: list[AgentResult]
+    deals: int
+    games: int
+    rounds: int
+    rules: dict
+    seed: int
+    seconds: float
+    game: str = "cards"  # the game kind (GameInfo.game), its variant, and how its points count
+    variant: str = "classic"
+    score_unit: str = "bullheads"
+    utility: int = -1
+
+    def as_dict(self) -> dict:
+        return {"game": self.game, "variant": self.variant, "rules": self.rules, "seed": self.seed,
+                "deals": self.deals, "games": self.games, "rounds": self.rounds,
+                "seconds": round(self.seconds, 2), "score_unit": self.score_unit, "utility": self.utility,
+                "agents": [a.as_dict() for a in self.agents]}
+
+
+def ranked(results: list[AgentResult], utility: int = -1) -> list[AgentResult]:
+    """Best first: fewest points per round when the fewest win (utility -1), most when
+    the most win (+1). Ties keep their order."""
+    return sorted(results, key=lambda a: -utility * a.points_per_round)
+
+
+def better(mine: float, theirs: float, utility: int = -1) -> bool:
+    """Whether a total `mine` beats `theirs` under the game's utility."""
+    return (mine - theirs) * utility > 0
+
+
+def mean_ci(samples) -> tuple[float, float]:
+    """Mean and the half-width of its 95% normal confidence interval."""
+    samples = np.asarray(samples, dtype=np.float64)
+    if len(samples) < 2:
+        return float(samples.mean()), float("nan")
+    return float(samples.mean()), float(Z95 * samples.std(ddof=1) / np.sqrt(len(samples)))
+
+
+def summarize(rows: list[dict], act_time: dict | None = None, decisions: dict | None = None,
+              unit=lambda row: row["deal"]) -> list[AgentResult]:
+    """Per agent figures from game rows; `unit(row)` groups games into independent samples
+    (a deal with all its rotations), over which the confidence intervals are taken."""
+    points = defaultdict(lambda: defaultdict(list))
+    win = defaultdict(lambda: defaultdict(list))
+    seats: dict[str, int] = {}
+    for row in rows:
+        winners = set(row["winners"])
+        for s, name in enumerate(row["seats"]):
+            points[name][unit(row)].append(row["totals"][s] / row["rounds"])
+            win[name][unit(row)].append((1 / len(winners)) if s in winners else 0.0)
+            seats[name] = max(seats.get(name, 0), row["seats"].count(name))
+    results = []
+    for name in points:
+        p, p_ci = mean_ci([np.mean(v) for v in points[name].values()])
+        w, w_ci = mean_ci([np.mean(v) for v in win[name].values()])
+        t = (act_time or {}).get(name, 0.0)
+        d = (decisions or {}).get(name, 0)
+        results.append(AgentResult(name, seats[name], p, p_ci, w, w_ci, 1000 * t / max(d, 1), d))
+    return results
+
+
+def format_table(result: MatchResult) -> str:
+    """The match result as a plain-text table, best agent first (by the game's utility)."""
+    P = result.rules["players"]
+    # a game of one round (the board game; one-round card games): its points are per game
+    per = "game" if result.rounds == result.games else "round"
+    lines = [f"{result.deals} deals x {P} seat rotations = {result.games} games, "
+             + (f"{result.rounds} rounds, " if per == "round" else "") + f"{result.seconds:.1f} s",
+             f"{'agent':32} {'seats':>5} {result.score_unit + '/' + per:>20} "
+             f"{'win share (fair ' + format(1 / P, '.3f') + ')':>28} {'ms/decision':>12}"]
+    for a in ranked(result.agents, result.utility):
+        lines.append(f"{a.name:32} {a.seats:>5} {a.points_per_round:>11.3f} ± {a.points_ci:<6.3f} "
+                     f"{a.win_share:>19.3f} ± {a.win_ci:<6.3f} {a.ms_per_decision:>12.2f}")
+    return "\n".join(lines)

@@ -1,0 +1,69 @@
+"""What every study shares: its cells run on this machine's worker processes
+(`backends.LocalBackend`, the one local pool), results.json, report.md and the plots
+written, and the shape of its report (a ± figure, the figures at the end).
+
+A study (`study.py`, `board_study.py`, `board_skill.py`) writes its config (with a
+`jobs()` list), a `run_cell(job, cfg)` that plays one cell and returns a JSON-able dict
+naming its job, a report and a plot; `run_and_write` does the rest.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+
+import numpy as np
+
+
+def run_cells(cell, jobs: list, cfg, *, workers: int = 1, progress: bool = True, desc: str = "study") -> list:
+    """`cell(job, cfg)` for every job, on a LocalBackend of `workers` processes, with a
+    progress bar; the results in the order they finish (each names its job)."""
+    from tqdm import tqdm
+
+    from .backends import LocalBackend
+
+    bar = tqdm(total=len(jobs), unit="cell", desc=desc, disable=not progress)
+    results = []
+    with LocalBackend(workers) as backend:
+        for result in backend.map_unordered(cell, [(job, cfg) for job in jobs]):
+            results.append(result)
+            bar.update()
+    bar.close()
+    return results
+
+
+def run_and_write(cell, cfg, out: str | Path, *, job_of, plot, report, workers: int = 1, progress: bool = True,
+                  desc: str = "study") -> dict:
+    """A study's whole run: `cell(job, cfg)` for every job of `cfg.jobs()` (in `workers`
+    processes), the results in job order (`job_of(result)` is its job), then results.json,
+    the plots (`plot(summary, out)` -> file names) and report.md (`report(summary, files)`)
+    in `out`. Returns the summary ({"config", "cells"})."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    jobs = cfg.jobs()
+    results = run_cells(cell, jobs, cfg, workers=workers, progress=progress, desc=desc)
+    order = {j: i for i, j in enumerate(jobs)}
+    results.sort(key=lambda r: order[job_of(r)])
+    summary = {"config": asdict(cfg), "cells": results}
+    (out / "results.json").write_text(json.dumps(summary, indent=1) + "\n")
+    files = plot(summary, out)
+    (out / "report.md").write_text(report(summary, files))
+    return summary
+
+
+def fmt_ci(pair, digits: int = 2) -> str:
+    """A (mean, 95% CI) pair as "m ± ci" (the mean alone when the CI is not finite)."""
+    m, ci = pair
+    return f"{m:.{digits}f} ± {ci:.{digits}f}" if np.isfinite(ci) else f"{m:.{digits}f}"
+
+
+def with_figures(lines: list[str], files: list[str]) -> str:
+    """A study's report: its markdown lines, then every figure written."""
+    return "\n".join(lines + [""] + [f"![{f}]({f})\n" for f in files])
+
+
+def markdown_table(header: list[str], rows) -> list[str]:
+    """A markdown table's lines: the header, its rule, then one line per row of cells."""
+    return (["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
+            + ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows])
