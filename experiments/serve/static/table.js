@@ -8,7 +8,7 @@
 function cellEl(c, cls, tag) {
   const e = el(tag || "div", (cls || "cell") + (c.empty ? " empty" : "") + (c.bulls ? " b" + c.bulls : "")
                 + (c.field ? " f-" + c.field : "") + (c.card && c.field ? " tile" : "") + (c.next ? " next" : ""));
-  e.append(el("span", "t", c.text));
+  e.append(el("span", "t" + (/[♥♦]$/.test(c.text || "") ? " red-suit" : ""), c.text));
   if (c.bulls) {  // read out as words, drawn as a symbol
     const b = el("span", "b", c.bulls + " ✦");
     b.setAttribute("aria-hidden", "true");
@@ -154,23 +154,32 @@ function logItem(item) {
     li.append("Revealed: ");
     item.cards.forEach((c, i) => {
       if (i) li.append(" · ");
-      li.append(`${S.names[c.seat]} `, el("span", "mini b" + c.bulls, c.text));
+      li.append(`${S.names[c.seat]} `, miniEl(c));
     });
   } else if (item.kind === "round") {
     (S.rounds = S.rounds || []).push(item.points);
     li.textContent = item.text + ": " + item.points.map((p, s) => `${S.names[s]} +${p}`).join(" · ");
   } else {
+    const yours = item.seat === 0 && !S.setup.watch;  // "you play Stop", not "you plays Stop"
     if (item.seat !== undefined && item.seat !== null) li.append(`${S.names[item.seat]} `);
-    for (const c of item.cards || []) li.append(el("span", "mini b" + c.bulls, c.text), " ");
-    li.append(item.text);
+    for (const c of item.cards || []) li.append(miniEl(c), " ");
+    li.append(yours ? secondPerson(item.text) : item.text);
     if (item.help) li.title = item.help;
     if ((item.taken || []).length) {
       li.append(": ");
-      for (const c of item.taken) li.append(el("span", "mini b" + c.bulls, c.text), " ");
+      for (const c of item.taken) li.append(miniEl(c), " ");
     }
   }
   log.append(li);
   log.scrollTop = log.scrollHeight;
+}
+
+const miniEl = (c) => el("span", "mini b" + c.bulls + (/[♥♦]$/.test(c.text) ? " red-suit" : ""), c.text);
+
+// The server words the log for any seat ("plays", "is offered their ..."); the person is "you".
+function secondPerson(text) {
+  return text.replace(/^is offered their /, "are offered your ").replace(/^is asked /, "are asked ")
+    .replace(/^(plays|takes|chooses)\b/, (w) => w.slice(0, -1));
 }
 
 function showHint(msg) {
