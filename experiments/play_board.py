@@ -188,8 +188,8 @@ class BoardTerminalGame(TerminalSession):
                            + ", ".join(self.names[1:]))
         board = f"board {layout.name}" + (" (an APPROXIMATION of the printed board)" if layout.approximation else "")
         refill = "; hands are refilled once" if c.refill else ""
-        self.console.print(f"seed {self.seed}; {board}; the most points win; the game ends when every "
-                           f"tile is placed{refill}.")
+        end = ("as soon as a hand is empty at the end of a turn" if c.pro else "when every tile is placed")
+        self.console.print(f"seed {self.seed}; {board}; the most points win; the game ends {end}{refill}.")
         self.console.print("Each turn everyone puts out a tile (two while an active row has an open play-two "
                            "field); tiles go lowest first behind the highest row end below them. "
                            "Type a tile as shown in your hand; Ctrl-C or 'quit' ends the game.")

@@ -236,3 +236,13 @@ def test_a_move_after_a_question_is_told_by_the_step_that_answers_it():
                     lines[i:i + 4]
                 return
     pytest.fail("no seed in 0..39 stopped a take at a question")
+
+
+@pytest.mark.parametrize("variant, end", [("basic", "when every tile is placed"),
+                                          ("pro", "as soon as a hand is empty at the end of a turn")])
+def test_the_start_says_when_the_game_ends(variant, end):
+    out = io.StringIO()
+    console = Console(file=out, width=200, highlight=False)
+    BoardTerminalGame(make_game("board", players=3, variant=variant), ["random"] * 2, 7, console,
+                      lambda prompt: "quit").play()
+    assert f"the game ends {end}" in out.getvalue()

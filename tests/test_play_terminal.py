@@ -96,3 +96,17 @@ def test_ctrl_c_saves_the_completed_turns_and_exits_130(tmp_path):
     assert len(rec["rounds"][0]["turns"]) == 3 and rec["winners"] == []
     proc = replay(record)
     assert proc.returncode == 0 and "game not over" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_arrow_keys_edit_the_typed_line():
+    child = spawn("--opponents", "random", "--players", "2", "--max-rounds", "1", "--seed", "3")
+    child.expect_exact("Your card: ")
+    card = next(c for c in hand_of(child.before) if len(c) == 2 and c[0] != c[1])
+    child.send(card[1])
+    child.send("\x1b[D")  # left arrow: the first digit goes in front of the second
+    child.send(card[0] + "\r")
+    which = child.expect([r"is not a card|Type one of", r"Your card: |Row \(", pexpect.EOF])
+    assert which == 1, child.before  # the card was played: the game asks on
+    child.sendcontrol("c")
+    child.expect(pexpect.EOF)
+    child.close()

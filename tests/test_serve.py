@@ -78,6 +78,8 @@ class Auditor:
         assert "hands" not in message and "supply" not in text and "deal" not in message
         if message["type"] != "over" and not session.seed_given:
             assert message.get("seed") is None
+        if "legal" in message:  # a decision with one legal action is taken for the person
+            assert len(message["legal"]) > 1, message["legal"]
         table = dict(message.get("table") or {})
         events = table.pop("events", [])
         shown = _cards_in(table, set())
@@ -122,7 +124,7 @@ def _play_out(ws, new: dict, pick=lambda msg: msg["legal"][0]):
 def test_page_and_static_files(client):
     page = client.get("/")
     assert page.status_code == 200 and "/static/app.js" in page.text and "<script src=\"http" not in page.text
-    for name in ("app.js", "style.css"):
+    for name in ("app.js", "table.js", "style.css"):
         assert client.get(f"/static/{name}").status_code == 200
     assert "//cdn" not in client.get("/static/app.js").text
 
@@ -145,7 +147,8 @@ def test_options_and_defaults(client):
     {"game": "cards", "players": 3, "watch": True, "opponents": ["random", "mcs:rollouts=8", "lowest"],
      "options": {"max_rounds": 2}},
     {"game": "board", "players": 4, "watch": True, "opponents": ["random"] * 4, "seed": 2},
-], ids=["classic", "die-sechste", "board-luck", "watch-cards", "watch-board"])
+    {"game": "board", "variant": "pro", "players": 3, "opponents": ["random", "random"], "seed": 4},
+], ids=["classic", "die-sechste", "board-luck", "watch-cards", "watch-board", "board-pro"])
 def test_whole_games_hide_every_hidden_card_and_the_record_replays(app, client, new):
     auditor = app.state.store.audit = Auditor()
     with client.websocket_connect("/ws") as ws:
@@ -159,6 +162,9 @@ def test_whole_games_hide_every_hidden_card_and_the_record_replays(app, client, 
     result = replay(rec.json())
     assert not result.differences and list(result.totals) == over["totals"]
     assert [s["total"] for s in over["table"]["scores"]] == over["totals"]
+    if new.get("variant") == "pro":  # the action cards played are named in the log
+        played = [i for m in msgs if m["type"] == "step" for i in m["table"]["events"] if i["kind"] == "action"]
+        assert played and all(i["text"].startswith("plays ") and i["help"] for i in played)
 
 
 def test_the_auditor_catches_a_hidden_card(app, client):

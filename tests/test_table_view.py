@@ -2,7 +2,10 @@
 
 On every step of random games of each kind: plain JSON, the hand is the seat's own
 (sorted), every action it offers is legal and every legal action is offered (a hand
-card, a row or a choice), a spectator holds nothing, scores are by absolute seat.
+card, a row or a choice), a spectator holds nothing, scores are by absolute seat. A
+step's events say where each card lands, so the page can show it before the step's end
+(the card games: its rows replayed from the events are the rows after the step), and
+name each action card played.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ import numpy as np
 import pytest
 
 from sixnimmt_env import game_seeds, make_game
+from sixnimmt_env.board.actions import NO_CARD_ACTION, STOP_ACTION, describe_action
+from sixnimmt_env.board.state import ASK_ACTION, PHASE_ASK
 
 TABLES = [("cards", {}), ("cards", {"variant": "die-sechste", "players": 7}), ("board", {"players": 3}),
           ("board", {"variant": "luck", "players": 5}), ("board", {"variant": "pro", "players": 4}),
@@ -49,7 +54,39 @@ def test_table_view_on_every_step(kind, options):
             if view.must_act[0]:
                 actions[seat, 0] = view.random_legal_actions(rng)[0]
         after, events = game.step(st, actions, report=True)
-        stepped = game.table_view(after, 0, before=st, events=events)
-        assert all(item["kind"] in ("reveal", "place", "note", "round") for item in stepped["events"])
+        stepped = game.table_view(after, 0, before=st, events=events, actions=actions)
+        assert all(item["kind"] in ("reveal", "place", "note", "round", "action") for item in stepped["events"])
+        _check_step(game, st, actions, after, stepped["events"])
         st, steps = after, steps + 1
     assert game.table_view(st, 0)["over"] == bool(game.game_over(st)[0])
+
+
+def _check_step(game, before, actions, after, items):
+    """The card games: the rows replayed from the step's placements (`field`, `take`) are
+    the rows after it. The pro board game: an action card played is named in the step."""
+    if game.info.game == "cards" and not any(i["kind"] == "round" for i in items):
+        rows = [[c["card"] for c in r["cells"] if c.get("card")] for r in game.table_view(before, None)["rows"]]
+        for item in (i for i in items if i["kind"] == "place"):
+            if item["take"]:
+                rows[item["row"]] = []
+            assert item["field"] == len(rows[item["row"]])
+            rows[item["row"]].append(item["cards"][0]["card"])
+        assert rows == [[c["card"] for c in r["cells"] if c.get("card")] for r in game.table_view(after, None)["rows"]]
+    if game.info.game == "board" and before.config.pro and int(before.phase[0]) == PHASE_ASK \
+            and int(before.ask[0]) == ASK_ACTION:
+        answer = int(actions[int(before.asker[0]), 0])
+        played = [i for i in items if i["kind"] == "action"]
+        if answer == NO_CARD_ACTION:
+            assert not played
+        else:
+            assert [i["text"] for i in played] == ["plays " + describe_action(answer)]
+            assert played[0]["help"] and played[0]["seat"] == int(before.asker[0])
+            if answer < STOP_ACTION + 16:
+                assert played[0]["card"] == "Stop"
+
+
+def test_die_sechste_cards_show_suit_symbols():
+    game = make_game("cards", variant="die-sechste", players=4)
+    table = game.table_view(game.new_games(game_seeds(1, 1)), 0)
+    faces = [c["text"] for c in table["hand"]]
+    assert all(f[-1] in "♣♦♥♠" for f in faces), faces

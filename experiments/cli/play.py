@@ -61,6 +61,10 @@ def play(
     console = Console(highlight=False)
     if seed is None:
         seed = secrets.randbelow(2**31)
+    try:  # console.input reads with input(): with readline loaded, arrow keys edit the line
+        import readline  # noqa: F401
+    except ImportError:  # not on every platform; input() then reads plain lines
+        pass
     try:
         session = terminal_game(game, specs, seed, console, console.input, hints=hints)
         result = session.play()

@@ -3,6 +3,8 @@
 `WebSession` is a `SeatZeroSession`, as the terminal games are: the person at seat 0 and
 agents at the other seats (or, watching, agents at every seat: `first_agent_seat = 0`),
 the agents' decisions made first from their own views, each step recorded and shown.
+A decision with one legal action is taken for the person (a last card, a one-answer
+question): the page asks only real choices.
 What it shows is not printed but queued as JSON-able messages for the browser, built
 from `Game.table_view` — the one structured view every game gives — so nothing here
 knows which game is played. The person's view is seat 0's; a watcher gets the
@@ -159,6 +161,8 @@ class WebSession(SeatZeroSession):
             actions = self._agents_next if self._agents_next is not None else self._agent_actions(st)
             self._agents_next = None
             if person:
+                if action is None:
+                    action = self._only_action()
                 if action is None:  # the agents have chosen; now the person is asked
                     self._agents_next = actions
                     break
@@ -171,11 +175,22 @@ class WebSession(SeatZeroSession):
         self._out.append(self._waiting())
         return self._out
 
+    def _only_action(self):
+        """The person's one legal action when there is no choice (a last card, a
+        one-answer question): taken for them, as a table would. None when they choose."""
+        legal = np.flatnonzero(self.game.view(self.state, [HUMAN], [0]).action_mask()[0])
+        return int(legal[0]) if len(legal) == 1 else None
+
+    def _step(self, st, actions, recorder):
+        self._actions = actions  # for _show_events: the table view names the answers everyone sees
+        return super()._step(st, actions, recorder)
+
     def _show_events(self, before, after, events) -> None:
         """SeatZeroSession._step shows each step through this: one `step` message."""
         self.state = after  # what the message shows is the state after the step
         message = self._made({"type": "step", "table": self.game.table_view(after, self.human, before=before,
-                                                                            events=events)}, before)
+                                                                            events=events, actions=self._actions)},
+                             before)
         self.history.append(message)
         self._out.append(message)
 

@@ -12,18 +12,66 @@ from __future__ import annotations
 
 import numpy as np
 
-from .actions import ANSWER_NO, ANSWER_YES, LUCK_ACTION, describe_action, tile_action
-from .layout import (DRAW_ACTION, DRAW_TILE, FIXED, GREEN, KIND_EFFECTS, KIND_NAMES, PLAIN, PLAY_TWO, RED, TAKE,
-                     TAKE_TO_HAND)
+from .actioncards import decode_play
+from .actions import (
+    ANSWER_NO,
+    ANSWER_YES,
+    FREE_ROW_ACTION,
+    LUCK_ACTION,
+    NO_CARD_ACTION,
+    describe_action,
+    tile_action,
+)
+from .layout import (
+    DRAW_ACTION,
+    DRAW_TILE,
+    FIXED,
+    GREEN,
+    KIND_EFFECTS,
+    KIND_NAMES,
+    PLAIN,
+    PLAY_TWO,
+    RED,
+    TAKE,
+    TAKE_TO_HAND,
+)
 from .render import continued_parts, gained_words
-from .rules import ACTION_KINDS, DOUBLE, PLUS5, PLUS5_POINTS
+from .rules import DOUBLE, PLUS5, PLUS5_POINTS
 from .seat_view import BoardSeatView
-from .state import (ASK_ACTION, ASK_DOUBLE, ASK_FREE_ROW, ASK_LUCK_CARD, ASK_NAMES, ASK_PLUS5, PHASE_ASK, PHASE_OVER,
-                    PHASE_PICK_SECOND, BoardState)
+from .state import (
+    ASK_ACTION,
+    ASK_DOUBLE,
+    ASK_FREE_ROW,
+    ASK_LUCK_CARD,
+    ASK_PLUS5,
+    NO_CARD,
+    PHASE_ASK,
+    PHASE_OVER,
+    PHASE_PICK_SECOND,
+    BoardState,
+)
 
 LUCK_SHOWN = ("+5", "2x")
 LUCK_HELP = ("A +5 card makes a tile score +5 instead of its field; a 2x card makes a take count "
              "its two best tiles plus. Cards gained are usable from the next turn.")
+# The pro side's action cards, in rules.ACTION_KINDS order: the name printed, what it does.
+ACTION_NAMES = ("Stop", "Swap", "Skip", "Front", "Ascending", "One more")
+ACTION_HELP = (
+    "put a stop sign on an active row: no tile may join that row this turn (two signs in the game)",
+    "take your tile back into your hand and put out another tile from your hand at once",
+    ("your tile skips a field: it lands on the field after the next free one, which stays empty "
+     "(needs two free fields before the take field)"),
+    ("for a tile lower than a row's first tile: that row moves one field right and your tile goes "
+     "on field 1 (its field acts on it)"),
+    "put your tile at the end of any active row it is higher than, whatever the gaps",
+    "put out one more tile from your hand at once; both are placed now, lowest first",
+)
+ACTION_WHEN = ("Action cards are offered before each of your tiles is placed, while you hold one: play them "
+               "one at a time (Skip, Front and Ascending place the tile, so they come last), or none. "
+               "Each card still held scores +1 at the end; a drawn card is usable at once.")
+_ASKED = {ASK_LUCK_CARD: "chooses a luck card", ASK_PLUS5: "is asked whether to use a +5 card",
+          ASK_DOUBLE: "is asked whether to use a 2x card", ASK_ACTION: "is offered their action cards",
+          ASK_FREE_ROW: "chooses a free row for the tile"}
 
 
 def effect_points(kind: int, value: int, bulls: int) -> int:
@@ -48,7 +96,7 @@ def question_text(view: BoardSeatView, e: int = 0) -> str:
     row, field = (int(x[e]) for x in view.current)
     usable = view.luck_usable[e]
     if ask == ASK_ACTION:
-        held = ", ".join(f"{int(n)}x {ACTION_KINDS[k]}" for k, n in enumerate(view.action_cards[e]) if n)
+        held = ", ".join(f"{int(n)}× {ACTION_NAMES[k]}" for k, n in enumerate(view.action_cards[e]) if n)
         return (f"Your {tile} is next to be placed: play an action card on it first? You hold {held}. "
                 f"Each card kept scores 1 point at the end.")
     if ask == ASK_FREE_ROW:
@@ -82,23 +130,37 @@ def _tile(layout, t: int) -> dict:
     return {"card": int(t), "text": str(int(t)), "bulls": int(layout.tile_bulls[int(t)])}
 
 
+def answer_help(action: int) -> str:
+    """What a pro answer does, in a sentence (the page's tooltip)."""
+    if action == NO_CARD_ACTION:
+        return "place the tile now, keeping your action cards (+1 point each at the end)"
+    if FREE_ROW_ACTION <= action < NO_CARD_ACTION:
+        return "the tile starts that row on field 1, and field 1 acts on it"
+    kind = int(decode_play(np.array([action]))[0][0])
+    return "" if kind == NO_CARD else f"{ACTION_NAMES[kind]}: {ACTION_HELP[kind]}"
+
+
 def _choices(view: BoardSeatView) -> list[dict]:
     """The answers to the seat's open question, each with what it does."""
     ask = int(view.ask[0])
     if ask == ASK_LUCK_CARD:
-        return [{"action": LUCK_ACTION[PLUS5], "label": "take a +5 card"},
-                {"action": LUCK_ACTION[DOUBLE], "label": "take a 2x card"}]
+        return [{"action": LUCK_ACTION[PLUS5], "label": "take a +5 card",
+                 "help": f"later: a tile scores {PLUS5_POINTS:+d} instead of its field"},
+                {"action": LUCK_ACTION[DOUBLE], "label": "take a 2x card",
+                 "help": "later: a take counts its two best tiles plus"}]
     name = LUCK_SHOWN[PLUS5 if ask == ASK_PLUS5 else DOUBLE]
     if ask in (ASK_ACTION, ASK_FREE_ROW):  # pro: every legal answer, in words
-        return [{"action": int(a), "label": describe_action(int(a))}
+        return [{"action": int(a), "label": describe_action(int(a)), "help": answer_help(int(a))}
                 for a in np.flatnonzero(view.action_mask()[0])]
-    return [{"action": ANSWER_YES, "label": f"yes: use a {name} card"}, {"action": ANSWER_NO, "label": "no"}]
+    return [{"action": ANSWER_YES, "label": f"yes: use a {name} card", "help": LUCK_HELP},
+            {"action": ANSWER_NO, "label": "no", "help": f"keep the {name} card"}]
 
 
 def table_view(state: BoardState, seat: int | None, game: int = 0, *, before: BoardState | None = None,
-               events=None) -> dict:
+               events=None, actions=None) -> dict:
     """What seat `seat` (None: a spectator) of game `game` may know, as JSON-able data;
-    with `before` and `events` (the step that led to `state`), what that step showed."""
+    with `before` and `events` (the step that led to `state`), what that step showed;
+    with the step's `actions` too, the answer it began with (an action card played)."""
     config, layout = state.config, state.config.board
     observer = 0 if seat is None else int(seat)
     view = BoardSeatView(state, [observer], [game])
@@ -111,7 +173,7 @@ def table_view(state: BoardState, seat: int | None, game: int = 0, *, before: Bo
         for f in range(int(layout.row_len[r])):
             tile = int(view.tiles[0, r, f]) if f < length else 0
             cell = _tile(layout, tile) if tile else {"text": layout.rows[r][f]}
-            cell.update(field=_field_class(layout, r, f), next=bool(length) and f == length)
+            cell.update(field=_field_class(layout, r, f), code=layout.rows[r][f], next=bool(length) and f == length)
             cells.append(cell)
         nxt = int(layout.kind[r, length]) if length and length < int(layout.row_len[r]) else None
         rows.append({"label": str(r + 1), "cells": cells, "dim": not length, "action": None,
@@ -132,9 +194,10 @@ def table_view(state: BoardState, seat: int | None, game: int = 0, *, before: Bo
         note = ", ".join(f"{int(held[k])}× {LUCK_SHOWN[k]}" for k in range(2) if held[k]) if config.luck else ""
         if config.pro:  # own action cards by kind; the others' by count only
             if seat is not None and absolute[p] == 0:
-                cards = ", ".join(f"{int(n)}× {ACTION_KINDS[k]}" for k, n in enumerate(view.action_cards[0]) if n)
+                cards = ", ".join(f"{int(n)}× {ACTION_NAMES[k]}" for k, n in enumerate(view.action_cards[0]) if n)
             else:
-                cards = f"{int(view.action_counts[0, absolute[p]])} action card(s)"
+                n = int(view.action_counts[0, absolute[p]])
+                cards = f"{n} action card" + "s" * (n != 1)
             note = ", ".join(x for x in (note, cards or "no action card",
                                          f"{int(view.hand_sizes[0, absolute[p]])} tiles") if x)
         scores.append({"seat": p, "total": int(view.scores[0, absolute[p]]), "note": note})
@@ -145,7 +208,7 @@ def table_view(state: BoardState, seat: int | None, game: int = 0, *, before: Bo
     elif asked:
         prompt = question_text(view)
     elif int(view.phase[0]) == PHASE_ASK:
-        prompt = f"Seat {int(state.asker[game])} is asked: {ASK_NAMES[int(state.ask[game])].replace('_', ' ')}."
+        prompt = f"Seat {int(state.asker[game])} {_ASKED[int(state.ask[game])]}."
     elif picking:
         prompt = ("Put out your second tile." if int(view.phase[0]) == PHASE_PICK_SECOND else "Put out your first tile (two this turn)."
                   ) if two else "Put out a tile."
@@ -166,6 +229,8 @@ def table_view(state: BoardState, seat: int | None, game: int = 0, *, before: Bo
     if config.pro:
         legend += [{"field": KIND_NAMES[kind].replace(" ", "-"), "text": code, "meaning": KIND_EFFECTS[kind]}
                    for code, kind in (("D", DRAW_TILE), ("A", DRAW_ACTION), ("H", TAKE_TO_HAND))]
+        legend += [{"card": name, "text": name, "meaning": ACTION_HELP[k]} for k, name in enumerate(ACTION_NAMES)]
+        info.append(ACTION_WHEN)
     out = {"title": "6 nimmt! Das Brettspiel (" + {"basic": "basic game", "luck": "with luck cards",
                                                     "pro": "professional game",
                                                     "pro-luck": "professional game with luck cards"}[config.variant] + ")",
@@ -174,15 +239,33 @@ def table_view(state: BoardState, seat: int | None, game: int = 0, *, before: Bo
            "prompt": prompt, "choices": _choices(view) if asked else [], "over": over, "info": info,
            "legend": legend}
     if events is not None and before is not None:
-        out["events"] = _step_items(before, events, state, game)
+        out["events"] = _step_items(before, events, state, game, actions)
     return out
 
 
-def _step_items(before: BoardState, events, after: BoardState, game: int) -> list[dict]:
-    """What one step showed: the reveal, each tile placed (field, take, move, luck cards,
-    points), the rest of a tile's placing after a question, the next question."""
+def _answered(before: BoardState, actions, game: int) -> list[dict]:
+    """The answer a step began with, as everyone sees it: the action card played (face
+    up on the table; in describe_action's words) or the luck card taken."""
+    if actions is None or int(before.phase[game]) != PHASE_ASK:
+        return []
+    ask, seat = int(before.ask[game]), int(before.asker[game])
+    action = int(actions[seat, game])
+    if ask == ASK_LUCK_CARD and action in LUCK_ACTION:
+        return [{"kind": "action", "seat": seat, "text": f"takes a {LUCK_SHOWN[LUCK_ACTION.index(action)]} luck card"}]
+    kind = int(decode_play(np.array([action]))[0][0]) if ask == ASK_ACTION else NO_CARD
+    if kind == NO_CARD:
+        return []
+    return [{"kind": "action", "seat": seat, "card": ACTION_NAMES[kind], "text": "plays " + describe_action(action),
+             "help": ACTION_HELP[kind]}]
+
+
+def _step_items(before: BoardState, events, after: BoardState, game: int, actions=None) -> list[dict]:
+    """What one step showed: the action or luck card it began with, the reveal, each tile
+    placed (field, take, move, luck cards, points), the rest of a tile's placing after a
+    question, the next question. A placement says where its tile lands (`row`, `field`,
+    `take`, `moved_to`) and the seat's points after it, so the page can show it at once."""
     layout = before.config.board
-    items: list[dict] = []
+    items: list[dict] = _answered(before, actions, game)
     placed = np.flatnonzero(events.tile[:, game])
     if int(before.phase[game]) != PHASE_ASK:
         if int(after.phase[game]) == PHASE_ASK:  # stopped by a question: every tile is in the queue
@@ -191,32 +274,36 @@ def _step_items(before: BoardState, events, after: BoardState, game: int) -> lis
         else:
             queue = [(int(events.seat[k, game]), int(events.tile[k, game])) for k in placed]
         if queue:
-            items.append({"kind": "reveal", "text": "revealed",
+            items.append({"kind": "reveal", "text": "revealed", "heading": f"Turn {int(before.turn[game]) + 1}",
                           "cards": [dict(_tile(layout, t), seat=s) for s, t in sorted(queue)]})
     else:  # the answered tile goes on: what it did after the question, unless placed again below
         k = int(before.at[game])
         parts = [] if events.tile[k, game] else continued_parts(events, k, game)
         if parts:
+            moved = int(events.moved_to[k, game])
             items.append({"kind": "place", "seat": int(before.asker[game]),
-                          "cards": [_tile(layout, int(before.queue[k, game]))], "text": "goes on: " + ", ".join(parts)})
+                          "cards": [_tile(layout, int(before.queue[k, game]))], "text": "goes on: " + ", ".join(parts),
+                          "moved_to": moved if moved >= 0 else None})
+    totals = BoardSeatView(before, [0], [game]).scores[0].astype(int).copy()  # scores are public
     for k in placed:
         tile, seat = int(events.tile[k, game]), int(events.seat[k, game])
         row, field = int(events.row[k, game]), int(events.field[k, game])
         kind, value = int(events.kind[k, game]), int(layout.value[row, field])
         text = f"→ row {row + 1} field {field + 1} ({f'fixed {value:+d}' if kind == FIXED else KIND_NAMES[kind]})"
-        if events.taken[k, game]:
-            text += f", takes {int(events.taken[k, game])} tiles" + (" with a 2x card" if events.double[k, game] else "")
-            moved = int(events.moved_to[k, game])
+        taken, moved = int(events.taken[k, game]), int(events.moved_to[k, game])
+        if taken:
+            text += f", takes {taken} tile{'s' * (taken != 1)}" + (" with a 2x card" if events.double[k, game] else "")
             text += f", moves to row {moved + 1}" if moved >= 0 else ", moves on after the question"
         if events.plus5[k, game]:
             text += ", with a +5 card"
         points = int(events.points[k, game])
-        text += f": {points:+d} points"
+        text += f": {points:+d} point" + "s" * (abs(points) != 1)
         if events.luck_gained[k, game]:
             text += ", " + gained_words(int(events.luck_gained[k, game]))
+        totals[seat] += points
         items.append({"kind": "place", "seat": seat, "cards": [_tile(layout, tile)], "text": text, "row": row,
-                      "points": points, "alert": bool(events.taken[k, game])})
+                      "field": field, "take": bool(taken), "moved_to": moved if moved >= 0 else None,
+                      "points": points, "score": {"seat": seat, "total": int(totals[seat])}, "alert": bool(taken)})
     if int(after.phase[game]) == PHASE_ASK:
-        items.append({"kind": "note", "seat": int(after.asker[game]),
-                      "text": "is asked: " + ASK_NAMES[int(after.ask[game])].replace("_", " ")})
+        items.append({"kind": "note", "seat": int(after.asker[game]), "text": _ASKED[int(after.ask[game])]})
     return items

@@ -93,8 +93,12 @@ class Variant:
         return (int(card),)
 
     def card_name(self, card: int) -> str:
-        """How a card is written on screen."""
+        """How a card is written on screen (and typed in the terminal game)."""
         return str(int(card))
+
+    def card_face(self, card: int) -> str:
+        """How a card is drawn on the web page (Die Sechste: with a suit symbol)."""
+        return self.card_name(card)
 
     def card_value(self, card: int):
         """How a card is written in a game record (classic: the number itself)."""
@@ -112,6 +116,7 @@ class Variant:
 SECHSTE_CARDS = 52  # one French deck; ids 53..104 are the second deck's copies
 SECHSTE_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SECHSTE_SUITS = ("C", "D", "H", "S")  # clubs < diamonds < hearts < spades
+SECHSTE_SYMBOLS = ("♣", "♦", "♥", "♠")
 SECHSTE_ONE_DECK_MAX_PLAYERS = 4  # 2-4 players: one deck; 5-10: two decks
 
 
@@ -162,6 +167,10 @@ class SechsteVariant(Variant):
     def card_name(self, card: int) -> str:
         rank, suit = divmod((int(card) - 1) % SECHSTE_CARDS, 4)
         return SECHSTE_RANKS[rank] + SECHSTE_SUITS[suit]
+
+    def card_face(self, card: int) -> str:
+        rank, suit = divmod((int(card) - 1) % SECHSTE_CARDS, 4)
+        return SECHSTE_RANKS[rank] + SECHSTE_SYMBOLS[suit]
 
     def card_value(self, card: int):
         return self.card_name(card)

@@ -22,16 +22,22 @@ from .state import PHASE_CARDS, PHASE_OVER, PHASE_ROW, State
 
 def _card(variant, c: int) -> dict:
     c = int(c)
-    return {"card": c, "text": variant.card_name(c), "bulls": int(variant.bullheads[c])}
+    return {"card": c, "text": variant.card_face(c), "bulls": int(variant.bullheads[c])}
 
 
-def choice_reason(view: SeatView, legal: list[int], e: int = 0) -> str:
+def plural(n: int, word: str) -> str:
+    """"1 bullhead", "2 bullheads", "1 point" (word is the plural)."""
+    return f"{n} {word[:-1] if abs(n) == 1 and word.endswith('s') else word}"
+
+
+def choice_reason(view: SeatView, legal: list[int], e: int = 0, *, face: bool = False) -> str:
     """Why the rules ask entry e's seat for a row: its card is too low, or (Die Sechste)
-    it belongs behind two equally long rows ending in twins. Rows numbered from 1."""
+    it belongs behind two equally long rows ending in twins. Rows numbered from 1.
+    `face`: cards as the web page draws them (suit symbols), else as typed."""
     variant = view.config.variant_data
     mine = view.revealed[e][(view.revealed_seat[e] == 0) & (view.revealed[e] > 0)]
     card = int(mine[0]) if len(mine) else 0
-    name = variant.card_name(card) if card else "your card"
+    name = (variant.card_face(card) if face else variant.card_name(card)) if card else "your card"
     if card and target_rows(view.row_last[e], view.row_count[e], variant.order[[card]])[1][0]:
         return (f"Your {name} is lower than the last card of every row: choose a row to take "
                 f"(its cards are your penalty; {name} starts it).")
@@ -43,7 +49,7 @@ def _prompt(view: SeatView, seat: int | None, chooser: int) -> str:
     if int(view.phase[0]) == PHASE_OVER:
         return "The game is over."
     if seat is not None and view.is_chooser[0]:
-        return choice_reason(view, np.flatnonzero(view.row_options[0]).tolist())
+        return choice_reason(view, np.flatnonzero(view.row_options[0]).tolist(), face=True)
     if int(view.phase[0]) == PHASE_ROW:
         return f"Seat {chooser} chooses a row."
     return "Choose a card to play." if seat is not None else "The players choose their cards."
@@ -56,9 +62,10 @@ def _ends(config) -> str:
 
 
 def table_view(state: State, seat: int | None, game: int = 0, *, before: State | None = None,
-               events=None) -> dict:
+               events=None, actions=None) -> dict:
     """What seat `seat` (None: a spectator) of game `game` may know, as JSON-able data;
-    with `before` and `events` (the step that led to `state`), what that step showed."""
+    with `before` and `events` (the step that led to `state`), what that step showed.
+    `actions` is not read: every answer of a card game shows in its events."""
     config, variant = state.config, state.config.variant_data
     observer = 0 if seat is None else int(seat)
     view = SeatView(state, [observer], [game])
@@ -81,8 +88,7 @@ def table_view(state: State, seat: int | None, game: int = 0, *, before: State |
         held = sorted((int(c) for c in view.hand[0] if c), key=lambda c: (int(variant.order[c]), c))
         hand = [dict(_card(variant, c), action=int(card_action(c)) if playing else None) for c in held]
     scores = [{"seat": p, "total": int(view.scores[0, absolute[p]]),
-               "note": (f"+{int(view.round_penalty[0, absolute[p]])} this round"
-                        if view.round_penalty[0, absolute[p]] else "")} for p in range(P)]
+               "note": _this_round(int(view.round_penalty[0, absolute[p]]))} for p in range(P)]
     over = int(view.phase[0]) == PHASE_OVER
     status = ("Game over" if over else f"Round {int(state.round[game]) + 1} · turn "
               f"{int(view.turn[0]) + 1} of {HAND_SIZE} · dealer: seat {int(state.dealer[game])}")
@@ -99,9 +105,14 @@ def table_view(state: State, seat: int | None, game: int = 0, *, before: State |
     return out
 
 
+def _this_round(penalty: int) -> str:
+    return f"+{penalty} this round" if penalty else ""
+
+
 def _step_items(before: State, events, after: State, game: int) -> list[dict]:
     """What one step showed, in order: the reveal, each placement, a row choice asked for,
-    a round's end."""
+    a round's end. A placement says where its card lands (`row`, `field`: its place in the
+    row, 0 after a take) and the seat's score after it, so the page can show it at once."""
     variant = before.config.variant_data
     items: list[dict] = []
     placed = placements(events, game)
@@ -111,15 +122,25 @@ def _step_items(before: State, events, after: State, game: int) -> list[dict]:
             for k in np.flatnonzero(after.revealed[:, game]):  # revealed, not yet placed
                 shown[int(after.revealed_seat[k, game])] = int(after.revealed[k, game])
         if shown:
-            items.append({"kind": "reveal", "text": "revealed",
+            items.append({"kind": "reveal", "text": "revealed", "heading": f"Round {int(before.round[game]) + 1}, "
+                          f"turn {int(before.turn[game]) + 1}",
                           "cards": [dict(_card(variant, shown[s]), seat=s) for s in sorted(shown)]})
+    seen = SeatView(before, [0], [game])  # rows and scores are public: any seat's view shows them
+    counts = seen.row_count[0].astype(int).copy()
+    penalty = {p: int(seen.round_penalty[0, p]) for p in range(before.players)}
     for p in placed:
         text = f"→ row {p.row + 1}"
         if p.taken:
-            text += f", takes {len(p.taken)} card{'s' * (len(p.taken) != 1)} ({p.taken_points} {variant.penalty_unit})"
+            text += (f", takes {plural(len(p.taken), 'cards')} "
+                     f"({plural(p.taken_points, variant.penalty_unit)})")
+            counts[p.row] = 0
+            penalty[p.seat] += p.taken_points
         items.append({"kind": "place", "seat": p.seat, "cards": [_card(variant, p.card)], "text": text,
-                      "row": p.row, "taken": [_card(variant, c) for c in p.taken], "points": p.taken_points,
-                      "alert": bool(p.taken)})
+                      "row": p.row, "field": int(counts[p.row]), "take": bool(p.taken),
+                      "taken": [_card(variant, c) for c in p.taken], "points": p.taken_points,
+                      "score": {"seat": p.seat, "total": int(seen.scores[0, p.seat]),
+                                "note": _this_round(penalty[p.seat])}, "alert": bool(p.taken)})
+        counts[p.row] += 1
     chooser = int(events.chooser[game])
     if chooser >= 0:
         items.append({"kind": "note", "seat": chooser, "text": "must choose a row"})

@@ -181,7 +181,7 @@ class Game(Protocol):
         ...
 
     def table_view(self, state, seat: int | None, game: int = 0, *, before=None,
-                   events=None) -> dict[str, Any]:
+                   events=None, actions=None) -> dict[str, Any]:
         """What seat `seat` (None: a spectator, who holds no hand) of game `game` may know,
         as JSON-able data a UI draws without knowing the game (the web page of `sixnimmt
         serve`). Read through the seat's view: never another hand or an undealt card.
@@ -196,7 +196,13 @@ class Game(Protocol):
         other legal decisions (answers); optional pending (face-up cards waiting to be
         placed, each with its seat) and legend ([{field, text, meaning}]). With `before`
         and `events` (the step that led to `state`, stepped with report=True), also
-        events: [{kind: reveal|place|note|round, seat?, cards?, text, points?, alert?}].
+        events: [{kind: reveal|place|note|round|action, seat?, cards?, text, points?, alert?,
+        heading? (the turn a reveal begins), row?, field?, take?, moved_to?, score? (where a
+        placement lands and the seat's score after it: shown before the step's end), card?,
+        help? (an action card played and what it does)}]; `actions` ((P, B) the step's
+        actions) lets it name the answers others see (an action card played), never a
+        hidden choice. A cell may carry `code` (its field's code, also under a tile), a
+        choice `help`, the legend `card` entries (action cards: name, meaning).
         """
         ...
 

@@ -73,6 +73,8 @@ function receive(msg) {
 
 const pace = () => Number($("speed").value);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+// "1 bullhead", "2 bullheads", "1 point": units are given in the plural.
+const plural = (n, unit) => `${n} ${Math.abs(n) === 1 && unit.endsWith("s") ? unit.slice(0, -1) : unit}`;
 
 async function play() {
   S.playing = true;
@@ -81,8 +83,7 @@ async function play() {
     if (msg.type === "step") {
       for (const item of msg.table.events || []) {
         logItem(item);
-        flash(item);
-        if (pace()) await sleep(item.kind === "reveal" ? pace() * 1.5 : pace());
+        await showItem(item);
       }
       drawTable(msg.table, new Set());
     } else if (msg.type === "turn") {
@@ -90,6 +91,7 @@ async function play() {
       S.legal = new Set(msg.legal);
       drawTable(msg.table, S.legal);
       setPrompt(msg.table.prompt, "turn");
+      focusOption();
     } else if (msg.type === "watch") {
       drawTable(msg.table, new Set());
       setPrompt(msg.table.prompt, "watch");
@@ -117,12 +119,16 @@ function startGame(msg) {
   S.names = msg.names;
   S.queue = [];
   S.decision = null;
+  S.rounds = [];
+  S.heading = null;
+  S.focus = 0;
   sessionStorage.setItem("sixnimmt-game", msg.id);
   $("setup").hidden = true;
   $("game").hidden = false;
   $("new-game").hidden = false;
   $("log").replaceChildren();
   $("summary").hidden = true;
+  $("after").hidden = true;
   $("record").hidden = true;
   $("hint").hidden = true;
   $("pause").hidden = !msg.watch;
@@ -143,7 +149,7 @@ function gameOver(msg) {
   box.replaceChildren(el("h3", "", "Game over"));
   const list = el("ol");
   for (const [t, s] of order) {
-    const li = el("li", "", `${S.names[s]}: ${t} ${S.setup.unit}` + (msg.winners.includes(s) ? " — winner" : ""));
+    const li = el("li", "", `${S.names[s]}: ${plural(t, S.setup.unit)}` + (msg.winners.includes(s) ? " — winner" : ""));
     li.dataset.seat = s;
     list.append(li);
   }
@@ -157,136 +163,52 @@ function gameOver(msg) {
   link.href = msg.record;
   link.download = `sixnimmt-${S.id}.json`;
   link.hidden = false;
+  $("after").hidden = false;
+  $("rematch").hidden = !S.lastNew;
   markWinners(msg.winners);
-  setPrompt(msg.table.prompt, "over");
+  setPrompt(msg.table.prompt + (S.lastNew ? " Press R for a rematch." : ""), "over");
+  if (S.lastNew) $("rematch").focus();
 }
 
-// ------------------------------------------------------------------ drawing a table view
-
-function cellEl(c, cls) {
-  const e = el("div", (cls || "cell") + (c.empty ? " empty" : "") + (c.bulls ? " b" + c.bulls : "")
-                + (c.field ? " f-" + c.field : "") + (c.card && c.field ? " tile" : "") + (c.next ? " next" : ""));
-  e.append(el("span", "t", c.text));
-  if (c.bulls) e.append(el("span", "b", c.bulls + " ✦"));
-  if (c.card) e.dataset.card = c.card;
-  return e;
+function rematch() {
+  if (!S.lastNew || $("after").hidden) return;
+  send(Object.assign({}, S.lastNew, { seed: null }));
 }
 
-function drawTable(t, legal) {
-  $("title").textContent = t.title;
-  $("status").textContent = t.status;
-  $("prompt").textContent = t.prompt;
-  $("hand-label").textContent = t.hand_label;
-  const rows = $("rows");
-  rows.replaceChildren();
-  t.rows.forEach((r, i) => {
-    const row = el("div", "row" + (r.alert ? " alert" : "") + (r.dim ? " dim" : ""));
-    row.dataset.row = i;
-    row.append(el("span", "label", r.label));
-    for (const c of r.cells) row.append(cellEl(c));
-    row.append(el("span", "points", `${r.points} ${t.unit}`));
-    row.append(el("span", "note", r.note));
-    if (r.action !== null && legal.has(r.action)) pickable(row, r.action, "pickable");
-    rows.append(row);
-  });
-  const hand = $("hand");
-  hand.replaceChildren();
-  for (const c of t.hand) {
-    const card = cellEl(c, "card");
-    if (c.action !== null && legal.has(c.action)) pickable(card, c.action, "playable");
-    else card.classList.add("disabled");
-    hand.append(card);
+// ------------------------------------------------------------------ the keyboard
+
+// What may be chosen now, in reading order: answers, rows, then cards.
+const options = () => [...document.querySelectorAll("#choices button[data-action], #rows .row[data-action], #hand .card[data-action]")];
+
+function focusOption() {
+  const opts = options();
+  if (!opts.length) return;
+  const n = opts[Math.min(S.focus || 0, opts.length - 1)];
+  n.focus({ preventScroll: true });
+}
+
+function onKey(ev) {
+  if ($("game").hidden || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
+  const key = ev.key;
+  const opts = options();
+  const at = opts.indexOf(document.activeElement);
+  if (["ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp"].includes(key) && opts.length) {
+    const step = key === "ArrowRight" || key === "ArrowDown" ? 1 : -1;
+    const next = at < 0 ? (step > 0 ? 0 : opts.length - 1) : (at + step + opts.length) % opts.length;
+    opts[next].focus();
+    ev.preventDefault();
+  } else if (/^[1-9]$/.test(key) && opts[Number(key) - 1]) {
+    opts[Number(key) - 1].focus();
+    opts[Number(key) - 1].click();
+  } else if (key === "r" || key === "R") {
+    rematch();
+  } else if (key === "n" || key === "N") {
+    sessionStorage.removeItem("sixnimmt-game");
+    showSetup();
+  } else if ((key === "h" || key === "H") && !$("hint").hidden) {
+    $("hint").focus();
   }
-  const choices = $("choices");
-  choices.replaceChildren();
-  for (const ch of t.choices) {
-    if (!legal.has(ch.action)) continue;
-    const b = el("button", "", ch.label);
-    b.type = "button";
-    pickable(b, ch.action, "");
-    choices.append(b);
-  }
-  $("pending").textContent = (t.pending || []).length
-    ? "Waiting to be placed: " + t.pending.map((p) => `${S.names[p.seat]} ${p.text}`).join(" · ") : "";
-  const scores = $("scores");
-  scores.replaceChildren();
-  for (const s of t.scores) {
-    const tr = el("tr");
-    tr.dataset.seat = s.seat;
-    tr.append(el("td", "", S.names[s.seat] || `seat ${s.seat}`));
-    const total = el("td", "total", String(s.total));
-    total.dataset.total = s.total;
-    tr.append(total, el("td", "", s.note));
-    scores.append(tr);
-  }
-  $("info").replaceChildren(...t.info.map((line) => el("li", "", line)),
-                            ...(t.legend || []).map((l) => el("li", "", `${l.text}: ${l.meaning}`)));
-}
-
-function pickable(node, action, cls) {
-  if (cls) node.classList.add(cls);
-  node.dataset.action = action;
-  node.addEventListener("click", () => choose(action));
-}
-
-function choose(action) {
-  if (S.decision === null || !S.legal.has(action)) return;
-  send({ type: "act", id: S.id, action, decision: S.decision });
-  setClickable(false);
-  setPrompt("…", "busy");
-  $("hint").hidden = true;
-}
-
-function setClickable(on) {
-  document.querySelectorAll("[data-action]").forEach((n) => { n.style.pointerEvents = on ? "" : "none"; });
-  if (on) setPrompt($("prompt").textContent, "turn");
-}
-
-function setPrompt(text, state) { $("prompt").textContent = text; $("prompt").dataset.state = state; }
-
-function markWinners(winners) {
-  document.querySelectorAll("#scores tr").forEach((tr) => tr.classList.toggle("winner", winners.includes(Number(tr.dataset.seat))));
-}
-
-function logItem(item) {
-  const li = el("li", item.kind === "round" ? "round" : item.alert ? "alert" : "");
-  li.dataset.kind = item.kind;
-  if (item.kind === "reveal") {
-    li.append("Revealed: ");
-    item.cards.forEach((c, i) => {
-      if (i) li.append(" · ");
-      li.append(`${S.names[c.seat]} `, el("span", "mini b" + c.bulls, c.text));
-    });
-  } else if (item.kind === "round") {
-    li.textContent = item.text + ": " + item.points.map((p, s) => `${S.names[s]} +${p}`).join(" · ");
-  } else {
-    if (item.seat !== undefined && item.seat !== null) li.append(`${S.names[item.seat]}: `);
-    for (const c of item.cards || []) li.append(el("span", "mini b" + c.bulls, c.text), " ");
-    li.append(item.text);
-    if ((item.taken || []).length) {
-      li.append(": ");
-      for (const c of item.taken) li.append(el("span", "mini b" + c.bulls, c.text), " ");
-    }
-  }
-  const log = $("log");
-  log.append(li);
-  log.scrollTop = log.scrollHeight;
-}
-
-function flash(item) {
-  if (item.row === undefined) return;
-  const row = document.querySelector(`#rows .row[data-row="${item.row}"]`);
-  if (row) { row.classList.add("flash"); setTimeout(() => row.classList.remove("flash"), 400); }
-}
-
-function showHint(msg) {
-  if (msg.decision !== S.decision) return;
-  const box = $("hint");
-  box.replaceChildren(el("div", "best", "Hint (" + msg.agent + "): " +
-                         (msg.choices.find((c) => c.action === msg.best) || {}).label));
-  box.append(el("div", "", msg.choices.map((c) => `${c.label}: ${c.mean.toFixed(1)}`).join("   ")));
-  box.append(el("small", "", msg.explain));
-  box.hidden = false;
 }
 
 // ------------------------------------------------------------------ the setup form
@@ -356,12 +278,17 @@ function submitSetup(ev) {
   const options = {};
   document.querySelectorAll("#f-options input").forEach((i) => { if (i.value.trim()) options[i.name] = i.value.trim(); });
   const watch = $("f-watch").checked;
-  send({ type: "new", game: $("f-game").value, variant: $("f-variant").value, players: Number($("f-players").value),
+  S.lastNew = { type: "new", game: $("f-game").value, variant: $("f-variant").value, players: Number($("f-players").value),
          opponents: [...document.querySelectorAll("#f-opponents input")].map((i) => i.value.trim()),
-         seed: $("f-seed").value.trim() || null, hints: !watch && $("f-hints").checked, watch, options });
+         seed: $("f-seed").value.trim() || null, hints: !watch && $("f-hints").checked, watch, options };
+  sessionStorage.setItem("sixnimmt-new", JSON.stringify(S.lastNew));
+  send(S.lastNew);
 }
 
 function init() {
+  try { S.lastNew = JSON.parse(sessionStorage.getItem("sixnimmt-new")); } catch (e) { S.lastNew = null; }
+  document.addEventListener("keydown", onKey);
+  $("rematch").addEventListener("click", rematch);
   $("setup").addEventListener("submit", submitSetup);
   $("f-game").addEventListener("change", onGame);
   $("f-variant").addEventListener("change", onSeats);
