@@ -112,3 +112,27 @@ def test_environments_page_shows_the_layouts(game, options, observation):
         assert layout.markdown() in page and f"D = {layout.size}" in page
     missing = [line for line in layout.markdown().splitlines() if line not in page]
     assert not missing, missing
+
+
+def _test_files_table() -> str:
+    """tests/README.md's table: each test file with the first paragraph of its docstring."""
+    import ast
+    rows = ["| file | what it checks |", "| --- | --- |"]
+    for path in sorted((ROOT / "tests").glob("*.py")):
+        if path.name in ("__init__.py", "conftest.py"):
+            continue
+        doc = ast.get_docstring(ast.parse(path.read_text())) or ""
+        first = " ".join(doc.split("\n\n")[0].split()).replace("|", "\\|")
+        rows.append(f"| `{path.name}` | {first} |")
+    return "\n".join(rows) + "\n"
+
+
+def test_tests_readme_lists_every_test_file():
+    """The table is the files' own docstrings; SIXNIMMT_WRITE_DOCS=1 writes it anew."""
+    readme = ROOT / "tests" / "README.md"
+    head, marker, _ = readme.read_text().partition("<!-- table: written by tests/test_docs.py -->\n")
+    table = _test_files_table()
+    if os.environ.get("SIXNIMMT_WRITE_DOCS") == "1":
+        readme.write_text(head + marker + table)
+    assert marker, "tests/README.md lost its table marker"
+    assert readme.read_text().endswith(table), "tests/README.md is stale: SIXNIMMT_WRITE_DOCS=1 pytest tests/test_docs.py"
