@@ -7,7 +7,7 @@ TORCH_VERSION := 2.13.0
 
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test bench clean browser
+.PHONY: run test bench clean browser docs
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -36,5 +36,8 @@ bench: $(STAMP)  ## engine speed against the C limit, at 4 and 10 players
 	$(VENV)/bin/sixnimmt bench engine --players 4
 	$(VENV)/bin/sixnimmt bench engine --players 10
 
+docs: $(STAMP)  ## the documentation site on http://127.0.0.1:8001/, rebuilt on every edit
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs serve --dev-addr 127.0.0.1:8001
+
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build dist site *.egg-info

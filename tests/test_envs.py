@@ -320,9 +320,3 @@ def test_maskable_ppo_runs_on_the_vec_env():
 
 def test_action_size():
     assert action_size(RuleConfig()) == 109
-
-
-def test_readme_shows_the_layout_table():
-    from pathlib import Path
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-    assert card_layout(RuleConfig()).markdown() in readme

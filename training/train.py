@@ -133,6 +133,18 @@ class TimedVecEnv(VecEnvWrapper):
         return out
 
 
+def projected_total(n: int, steps_done: int, seconds: float, seconds_left: float, total_timesteps: int) -> int:
+    """The step count a run will reach: `total_timesteps`, or fewer when the time budget ends it first.
+
+    The progress bar's total (and so its ETA) is this, re-estimated from this session's
+    rate, so a run bounded by `minutes` does not show the hours that `total_timesteps`
+    alone would take."""
+    if steps_done <= 0 or seconds <= 0:
+        return total_timesteps
+    by_time = n + int(steps_done / seconds * max(seconds_left, 0.0))
+    return max(n, min(total_timesteps, by_time))
+
+
 class Bookkeeping(BaseCallback):
     """Everything a run does between PPO steps, and its stop on the time budget.
 
@@ -190,6 +202,8 @@ class Bookkeeping(BaseCallback):
     def _on_step(self) -> bool:
         """Snapshot, evaluate, checkpoint when due; False (stop) once the time budget is spent."""
         cfg, state, n = self.cfg, self.state, self.num_timesteps
+        self.bar.total = projected_total(n, n - self.steps0, time.perf_counter() - self.t0,
+                                         cfg.minutes * 60 - self.elapsed(), cfg.total_timesteps)
         self.bar.update(n - self.bar.n)
         if n >= state["next_snapshot"]:
             path = self.run / "snapshots" / f"ppo-{n}.zip"
