@@ -219,6 +219,31 @@ def losses(policy, obs, rated, target, ret):
     return policy_loss, value_loss, agree
 
 
+def _split_units(files: list[Path], cfg: ImitationConfig):
+    """(fitted, held-out) LabelBatches: a `holdout` share of the units is held out, one unit
+    at least when there are several; a single unit is fitted and measured on itself (tiny runs)."""
+    rng = np.random.default_rng(cfg.seed)
+    held = rng.random(len(files)) < cfg.holdout
+    if held.all() or not held.any():
+        held[:] = False
+        held[rng.integers(len(files))] = len(files) > 1
+    return (LabelBatch.load([f for f, h in zip(files, held) if not h]),
+            LabelBatch.load([f for f, h in zip(files, held) if h] or files[:1]))
+
+
+def _held_out_losses(policy, batch, tensors) -> dict:
+    """The fitted policy's mean losses and agreement on the held-out labels, in chunks."""
+    import torch as th
+
+    obs, rated, target, ret = tensors
+    chunks = th.arange(len(batch)).split(8192)
+    with th.no_grad():
+        parts = [losses(policy, obs[i], rated[i], target[i], ret[i]) for i in chunks]
+    weights = [len(i) for i in chunks]
+    return {k: float(sum(p[j].item() * w for p, w in zip(parts, weights)) / sum(weights))
+            for j, k in enumerate(("policy_loss", "value_loss", "agreement"))}
+
+
 def fit(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
     """The fit stage: the model fitted to every label unit on disk; writes model.zip/.json."""
     import torch as th
@@ -231,14 +256,7 @@ def fit(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
     files = unit_files(run)
     if not files:
         raise ConfigError(f"{run / 'labels'} holds no label units: run the label stage first")
-    rng = np.random.default_rng(cfg.seed)
-    held = rng.random(len(files)) < cfg.holdout
-    if held.all() or not held.any():  # one unit out when there are several; none of a single unit
-        held[:] = False
-        held[rng.integers(len(files))] = len(files) > 1
-    # a single unit is fitted and measured on itself (tiny runs)
-    train_b, test_b = LabelBatch.load([f for f, h in zip(files, held) if not h]), \
-        LabelBatch.load([f for f, h in zip(files, held) if h] or files[:1])
+    train_b, test_b = _split_units(files, cfg)
     model = new_model(cfg.train_config(), num_games=8)
     policy = model.policy
     policy.set_training_mode(True)
@@ -272,12 +290,7 @@ def fit(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
                 break
     bar.close()
     policy.set_training_mode(False)
-    chunks = th.arange(len(test_b)).split(8192)
-    with th.no_grad():
-        parts = [losses(policy, t_obs[i], t_rated[i], t_target[i], t_ret[i]) for i in chunks]
-    weights = [len(i) for i in chunks]
-    test = {k: float(sum(p[j].item() * w for p, w in zip(parts, weights)) / sum(weights))
-            for j, k in enumerate(("policy_loss", "value_loss", "agreement"))}
+    test = _held_out_losses(policy, test_b, (t_obs, t_rated, t_target, t_ret))
     summary = {"records": N, "held_out": len(test_b), "steps": steps, "epochs": round(steps * cfg.batch_size / N, 2),
                **{f"test_{k}": round(v, 4) for k, v in test.items()}}
     with writing(run / "model.zip"):
