@@ -19,8 +19,7 @@ from ..core import rng
 from ..core.errors import IllegalActionError
 from .actions import (ASCENDING_ACTION, FREE_ROW_ACTION, FRONT_ACTION, N_ACTIONS, NO_CARD_ACTION,
                       ONE_MORE_ACTION, SKIP_ACTION, STOP_ACTION, SWAP_ACTION)
-from .layout import TAKE, TAKE_TO_HAND
-from .lockstep import packed_rows, target_rows
+from .rows import packed_rows, target_rows
 from .rules import ACTION_KINDS, ASCENDING, FRONT, N_TILES, ONE_MORE, SKIP, STOP, SWAP
 from .state import NO_CARD, BoardState
 
@@ -28,11 +27,6 @@ TAG_RESHUFFLE = np.uint64(0x1F83D9ABFB41BD6B)  # the action deck's reshuffles (c
 
 
 # --------------------------------------------------------------------------- hands
-
-
-def hand_count(st: BoardState, seats: NDArray, games: NDArray) -> NDArray[np.intp]:
-    """(g,) tiles in each seat's hand."""
-    return (st.hands[seats, :, games] > 0).sum(axis=1)
 
 
 def hand_add(st: BoardState, seats: NDArray, games: NDArray, tiles: NDArray) -> None:
@@ -232,5 +226,3 @@ def to_hand(st: BoardState, seats: NDArray, games: NDArray, row: NDArray) -> NDA
             hand_add(st, seats[j:j + 1], games[j:j + 1], np.array([t]))
     return (taken > 0).sum(axis=1)
 
-
-TAKE_KINDS = (TAKE, TAKE_TO_HAND)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from .layout import FIXED, GREEN, PLAY_TWO, RED, TAKE, TAKE_TO_HAND, BoardLayout
+from .layout import FIXED, GREEN, RED, TAKE, TAKE_TO_HAND, BoardLayout
 from .rules import PLUS5_POINTS
 
 
@@ -79,8 +79,6 @@ class Preview:
         points: points alone: a take costs row_bulls, any other field gives its effect.
         points_double: points of a take with "2x" (2 * best_two - row_bulls); = points elsewhere.
         points_plus5: points with "+5" on any field but a take (+5); = points on a take.
-        fields_left: free fields after this one before the take field (0: the next tile takes;
-            -1: this one takes).
     """
 
     valid: NDArray[np.bool_]
@@ -96,7 +94,6 @@ class Preview:
     points: NDArray[np.int64]
     points_double: NDArray[np.int64]
     points_plus5: NDArray[np.int64]
-    fields_left: NDArray[np.int64]
 
 
 def _row_tiles(tiles: NDArray, row: NDArray) -> NDArray:
@@ -123,12 +120,10 @@ def preview(layout: BoardLayout, tiles: NDArray, length: NDArray, hand: NDArray)
     best_two = np.where(take, -np.sort(-row_b, axis=-1)[..., :2].sum(axis=-1), 0)
     effect = field_effect(layout, row, field, hand)
     points = np.where(take, -row_bulls, effect)
-    take_field = layout.row_len[row].astype(np.int64) - 1
     return Preview(valid=hand > 0, row=row, field=field, kind=kind, too_low=too_low, gap=hand - end,
                    take=take, row_sum=row_sum, row_bulls=row_bulls, best_two=best_two, points=points,
                    points_double=np.where(take, 2 * best_two - row_bulls, points),
-                   points_plus5=np.where(take, points, PLUS5_POINTS),
-                   fields_left=take_field - field - 1)
+                   points_plus5=np.where(take, points, PLUS5_POINTS))
 
 
 def next_free_row(length: NDArray, taken: NDArray, origin: NDArray | None = None) -> NDArray[np.intp]:
@@ -180,8 +175,3 @@ def place(layout: BoardLayout, tiles: NDArray, length: NDArray, tile: NDArray,
         length[g, moved] = 1
     p = Preview(**{k: v.reshape(lead) for k, v in p.__dict__.items()})
     return tiles.reshape(lead + (R, F)), length.reshape(lead + (R,)), p
-
-
-def covers_play_two(p: Preview) -> NDArray[np.bool_]:
-    """Whether each previewed tile would cover a play-two field."""
-    return p.kind == PLAY_TWO

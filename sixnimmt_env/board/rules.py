@@ -24,12 +24,10 @@ VARIANTS = ("basic", "luck", "pro", "pro-luck")
 IMPLEMENTED = VARIANTS
 NEXT_ROWS = ("scan", "rotate")
 SIDE = {"basic": "basic", "luck": "basic", "pro": "pro", "pro-luck": "pro"}  # the side each variant is played on
-DEFAULT_LAYOUT = "basic-default"
 # Action cards (pro): the six kinds of the publisher's list, as records name them, and the
 # deck's count of each [default: 4 each, 24 in all]; each seat is dealt START_ACTION_CARDS.
 ACTION_KINDS = ("stop", "swap", "skip", "front", "ascending", "one_more")
 STOP, SWAP, SKIP, FRONT, ASCENDING, ONE_MORE = range(len(ACTION_KINDS))
-PLACING_CARDS = (SKIP, FRONT, ASCENDING)  # they place the tile: at most one per tile, played last
 DEFAULT_ACTION_CARDS = (4, 4, 4, 4, 4, 4)
 START_ACTION_CARDS = 2
 STOP_SIGNS = 2

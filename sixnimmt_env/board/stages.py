@@ -18,7 +18,7 @@ from . import actioncards
 from .actions import FREE_ROW_ACTION, N_ACTIONS, describe_action
 from .layout import DRAW_ACTION, DRAW_TILE, TAKE, TAKE_TO_HAND
 from .rules import ASCENDING, FRONT, SKIP
-from .lockstep import field_tables, landing_points, next_free_rows, packed_rows, taken_points, target_rows
+from .rows import field_tables, landing_points, next_free_rows, packed_rows, taken_points, target_rows
 from .rules import DOUBLE, PLUS5, PLUS5_POINTS
 from .state import (ASK_ACTION, ASK_DOUBLE, ASK_FREE_ROW, ASK_LUCK_CARD, ASK_NONE, ASK_PLUS5, NO_CARD, NO_SEAT,
                     PHASE_ASK, PHASE_PICK, STAGE_FREE, STAGE_GAIN, STAGE_LAND, STAGE_MOVE, STAGE_MOVED, STAGE_NEXT,

@@ -8,7 +8,7 @@ from numpy.typing import NDArray
 
 from ..core.sorting import sort_columns
 from .layout import PLAY_TWO
-from .lockstep import contiguous, field_tables
+from .rows import contiguous, field_tables
 from .rules import HAND_SIZE, N_TILES, STOP_SIGNS
 from .state import PHASE_OVER, PHASE_PICK, PHASE_PICK_SECOND, STAGE_OFFER, STAGE_PLACE, BoardState
 
