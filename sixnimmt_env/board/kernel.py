@@ -47,6 +47,10 @@ Arrays = namedtuple("Arrays", STATE_FIELDS)
 # The layout and rule options: field kinds (R, F), the points a landing tile brings
 # (bull_sign * bullheads + fixed, both (R, F)), bullheads by tile, the clovers (sorted).
 Tables = namedtuple("Tables", ("kind", "bull_sign", "fixed", "bulls", "clovers", "luck", "pro", "scan"))
+# Every function below but `run_games` is inlined into it (numba IR inlining): calls
+# between compiled functions pass the state, a tuple of ~40 arrays, by value.
+inline = njit(inline="always", _nrt=False)
+
 EVENT_FIELDS = ("tile", "seat", "row", "field", "kind", "points", "taken", "moved_to", "plus5", "double",
                 "luck_gained", "turn_over")
 Events = namedtuple("Events", EVENT_FIELDS)
@@ -55,7 +59,7 @@ Events = namedtuple("Events", EVENT_FIELDS)
 # --------------------------------------------------------------------------- the two shared rules
 
 
-@njit(cache=True)
+@inline
 def clovers_passed(clovers, old, new):
     """Luck cards a score change from `old` to `new` gains: one per clover c with
     new <= c < old, only when the score went down (a net loss of one effect)."""
@@ -64,14 +68,16 @@ def clovers_passed(clovers, old, new):
     return np.searchsorted(clovers, old) - np.searchsorted(clovers, new)
 
 
-@njit(cache=True)
+@inline
 def usable(s, t, kind, seat, b):
     """Whether the seat holds a luck card of `kind` gained before this turn (a card
     gained in a turn waits for the next)."""
-    return t.luck and s.luck[kind, seat, b] > s.luck_new[kind, seat, b]
+    if not t.luck:
+        return False
+    return s.luck[kind, seat, b] > s.luck_new[kind, seat, b]
 
 
-@njit(cache=True)
+@inline
 def park(s, b, ask):
     """Stop game b until the current tile's owner answers `ask`."""
     s.phase[b] = PHASE_ASK
@@ -83,7 +89,7 @@ def park(s, b, ask):
 # --------------------------------------------------------------------------- the loop
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def run_games(s, t, e, report, games, status):
     """Place on in every game of `games` until it is asked something or its turn is over;
     status[j] says which for games[j]. `e` is written only when `report`."""
@@ -91,7 +97,7 @@ def run_games(s, t, e, report, games, status):
         status[j] = run_game(s, t, e, report, games[j])
 
 
-@njit(cache=True)
+@inline
 def run_game(s, t, e, report, b):
     """The stages of game b's current tiles, one after the other, until one stops."""
     while True:
@@ -121,7 +127,7 @@ def run_game(s, t, e, report, b):
 # --------------------------------------------------------------------------- the stages
 
 
-@njit(cache=True)
+@inline
 def place(s, t, b):
     """Rules 1-2 (and the too-low exception) among the open rows, or the placing card's
     row and field; the "2×" or "+5" question of the field reached."""
@@ -139,7 +145,7 @@ def place(s, t, b):
         elif card == FRONT:
             field = 0
     kind = t.kind[row, field]
-    is_take = kind == TAKE or kind == TAKE_TO_HAND
+    is_take = (kind == TAKE) | (kind == TAKE_TO_HAND)
     s.row[b], s.field[b] = row, field
     s.stage[b] = STAGE_TAKE if is_take else STAGE_LAND
     s.answer[b] = 0
@@ -151,7 +157,7 @@ def place(s, t, b):
     return GO
 
 
-@njit(cache=True)
+@inline
 def rules_row(s, b, tile):
     """The active row without a stop sign whose end is the highest one below `tile`; a
     tile lower than every such end goes after the highest one."""
@@ -168,7 +174,7 @@ def rules_row(s, b, tile):
     return below_row if below_row >= 0 else high_row
 
 
-@njit(cache=True)
+@inline
 def take(s, t, e, report, b):
     """The tile reached a take field: its owner scores the tiles left of it, which leave
     the game ("2×": the two best count plus); on an H field they go into the hand
@@ -206,7 +212,7 @@ def take(s, t, e, report, b):
     return score(s, t, b, seat, points, STAGE_FREE if t.pro else STAGE_MOVE)
 
 
-@njit(cache=True)
+@inline
 def land(s, t, e, report, b):
     """The tile lands on a field that takes nothing: the field's effect, or "+5". Front:
     the row's tiles and gaps first move one field right (they trigger nothing)."""
@@ -233,7 +239,7 @@ def land(s, t, e, report, b):
     return score(s, t, b, seat, points, STAGE_NEXT)
 
 
-@njit(cache=True)
+@inline
 def record(s, t, e, b, k, tile, seat, row, field, points):
     e.tile[k, b], e.seat[k, b] = tile, seat
     e.row[k, b], e.field[k, b] = row, field
@@ -241,7 +247,7 @@ def record(s, t, e, b, k, tile, seat, row, field, points):
     e.points[k, b] += points
 
 
-@njit(cache=True)
+@inline
 def score(s, t, b, seat, points, then):
     """Add one effect's points; a net loss that passes clovers gains luck cards
     (STAGE_GAIN), else the tile goes on to `then`."""
@@ -255,13 +261,13 @@ def score(s, t, b, seat, points, then):
     return GO
 
 
-@njit(cache=True)
+@inline
 def gain(s, e, report, b):
     """One luck card per clover passed, of the owner's choice (a question for every card
     gained; with one stack empty the other is the only answer; with both empty nothing is
     gained and nothing asked)."""
     k = s.at[b]
-    some = s.stack[PLUS5, b] > 0 or s.stack[DOUBLE, b] > 0
+    some = (s.stack[PLUS5, b] > 0) | (s.stack[DOUBLE, b] > 0)
     if some and not s.answered[b]:
         return park(s, b, ASK_LUCK_CARD)
     if some:
@@ -280,7 +286,7 @@ def gain(s, e, report, b):
     return GO
 
 
-@njit(cache=True)
+@inline
 def move(s, t, e, report, b):
     """After a take the tile moves to field 1 of the next free row (next_row option):
     the first empty row after the origin, wrapping, never the row just taken."""
@@ -295,7 +301,7 @@ def move(s, t, e, report, b):
     return move_to(s, t, e, report, b, row)
 
 
-@njit(cache=True)
+@inline
 def free(s, t, e, report, b):
     """Pro: after a take the tile's owner picks the free row it moves to."""
     if not s.answered[b]:
@@ -304,7 +310,7 @@ def free(s, t, e, report, b):
     return move_to(s, t, e, report, b, s.answer[b])
 
 
-@njit(cache=True)
+@inline
 def move_to(s, t, e, report, b, row):
     """The tile moves to field 1 of `row`; a "+5" may act on that field."""
     k = s.at[b]
@@ -322,7 +328,7 @@ def move_to(s, t, e, report, b, row):
     return GO
 
 
-@njit(cache=True)
+@inline
 def moved(s, t, e, report, b):
     """The moved tile on field 1: the field's effect (plain on the basic side), or "+5"."""
     k = s.at[b]
@@ -340,7 +346,7 @@ def moved(s, t, e, report, b):
     return score(s, t, b, seat, points, STAGE_NEXT)
 
 
-@njit(cache=True)
+@inline
 def next_tile(s, t, e, report, b):
     """The next tile of the queue, or the end of the turn."""
     at = s.at[b] + 1
@@ -358,7 +364,7 @@ def next_tile(s, t, e, report, b):
 BAD_DRAW = -(1 << 30)  # field_effect's points when a scripted draw cannot be followed
 
 
-@njit(cache=True)
+@inline
 def field_effect(s, t, b, seat, row, field, tile, plus5):
     """The points of a tile's field (green, red, fixed; on the pro side draw fields draw
     instead), or "+5" in its place (a played "+5" replaces a draw too)."""
@@ -374,26 +380,29 @@ def field_effect(s, t, b, seat, row, field, tile, plus5):
     return t.bull_sign[row, field] * t.bulls[tile] + t.fixed[row, field]
 
 
-@njit(cache=True)
+@inline
 def use_luck(s, kind, seat, b):
     """A luck card played goes back on its stack at once."""
     s.luck[kind, seat, b] -= 1
     s.stack[kind, b] += 1
 
 
-@njit(cache=True)
+@inline
 def needs_reshuffle(s, t, b, row, field, plus5):
     """Whether the tile's field draws an action card from an empty deck while discards
     wait to be reshuffled into it."""
     if not t.pro or plus5 or t.kind[row, field] != DRAW_ACTION or s.deck_at[b] < s.deck_end[b]:
         return False
-    return s.discard[:, b].sum() > 0
+    for kind in range(s.discard.shape[0]):
+        if s.discard[kind, b] > 0:
+            return True
+    return False
 
 
 # --------------------------------------------------------------------------- pro: hands, draws, action cards
 
 
-@njit(cache=True)
+@inline
 def hand_add(s, seat, b, tile):
     """Put a tile into the seat's hand, after the tiles it holds."""
     n = 0
@@ -402,7 +411,7 @@ def hand_add(s, seat, b, tile):
     s.hands[seat, n, b] = tile
 
 
-@njit(cache=True)
+@inline
 def hand_remove(s, seat, b, tile):
     """Take a tile out of the seat's hand (swap-remove: the held tiles stay in front)."""
     n, slot = 0, 0
@@ -414,7 +423,7 @@ def hand_remove(s, seat, b, tile):
     s.hands[seat, n - 1, b] = 0
 
 
-@njit(cache=True)
+@inline
 def draw_tile(s, seat, b):
     """A draw-tile field: the next tile of the supply into the hand, if any is left."""
     at = s.drawn[b]
@@ -423,7 +432,7 @@ def draw_tile(s, seat, b):
         hand_add(s, seat, b, s.supply[at, b])
 
 
-@njit(cache=True)
+@inline
 def draw_action_card(s, seat, b):
     """A draw-action field: the top card of the deck (the caller reshuffled an empty deck
     first); with deck and discards empty nothing is drawn. A replayed record's script
@@ -447,7 +456,7 @@ def draw_action_card(s, seat, b):
     return True
 
 
-@njit(cache=True)
+@inline
 def offer(s, t, b):
     """Pro: before a tile is placed its owner, while holding action cards, is offered them
     (playable or not), one card at a time; a card that places the tile, or no card, ends
@@ -459,13 +468,14 @@ def offer(s, t, b):
         if kind == NO_CARD or play(s, b, seat, kind, s.answer_arg[b]):
             s.stage[b] = STAGE_PLACE
         return GO
-    if s.action[:, seat, b].sum() > 0:
-        return park(s, b, ASK_ACTION)
+    for kind in range(s.action.shape[0]):
+        if s.action[kind, seat, b] > 0:
+            return park(s, b, ASK_ACTION)
     s.stage[b] = STAGE_PLACE
     return GO
 
 
-@njit(cache=True)
+@inline
 def play(s, b, seat, kind, arg):
     """The seat plays the card `kind` with its argument on its current tile (it goes to
     the discard pile at once). Returns whether the card places the tile (Skip, Front,
@@ -489,7 +499,7 @@ def play(s, b, seat, kind, arg):
     return False
 
 
-@njit(cache=True)
+@inline
 def one_more(s, b, seat, k, extra):
     """The extra tile joins the tiles placed now (this one and the extra tiles queued
     after it), lower first."""
