@@ -31,7 +31,8 @@ from ..core.errors import IllegalActionError
 from .actions import N_TILE_ACTIONS
 from .deal import empty_state, from_deal, from_position, new_games, shuffled_tiles
 from .events import BoardEvents
-from .stages import answer, run_stages
+from . import kernel, kernel_state
+from .stages import after_kernel, answer, run_stages
 from .state import PHASE_ASK, PHASE_OVER, PHASE_PICK, PHASE_PICK_SECOND, BoardState
 from .turns import put_out
 
@@ -87,14 +88,13 @@ def play_slots(st: BoardState, slots: NDArray) -> None:
     (games stop in PHASE_ASK). Mutates `st`. The board benchmark times this, as the card
     benchmark times the card engine's play_slots.
     """
-    picking = (st.phase == PHASE_PICK) | (st.phase == PHASE_PICK_SECOND)
-    everyone = bool(picking.all())
-    games = np.arange(st.batch_size) if everyone else np.flatnonzero(picking)
+    games = np.flatnonzero((st.phase == PHASE_PICK) | (st.phase == PHASE_PICK_SECOND))
     slots = np.asarray(slots, dtype=np.intp)
-    revealed = put_out(st, games, slots if everyone else slots[:, games])
-    run = np.zeros(st.batch_size, dtype=bool)
-    _place_revealed(st, revealed, run, None)
-    run_stages(st, run, None)
+    slots = np.ascontiguousarray(slots if len(games) == st.batch_size else slots[:, games])
+    status = np.zeros(len(games), dtype=np.int8)
+    kernel.play_games(kernel_state.arrays(st), kernel_state.tables(st.config), kernel_state.NO_EVENTS, False, games,
+                      slots, status)
+    after_kernel(st, games, status, None)
 
 
 def _place_revealed(st: BoardState, revealed: NDArray, run: NDArray, ev: BoardEvents | None) -> None:

@@ -19,11 +19,10 @@ stage is left untouched, so running it again goes on exactly there).
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 from numba import njit
 
+from . import kernel_turns
 from .layout import DRAW_ACTION, DRAW_TILE, TAKE, TAKE_TO_HAND
 from .rules import ASCENDING, DOUBLE, FRONT, ONE_MORE, PLUS5, PLUS5_POINTS, SKIP, STOP, SWAP
 from .state import (ASK_ACTION, ASK_DOUBLE, ASK_FREE_ROW, ASK_LUCK_CARD, ASK_PLUS5, NO_CARD, PHASE_ASK, STAGE_FREE,
@@ -33,27 +32,17 @@ from .state import (ASK_ACTION, ASK_DOUBLE, ASK_FREE_ROW, ASK_LUCK_CARD, ASK_PLU
 # Why a game's placing stopped (run_games' result).
 GO = 0  # (inside: the next stage follows)
 ASKED = 1  # a question: the game waits in PHASE_ASK
-TURN_OVER = 2  # every tile of the turn is placed
+TURN_OVER = 2  # the turn is over and the hands are empty: the caller refills or ends the game
 RESHUFFLE = 3  # an action card must be drawn from an empty deck: reshuffle, then run again
 BAD_SCRIPT = 4  # a replayed record's draw names a kind the deck does not hold
+NEXT_TURN = 5  # the turn is over, the next one started
+PICKING = 6  # the seats put out their first tile of two: no placing yet
 
-# The state arrays the placing reads and writes (BoardState's names).
-STATE_FIELDS = ("queue", "queue_seat", "queue_extra", "at", "stage", "phase", "ask", "asker", "answer", "answered",
-                "answer_arg", "row", "field", "gain", "after_gain", "tiles", "length", "gone", "score", "pointer",
-                "luck", "luck_new", "stack", "hands", "supply", "drawn", "action", "deck", "deck_at", "deck_end",
-                "discard", "action_drawn", "action_log", "action_script", "stops", "stops_left", "card",
-                "card_row")
-Arrays = namedtuple("Arrays", STATE_FIELDS)
-# The layout and rule options: field kinds (R, F), the points a landing tile brings
-# (bull_sign * bullheads + fixed, both (R, F)), bullheads by tile, the clovers (sorted).
-Tables = namedtuple("Tables", ("kind", "bull_sign", "fixed", "bulls", "clovers", "luck", "pro", "scan"))
-# Every function below but `run_games` is inlined into it (numba IR inlining): calls
-# between compiled functions pass the state, a tuple of ~40 arrays, by value.
+# Every function below but the drivers is inlined into them (numba IR inlining): calls
+# between compiled functions would pass the state, a tuple of ~40 arrays, and numba's
+# reference counting would touch every array at every call. Nothing here allocates, so
+# the kernel runs without reference counting (_nrt=False).
 inline = njit(inline="always", _nrt=False)
-
-EVENT_FIELDS = ("tile", "seat", "row", "field", "kind", "points", "taken", "moved_to", "plus5", "double",
-                "luck_gained", "turn_over")
-Events = namedtuple("Events", EVENT_FIELDS)
 
 
 # --------------------------------------------------------------------------- the two shared rules
@@ -94,7 +83,26 @@ def run_games(s, t, e, report, games, status):
     """Place on in every game of `games` until it is asked something or its turn is over;
     status[j] says which for games[j]. `e` is written only when `report`."""
     for j in range(len(games)):
-        status[j] = run_game(s, t, e, report, games[j])
+        status[j] = place_on(s, t, e, report, games[j])
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def play_games(s, t, e, report, games, slots, status):
+    """Every seat of `games` puts out the tile in hand slot slots[p, j]; the games whose
+    tiles are all out place them (`run_games`), the others wait (PICKING)."""
+    for j in range(len(games)):
+        b = games[j]
+        status[j] = place_on(s, t, e, report, b) if kernel_turns.put_out(s, t, b, slots, j) else PICKING
+
+
+@inline
+def place_on(s, t, e, report, b):
+    """Game b's stages until one stops; a turn over ends there (the next one starts, or
+    TURN_OVER: the hands are empty)."""
+    why = run_game(s, t, e, report, b)
+    if why == TURN_OVER and kernel_turns.end_turn(s, t, b):
+        return NEXT_TURN
+    return why
 
 
 @inline

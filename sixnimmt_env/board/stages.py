@@ -2,8 +2,8 @@
 placing kernel (`kernel.py`).
 
 `run_stages` hands the games to place to the kernel, which walks each game's stages
-(`BoardState.stage`) until it is asked a question (PHASE_ASK) or its turn is over; the
-turns that are over end here in one batched `turns.end_turn`. `answer` checks and stores
+(`BoardState.stage`) until it is asked a question (PHASE_ASK) or its turn is over (the
+next turn starts in the kernel too; `after_kernel` does the rest in NumPy). `answer` checks and stores
 the askers' answers, so the next `run_stages` goes on where each game stopped.
 """
 
@@ -13,60 +13,44 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..core.errors import IllegalActionError
-from . import actioncards, kernel
+from . import actioncards, kernel, kernel_state
 from .actions import ANSWER_NO, FREE_ROW_ACTION, LUCK_ACTION, N_ACTIONS, decode, describe_action
 from .events import BoardEvents
-from .rows import contiguous, field_tables
-from .rules import ACTION_KINDS, DOUBLE, PLUS5, BoardConfig
+from .rules import ACTION_KINDS, DOUBLE, PLUS5
 from .state import ASK_ACTION, ASK_DOUBLE, ASK_FREE_ROW, ASK_LUCK_CARD, ASK_NONE, ASK_PLUS5, NO_SEAT, PHASE_PICK, BoardState
-from .turns import end_turn
+from .turns import hands_empty
 
 
 def run_stages(st: BoardState, run: NDArray[np.bool_], ev: BoardEvents | None) -> None:
     """Place on in every game of `run` until it is asked something or its turn ends."""
     games = np.flatnonzero(run)
-    if len(games) == 0:
-        return
-    contiguous(st, *kernel.STATE_FIELDS)
-    arrays = kernel.Arrays(*(getattr(st, name) for name in kernel.STATE_FIELDS))
-    events = _NO_EVENTS if ev is None else kernel.Events(*(getattr(ev, name) for name in kernel.EVENT_FIELDS))
-    tables = kernel_tables(st.config)
-    while len(games):
+    if len(games):
         status = np.zeros(len(games), dtype=np.int8)
-        kernel.run_games(arrays, tables, events, ev is not None, games, status)
-        ended = games[status == kernel.TURN_OVER]
-        if len(ended):
-            end_turn(st, ended)
-        bad = games[status == kernel.BAD_SCRIPT]
-        if len(bad):
-            b = int(bad[0])
-            n = int(st.action_drawn[b])
-            wanted = ACTION_KINDS[int(st.action_script[n, b])]
-            raise IllegalActionError(f"action card {n} drawn is {wanted!r}, but the deck holds no {wanted!r} "
-                                     f"card then")
-        games = games[status == kernel.RESHUFFLE]
-        for b in games:
+        kernel.run_games(kernel_state.arrays(st), kernel_state.tables(st.config), kernel_state.events(ev),
+                         ev is not None, games, status)
+        after_kernel(st, games, status, ev)
+
+
+def after_kernel(st: BoardState, games: NDArray, status: NDArray, ev: BoardEvents | None) -> None:
+    """What the kernel leaves to NumPy, by the status it gave each of `games`: the refill
+    or the end of the game where the hands are empty, the action deck's reshuffle (then
+    the placing goes on), a replayed record's impossible draw (IllegalActionError)."""
+    empty = games[status == kernel.TURN_OVER]
+    if len(empty):
+        hands_empty(st, empty)
+    bad = games[status == kernel.BAD_SCRIPT]
+    if len(bad):
+        b = int(bad[0])
+        n = int(st.action_drawn[b])
+        wanted = ACTION_KINDS[int(st.action_script[n, b])]
+        raise IllegalActionError(f"action card {n} drawn is {wanted!r}, but the deck holds no {wanted!r} card then")
+    again = games[status == kernel.RESHUFFLE]
+    if len(again):
+        for b in again:
             actioncards.reshuffle(st, b)
-
-
-def kernel_tables(config: BoardConfig) -> kernel.Tables:
-    """The layout and rule options as the kernel reads them, built once per config object."""
-    cached = _KERNEL_TABLES.get(id(config))
-    if cached is None or cached[0] is not config:
-        layout = config.board
-        shape = layout.kind.shape
-        tables = field_tables(layout)
-        cached = _KERNEL_TABLES[id(config)] = (config, kernel.Tables(
-            np.ascontiguousarray(layout.kind), tables.bull_sign.reshape(shape), tables.fixed.reshape(shape),
-            layout.tile_bulls.astype(np.int32), np.asarray(layout.clovers, dtype=np.int64), config.luck,
-            config.pro, config.next_row == "scan"))
-    return cached[1]
-
-
-_KERNEL_TABLES: dict[int, tuple[BoardConfig, kernel.Tables]] = {}  # id -> (config, tables); the config kept alive
-_NO_EVENTS = kernel.Events(*(np.zeros((0, 0), dtype=dtype) for dtype in (
-    np.int8, np.int8, np.int8, np.int8, np.int8, np.int16, np.int8, np.int8, bool, bool, np.int8)),
-    np.zeros(0, dtype=bool))
+        run = np.zeros(st.batch_size, dtype=bool)
+        run[again] = True
+        run_stages(st, run, ev)
 
 
 def answer(st: BoardState, games: NDArray, actions: NDArray, validate: bool) -> None:
