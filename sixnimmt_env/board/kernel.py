@@ -509,19 +509,18 @@ def play(s, b, seat, kind, arg):
 
 @inline
 def one_more(s, b, seat, k, extra):
-    """The extra tile joins the tiles placed now (this one and the extra tiles queued
-    after it), lower first."""
-    now = k + 1
+    """The extra tile and the current tile are placed now, lower first, before any tile
+    still waiting: the lower one stays current (the seat's next cards act on it), the
+    other joins the seat's tiles waiting to be placed now (the extra tiles queued after
+    the current one, kept ascending: a Swap may have made the current tile the highest)."""
+    if extra < s.queue[k, b]:
+        extra, s.queue[k, b] = s.queue[k, b], extra
+        s.queue_extra[k, b] = True
     Q = s.queue.shape[0]
-    while now < Q and s.queue_extra[now, b]:
-        now += 1
-    at = k
-    for i in range(k, now):
-        if s.queue[i, b] < extra:
-            at += 1
+    at = k + 1
+    while at < Q and s.queue_extra[at, b] and s.queue[at, b] < extra:
+        at += 1
     for i in range(Q - 1, at, -1):
         s.queue[i, b], s.queue_seat[i, b], s.queue_extra[i, b] = s.queue[i - 1, b], s.queue_seat[i - 1, b], \
             s.queue_extra[i - 1, b]
     s.queue[at, b], s.queue_seat[at, b], s.queue_extra[at, b] = extra, seat, True
-    if at == k:  # the extra tile is lower: it is placed first, the other one waits
-        s.queue_extra[k + 1, b] = True
