@@ -141,7 +141,7 @@ def place(s, t, b):
     row and field; the "2×" or "+5" question of the field reached."""
     k = s.at[b]
     tile, seat = s.queue[k, b], s.queue_seat[k, b]
-    row = rules_row(s, b, tile)
+    row = rules_row(s, t, b, tile)
     field = s.length[row, b]
     card = s.card[b]
     if t.pro and card != NO_CARD:
@@ -166,13 +166,13 @@ def place(s, t, b):
 
 
 @inline
-def rules_row(s, b, tile):
+def rules_row(s, t, b, tile):
     """The active row without a stop sign whose end is the highest one below `tile`; a
     tile lower than every such end goes after the highest one."""
     below, below_row, high, high_row = -1, -1, -1, -1
     for r in range(s.length.shape[0]):
         n = s.length[r, b]
-        if n == 0 or s.stops[r, b]:
+        if n == 0 or (t.pro and s.stops[r, b]):
             continue
         end = s.tiles[r, n - 1, b]
         if below < end < tile:

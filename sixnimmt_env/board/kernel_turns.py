@@ -21,10 +21,12 @@ def put_out(s, t, b, slots, j):
     the held tiles stay in front; an empty pro hand puts out nothing). Returns whether
     the game's tiles are all out, so its placing starts (then revealed)."""
     second = s.phase[b] == PHASE_PICK_SECOND
+    count = 0
     for p in range(s.hands.shape[0]):
-        count = 0
-        while count < s.hands.shape[1] and s.hands[p, count, b] > 0:
-            count += 1
+        if p == 0 or t.pro:  # on the basic side every seat holds as many tiles
+            count = 0
+            while count < s.hands.shape[1] and s.hands[p, count, b] > 0:
+                count += 1
         slot, last = slots[p, j], max(count - 1, 0)
         chosen = s.hands[p, slot, b]
         s.hands[p, slot, b] = s.hands[p, last, b]
@@ -77,7 +79,8 @@ def end_turn(s, t, b):
             s.picked[i, p, b] = 0
     for q in range(s.queue.shape[0]):
         s.queue[q, b] = 0
-        s.queue_extra[q, b] = False
+        if t.pro:
+            s.queue_extra[q, b] = False
     s.at[b] = 0
     s.stage[b] = STAGE_OFFER if t.pro else STAGE_PLACE
     empty = s.hands[0, 0, b] == 0
