@@ -1,9 +1,9 @@
 """Where a tile would go: the board game's placement rules as a preview, for everything
 but the engine.
 
-The engine (`engine.py`) places tiles inside its own stage machine, one queue position at
-a time; agents (and later hints, encoders or a terminal game) ask the same questions of
-what a seat sees — which row and field would this tile reach, what would that field do to
+The engine places tiles in its compiled kernel (`kernel.py`), one game at a time;
+agents (and later hints, encoders or a terminal game) ask the same questions of what a
+seat sees — which row and field would this tile reach, what would that field do to
 its owner, what would the board look like after it — and ask them here, so each rule is
 written once outside the engine. `tests/test_board_placement.py` checks these answers
 against the engine's own placements.
