@@ -54,11 +54,10 @@ def tables(config: BoardConfig) -> Tables:
     cached = _TABLES.get(id(config))
     if cached is None or cached[0] is not config:
         layout = config.board
-        R, F = layout.kind.shape
         ft = field_tables(layout)
         cached = _TABLES[id(config)] = (config, Tables(
-            np.ascontiguousarray(layout.kind), ft.bull_sign.reshape(R, F), ft.fixed.reshape(R, F),
-            ft.two_ahead.reshape(R, F + 1), layout.tile_bulls.astype(np.int32),
+            np.ascontiguousarray(layout.kind), ft.bull_sign, ft.fixed,
+            ft.two_ahead, layout.tile_bulls.astype(np.int32),
             np.asarray(layout.clovers, dtype=np.int64), config.luck, config.pro, config.next_row == "scan"))
     return cached[1]
 
