@@ -80,7 +80,7 @@ def _entries() -> dict[str, list[AgentEntry]]:
     entries["mcs"] = [
         AgentEntry(MonteCarloAgent, {"rollouts": 100, "score": "own", "batched": False},
                    "flat Monte-Carlo search: rollouts of the rest of the round per card"),
-        AgentEntry(BoardMonteCarloAgent, {"rollouts": 32, "score": "own", "horizon": 1, "card_value": 3.0,
+        AgentEntry(BoardMonteCarloAgent, {"rollouts": 32, "score": "own", "horizon": 3, "card_value": 3.0,
                                              "tie_break": "board-green", "batch": 4096},
                    "flat Monte-Carlo search: per tile or answer, random rollouts of `horizon` turns "
                    "(0: the whole game), unseen tiles dealt at random", ("board",)),

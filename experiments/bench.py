@@ -167,7 +167,8 @@ def bench_board_engine(players: int = 4, batch: int = 4096, seconds: float = 5.0
         st = game.new_games(game_seeds(seed + run[0], batch))
         run[0] += 1
         while not game.game_over(st).all():
-            count = st.hand_size()
+            # pro hands differ in size: each seat's slot from its own count
+            count = (st.hands > 0).sum(axis=1) if game.rules.pro else st.hand_size()
             play_slots(st, (rng.random((players, batch), dtype=np.float32) * count).astype(np.intp))
             while (asked := st.phase == PHASE_ASK).any():
                 games = np.flatnonzero(asked)
@@ -188,7 +189,7 @@ def bench_board_engine(players: int = 4, batch: int = 4096, seconds: float = 5.0
     games_per_s, turns_per_s = _median_rates(engine_batch, batch, seconds, repeats)
     interface_games, interface_turns = _median_rates(interface_batch, batch, seconds, repeats)
     tiles_per_game = players * HAND_SIZE_BOARD * (2 if game.rules.refill else 1)
-    return {"impl": "board engine (NumPy)", "P": players, "B": batch, "variant": variant,
+    return {"impl": "board engine (numba kernel)", "P": players, "B": batch, "variant": variant,
             "games_per_s": round(games_per_s, 1), "turns_per_s": round(turns_per_s, 1),
             "tiles_per_s": round(games_per_s * tiles_per_game, 1),
             "interface_games_per_s": round(interface_games, 1), "interface_turns_per_s": round(interface_turns, 1)}

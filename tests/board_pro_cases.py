@@ -426,6 +426,14 @@ CASES = [
                  (0, 50, "red", -3)],
         hands_after=[[97], [70, 99]],
     ),
+    dict(
+        id="one-more-after-a-swap-the-tiles-placed-now-lower-first",  # 45 ahead of 50, swapped for 80, then 60
+        board=BASE, actions=[["one_more", "swap", "one_more"], []], hands=[[50, 45, 80, 60, 98], [99, 97]],
+        turns=[[[50], [99]]], answers=[(0, "action", more(45)), (0, "action", swap(80)), (0, "action", more(60))],
+        placements=[(0, 60, 3, 4, "rules"), (0, 50, 2, 2, "rules"), (0, 80, 3, 5, "rules"),
+                    (1, 99, 3, 6, "rules")],
+        scores_after=[-4, 0], hands_after=[[45, 98], [97]],
+    ),
     # ---- when cards are offered
     dict(
         id="offer-only-to-seats-holding-a-card-playable-or-not",

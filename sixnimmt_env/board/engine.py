@@ -10,17 +10,15 @@ use "2×"?, which luck card?) stop a game in PHASE_ASK until the asked seat answ
 its placing goes on where it stopped. With 2–3 players hands are refilled once; the game
 ends when every tile is placed.
 
-Placing has two paths over the same rule primitives (`lockstep.py`). A turn's tiles are
-first placed in lockstep: queue position by position over every revealed game at once
-(`lockstep.place_turn`). A game the rules would ask something (a luck card it could
-play, luck cards gained) leaves the lockstep at that tile, untouched by it, for the
-stage machine (`stages.py`): a small state machine per game (`BoardState.stage`) that
-can stop after any stage to wait for an answer. Loops run over queue positions and
-stages, never over games. The private functions mutate the state they are given; `step`
-copies first unless told `inplace=True`.
+Placing is one path for every variant: the placing kernel (`kernel.py`) walks each
+game's stages (`BoardState.stage`, a small per-game program counter) in a compiled loop
+over the batch's games, stopping a game where the rules ask its owner something and
+going on from there once answered. The private functions mutate the state they are
+given; `step` copies first unless told `inplace=True`.
 
 The package's modules: `deal.py` starts games, `turns.py` keeps a turn's books (tiles
-put out, the queue, the end of a turn), `lockstep.py` and `stages.py` place, `events.py`
+put out, the queue, the end of a turn), `kernel.py` places (driven by `stages.py`, which
+also takes the answers), `rows.py` holds the batched row primitives, `events.py`
 reports; this module is the API (`__all__`).
 """
 
@@ -34,10 +32,10 @@ from ..core.errors import IllegalActionError
 from .actions import N_TILE_ACTIONS
 from .deal import empty_state, from_deal, from_position, new_games, shuffled_tiles
 from .events import BoardEvents
-from .lockstep import place_turn
-from .stages import answer, run_stages
+from . import kernel, kernel_state
+from .stages import after_kernel, answer, run_stages
 from .state import PHASE_ASK, PHASE_OVER, PHASE_PICK, PHASE_PICK_SECOND, BoardState
-from .turns import end_turn, put_out
+from .turns import put_out
 
 __all__ = ["BoardEvents", "empty_state", "from_deal", "from_position", "new_games", "play_slots",
            "shuffled_tiles", "step"]
@@ -86,30 +84,18 @@ def play_slots(st: BoardState, slots: NDArray) -> None:
     (games stop in PHASE_ASK). Mutates `st`. The board benchmark times this, as the card
     benchmark times the card engine's play_slots.
     """
-    picking = (st.phase == PHASE_PICK) | (st.phase == PHASE_PICK_SECOND)
-    everyone = bool(picking.all())
-    games = np.arange(st.batch_size) if everyone else np.flatnonzero(picking)
+    games = np.flatnonzero((st.phase == PHASE_PICK) | (st.phase == PHASE_PICK_SECOND))
     slots = np.asarray(slots, dtype=np.intp)
-    revealed = put_out(st, games, slots if everyone else slots[:, games])
-    run = np.zeros(st.batch_size, dtype=bool)
-    _place_revealed(st, revealed, run, None)
-    run_stages(st, run, None)
+    slots = np.ascontiguousarray(slots if len(games) == st.batch_size else slots[:, games])
+    status = np.zeros(len(games), dtype=np.int8)
+    kernel.play_games(kernel_state.arrays(st), kernel_state.tables(st.config), kernel_state.NO_EVENTS, False, games,
+                      slots, status)
+    after_kernel(st, games, status, None)
 
 
 def _place_revealed(st: BoardState, revealed: NDArray, run: NDArray, ev: BoardEvents | None) -> None:
-    """Place the revealed tiles: the lockstep places whole turns; the games it stops at
-    a question join `run` for the stage machine; the others' turns end."""
-    if len(revealed) == 0:
-        return
-    if st.config.pro:  # nearly every pro tile is offered action cards: the stage machine places them
-        run[revealed] = True
-        return
-    stopped = place_turn(st, revealed, ev)
-    run[stopped] = True
-    ended = np.setdiff1d(revealed, stopped, assume_unique=True) if len(stopped) else revealed
-    if ev is not None:
-        ev.turn_over[ended] = True
-    end_turn(st, ended)
+    """The revealed games start placing their turn's tiles (`run_stages`)."""
+    run[revealed] = True
 
 
 def _pick(st: BoardState, games: NDArray, actions: NDArray, validate: bool, everyone: bool) -> NDArray:

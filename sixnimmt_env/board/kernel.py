@@ -1,0 +1,428 @@
+"""The placing of a turn's tiles, one game at a time in a compiled loop over the batch.
+
+Every board rule that acts while tiles are placed (Rules 1-2 and the too-low exception,
+the field effects, a take, the move to a free row, luck cards gained and played, the
+pro side's action cards, draws and H fields) is written here once, as plain Python on
+one game's entries of the state arrays (`state.py`; the pro side's hands, draws and
+cards in `kernel_pro.py`), and compiled by numba (`@njit`):
+the loop over the batch's games runs inside the compiled call, so branchy per-game
+rules cost what they cost in C, with the state still the documented NumPy arrays. With
+NUMBA_DISABLE_JIT=1 the same functions run as Python (the tests do, on a sample).
+
+Each game walks the stages of its current tile (`BoardState.stage`, a per-game program
+counter): it stops where the rules ask its owner something (`park`: PHASE_ASK, the
+question in `ask`), and goes on from the same stage once `stages.answer` has stored the
+answer (`answer`, `answered`). `run_games` returns why each game stopped: a question, the
+end of its turn (`turns.end_turn` follows, batched), or an action deck to reshuffle
+first (the shuffle uses the counter-based generator of `core/rng.py`, in NumPy; the
+stage is left untouched, so running it again goes on exactly there).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import kernel_turns
+from .kernel_pro import draw_action_card, draw_tile, hand_add, play
+from .layout import DRAW_ACTION, DRAW_TILE, TAKE, TAKE_TO_HAND
+from .rules import ASCENDING, DOUBLE, FRONT, PLUS5, PLUS5_POINTS, SKIP
+from .state import (ASK_ACTION, ASK_DOUBLE, ASK_FREE_ROW, ASK_LUCK_CARD, ASK_PLUS5, NO_CARD, PHASE_ASK, STAGE_FREE,
+                    STAGE_GAIN, STAGE_LAND, STAGE_MOVE, STAGE_MOVED, STAGE_NEXT, STAGE_OFFER, STAGE_PLACE,
+                    STAGE_TAKE)
+
+# Why a game's placing stopped (run_games' result).
+GO = 0  # (inside: the next stage follows)
+ASKED = 1  # a question: the game waits in PHASE_ASK
+TURN_OVER = 2  # the turn is over and the hands are empty: the caller refills or ends the game
+RESHUFFLE = 3  # an action card must be drawn from an empty deck: reshuffle, then run again
+BAD_SCRIPT = 4  # a replayed record's draw names a kind the deck does not hold
+NEXT_TURN = 5  # the turn is over, the next one started
+PICKING = 6  # the seats put out their first tile of two: no placing yet
+
+# Every function below but the drivers is inlined into them (numba IR inlining): calls
+# between compiled functions would pass the state, a tuple of ~40 arrays, and numba's
+# reference counting would touch every array at every call. Nothing here allocates, so
+# the kernel runs without reference counting (_nrt=False).
+inline = njit(inline="always", _nrt=False)
+
+
+# --------------------------------------------------------------------------- the two shared rules
+
+
+@inline
+def clovers_passed(clovers, old, new):
+    """Luck cards a score change from `old` to `new` gains: one per clover c with
+    new <= c < old, only when the score went down (a net loss of one effect)."""
+    if new >= old:
+        return 0
+    return np.searchsorted(clovers, old) - np.searchsorted(clovers, new)
+
+
+@inline
+def usable(s, t, kind, seat, b):
+    """Whether the seat holds a luck card of `kind` gained before this turn (a card
+    gained in a turn waits for the next)."""
+    if not t.luck:
+        return False
+    return s.luck[kind, seat, b] > s.luck_new[kind, seat, b]
+
+
+@inline
+def park(s, b, ask):
+    """Stop game b until the current tile's owner answers `ask`."""
+    s.phase[b] = PHASE_ASK
+    s.ask[b] = ask
+    s.asker[b] = s.queue_seat[s.at[b], b]
+    return ASKED
+
+
+# --------------------------------------------------------------------------- the loop
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def run_games(s, t, e, report, games, status):
+    """Place on in every game of `games` until it is asked something or its turn is over;
+    status[j] says which for games[j]. `e` is written only when `report`."""
+    for j in range(len(games)):
+        status[j] = place_on(s, t, e, report, games[j])
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def play_games(s, t, e, report, games, slots, status):
+    """Every seat of `games` puts out the tile in hand slot slots[p, j]; the games whose
+    tiles are all out place them (`run_games`), the others wait (PICKING)."""
+    for j in range(len(games)):
+        b = games[j]
+        status[j] = place_on(s, t, e, report, b) if kernel_turns.put_out(s, t, b, slots, j) else PICKING
+
+
+@inline
+def place_on(s, t, e, report, b):
+    """Game b's stages until one stops; a turn over ends there (the next one starts, or
+    TURN_OVER: the hands are empty)."""
+    why = run_game(s, t, e, report, b)
+    if why == TURN_OVER and kernel_turns.end_turn(s, t, b):
+        return NEXT_TURN
+    return why
+
+
+@inline
+def run_game(s, t, e, report, b):
+    """The stages of game b's current tiles, one after the other, until one stops."""
+    while True:
+        stage = s.stage[b]
+        if stage == STAGE_OFFER:
+            why = offer(s, t, b)
+        elif stage == STAGE_PLACE:
+            why = place(s, t, b)
+        elif stage == STAGE_TAKE:
+            why = take(s, t, e, report, b)
+        elif stage == STAGE_LAND:
+            why = land(s, t, e, report, b)
+        elif stage == STAGE_GAIN:
+            why = gain(s, e, report, b)
+        elif stage == STAGE_FREE:
+            why = free(s, t, e, report, b)
+        elif stage == STAGE_MOVE:
+            why = move(s, t, e, report, b)
+        elif stage == STAGE_MOVED:
+            why = moved(s, t, e, report, b)
+        else:
+            why = next_tile(s, t, e, report, b)
+        if why != GO:
+            return why
+
+
+# --------------------------------------------------------------------------- the stages
+
+
+@inline
+def place(s, t, b):
+    """Rules 1-2 (and the too-low exception) among the open rows, or the placing card's
+    row and field; the "2×" or "+5" question of the field reached."""
+    k = s.at[b]
+    tile, seat = s.queue[k, b], s.queue_seat[k, b]
+    row = rules_row(s, t, b, tile)
+    field = s.length[row, b]
+    card = s.card[b]
+    if t.pro and card != NO_CARD:
+        if card == ASCENDING or card == FRONT:
+            row = s.card_row[b]
+            field = s.length[row, b]
+        if card == SKIP:
+            field += 1
+        elif card == FRONT:
+            field = 0
+    kind = t.kind[row, field]
+    is_take = (kind == TAKE) | (kind == TAKE_TO_HAND)
+    s.row[b], s.field[b] = row, field
+    s.stage[b] = STAGE_TAKE if is_take else STAGE_LAND
+    s.answer[b] = 0
+    s.answered[b] = False
+    if kind == TAKE and usable(s, t, DOUBLE, seat, b):  # "2×" only where a row is scored
+        return park(s, b, ASK_DOUBLE)
+    if not is_take and usable(s, t, PLUS5, seat, b):
+        return park(s, b, ASK_PLUS5)
+    return GO
+
+
+@inline
+def rules_row(s, t, b, tile):
+    """The active row without a stop sign whose end is the highest one below `tile`; a
+    tile lower than every such end goes after the highest one."""
+    below, below_row, high, high_row = -1, -1, -1, -1
+    for r in range(s.length.shape[0]):
+        n = s.length[r, b]
+        if n == 0 or (t.pro and s.stops[r, b]):
+            continue
+        end = s.tiles[r, n - 1, b]
+        if below < end < tile:
+            below, below_row = end, r
+        if end > high:
+            high, high_row = end, r
+    return below_row if below_row >= 0 else high_row
+
+
+@inline
+def take(s, t, e, report, b):
+    """The tile reached a take field: its owner scores the tiles left of it, which leave
+    the game ("2×": the two best count plus); on an H field they go into the hand
+    unscored. The tile moves on (STAGE_MOVE, or the free-row choice on the pro side)."""
+    k = s.at[b]
+    tile, seat, row, field = s.queue[k, b], s.queue_seat[k, b], s.row[b], s.field[b]
+    to_hand = t.kind[row, field] == TAKE_TO_HAND
+    s.card[b] = NO_CARD  # (an Ascending that reached the take field is used up)
+    lost, best, second, count = 0, 0, 0, 0
+    for f in range(s.tiles.shape[1]):
+        x = s.tiles[row, f, b]
+        if x == 0:
+            continue
+        count += 1
+        s.tiles[row, f, b] = 0
+        if to_hand:
+            hand_add(s, seat, b, x)
+            continue
+        s.gone[x, b] = True
+        bulls = t.bulls[x]
+        lost += bulls
+        if bulls > best:
+            best, second = bulls, best
+        elif bulls > second:
+            second = bulls
+    s.length[row, b] = 0
+    double = s.answer[b] == 1
+    points = 2 * (best + second) - lost if double else -lost
+    if double:
+        use_luck(s, DOUBLE, seat, b)
+    if report:
+        e.taken[k, b] = count
+        e.double[k, b] = double
+        record(s, t, e, b, k, tile, seat, row, field, points)
+    return score(s, t, b, seat, points, STAGE_FREE if t.pro else STAGE_MOVE)
+
+
+@inline
+def land(s, t, e, report, b):
+    """The tile lands on a field that takes nothing: the field's effect, or "+5". Front:
+    the row's tiles and gaps first move one field right (they trigger nothing)."""
+    k = s.at[b]
+    tile, seat, row, field = s.queue[k, b], s.queue_seat[k, b], s.row[b], s.field[b]
+    plus5 = s.answer[b] == 1
+    if needs_reshuffle(s, t, b, row, field, plus5):
+        return RESHUFFLE
+    n = s.length[row, b]
+    if s.card[b] == FRONT:
+        for f in range(n, 0, -1):
+            s.tiles[row, f, b] = s.tiles[row, f - 1, b]
+        s.length[row, b] = n + 1
+    else:
+        s.length[row, b] = field + 1
+    s.card[b] = NO_CARD
+    s.tiles[row, field, b] = tile
+    points = field_effect(s, t, b, seat, row, field, tile, plus5)
+    if points == BAD_DRAW:
+        return BAD_SCRIPT
+    if report:
+        e.plus5[k, b] = plus5
+        record(s, t, e, b, k, tile, seat, row, field, points)
+    return score(s, t, b, seat, points, STAGE_NEXT)
+
+
+@inline
+def record(s, t, e, b, k, tile, seat, row, field, points):
+    e.tile[k, b], e.seat[k, b] = tile, seat
+    e.row[k, b], e.field[k, b] = row, field
+    e.kind[k, b] = t.kind[row, field]
+    e.points[k, b] += points
+
+
+@inline
+def score(s, t, b, seat, points, then):
+    """Add one effect's points; a net loss that passes clovers gains luck cards
+    (STAGE_GAIN), else the tile goes on to `then`."""
+    s.answered[b] = False  # the question before this effect is answered and used
+    old = s.score[seat, b]
+    s.score[seat, b] = old + points
+    gained = clovers_passed(t.clovers, old, old + points) if t.luck else 0
+    s.gain[b] = gained
+    s.after_gain[b] = then
+    s.stage[b] = STAGE_GAIN if gained > 0 else then
+    return GO
+
+
+@inline
+def gain(s, e, report, b):
+    """One luck card per clover passed, of the owner's choice (a question for every card
+    gained; with one stack empty the other is the only answer; with both empty nothing is
+    gained and nothing asked)."""
+    k = s.at[b]
+    some = (s.stack[PLUS5, b] > 0) | (s.stack[DOUBLE, b] > 0)
+    if some and not s.answered[b]:
+        return park(s, b, ASK_LUCK_CARD)
+    if some:
+        kind, seat = s.answer[b], s.queue_seat[k, b]
+        s.luck[kind, seat, b] += 1
+        s.luck_new[kind, seat, b] += 1
+        s.stack[kind, b] -= 1
+        if report:
+            e.luck_gained[k, b] += 1
+        s.gain[b] -= 1
+    else:
+        s.gain[b] = 0
+    s.answered[b] = False
+    if s.gain[b] == 0:
+        s.stage[b] = s.after_gain[b]
+    return GO
+
+
+@inline
+def move(s, t, e, report, b):
+    """After a take the tile moves to field 1 of the next free row (next_row option):
+    the first empty row after the origin, wrapping, never the row just taken."""
+    taken = s.row[b]
+    origin = taken if t.scan else s.pointer[b]
+    R = s.length.shape[0]
+    row = 0
+    for i in range(1, R + 1):
+        row = (origin + i) % R
+        if s.length[row, b] == 0 and row != taken:
+            break
+    return move_to(s, t, e, report, b, row)
+
+
+@inline
+def free(s, t, e, report, b):
+    """Pro: after a take the tile's owner picks the free row it moves to."""
+    if not s.answered[b]:
+        return park(s, b, ASK_FREE_ROW)
+    s.answered[b] = False
+    return move_to(s, t, e, report, b, s.answer[b])
+
+
+@inline
+def move_to(s, t, e, report, b, row):
+    """The tile moves to field 1 of `row`; a "+5" may act on that field."""
+    k = s.at[b]
+    s.tiles[row, 0, b] = s.queue[k, b]
+    s.length[row, b] = 1
+    s.pointer[b] = row
+    s.row[b], s.field[b] = row, 0
+    if report:
+        e.moved_to[k, b] = row
+    s.answer[b] = 0
+    s.answered[b] = False
+    s.stage[b] = STAGE_MOVED
+    if usable(s, t, PLUS5, s.queue_seat[k, b], b):
+        return park(s, b, ASK_PLUS5)
+    return GO
+
+
+@inline
+def moved(s, t, e, report, b):
+    """The moved tile on field 1: the field's effect (plain on the basic side), or "+5"."""
+    k = s.at[b]
+    tile, seat, row = s.queue[k, b], s.queue_seat[k, b], s.row[b]
+    plus5 = s.answer[b] == 1
+    if needs_reshuffle(s, t, b, row, 0, plus5):
+        return RESHUFFLE
+    points = field_effect(s, t, b, seat, row, 0, tile, plus5)
+    if points == BAD_DRAW:
+        return BAD_SCRIPT
+    if report:
+        if plus5:
+            e.plus5[k, b] = True
+        e.points[k, b] += points
+    return score(s, t, b, seat, points, STAGE_NEXT)
+
+
+@inline
+def next_tile(s, t, e, report, b):
+    """The next tile of the queue, or the end of the turn."""
+    at = s.at[b] + 1
+    if at < s.queue.shape[0] and s.queue[at, b] > 0:
+        s.at[b] = at
+        s.stage[b] = STAGE_OFFER if t.pro else STAGE_PLACE
+        return GO
+    if report:
+        e.turn_over[b] = True
+    return TURN_OVER
+
+
+# --------------------------------------------------------------------------- field effects, luck cards
+
+BAD_DRAW = -(1 << 30)  # field_effect's points when a scripted draw cannot be followed
+
+
+@inline
+def field_effect(s, t, b, seat, row, field, tile, plus5):
+    """The points of a tile's field (green, red, fixed; on the pro side draw fields draw
+    instead), or "+5" in its place (a played "+5" replaces a draw too)."""
+    if plus5:
+        use_luck(s, PLUS5, seat, b)
+        return PLUS5_POINTS
+    kind = t.kind[row, field]
+    if t.pro and kind == DRAW_TILE:
+        draw_tile(s, seat, b)
+    elif t.pro and kind == DRAW_ACTION:
+        if not draw_action_card(s, seat, b):
+            return BAD_DRAW
+    return t.bull_sign[row, field] * t.bulls[tile] + t.fixed[row, field]
+
+
+@inline
+def use_luck(s, kind, seat, b):
+    """A luck card played goes back on its stack at once."""
+    s.luck[kind, seat, b] -= 1
+    s.stack[kind, b] += 1
+
+
+@inline
+def needs_reshuffle(s, t, b, row, field, plus5):
+    """Whether the tile's field draws an action card from an empty deck while discards
+    wait to be reshuffled into it."""
+    if not t.pro or plus5 or t.kind[row, field] != DRAW_ACTION or s.deck_at[b] < s.deck_end[b]:
+        return False
+    for kind in range(s.discard.shape[0]):
+        if s.discard[kind, b] > 0:
+            return True
+    return False
+
+
+@inline
+def offer(s, t, b):
+    """Pro: before a tile is placed its owner, while holding action cards, is offered them
+    (playable or not), one card at a time; a card that places the tile, or no card, ends
+    the offer (STAGE_PLACE). Stop, Swap and One more are played and the offer comes again."""
+    seat = s.queue_seat[s.at[b], b]
+    if s.answered[b]:
+        s.answered[b] = False
+        kind = s.answer[b]
+        if kind == NO_CARD or play(s, b, seat, kind, s.answer_arg[b]):
+            s.stage[b] = STAGE_PLACE
+        return GO
+    for kind in range(s.action.shape[0]):
+        if s.action[kind, seat, b] > 0:
+            return park(s, b, ASK_ACTION)
+    s.stage[b] = STAGE_PLACE
+    return GO

@@ -1,0 +1,110 @@
+"""The pro side's part of the placing kernel (`kernel.py`), one game at a time: hands
+that grow and shrink (tiles kept in the first slots), the draw fields, and the action
+cards carried out (the offer itself is a stage of `kernel.py`).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from .rules import ASCENDING, FRONT, ONE_MORE, SKIP, STOP, SWAP
+from .state import NO_CARD
+
+inline = njit(inline="always", _nrt=False)  # inlined into the compiled drivers (see kernel.py)
+
+
+@inline
+def hand_add(s, seat, b, tile):
+    """Put a tile into the seat's hand, after the tiles it holds."""
+    n = 0
+    while n < s.hands.shape[1] and s.hands[seat, n, b] > 0:
+        n += 1
+    s.hands[seat, n, b] = tile
+
+
+@inline
+def hand_remove(s, seat, b, tile):
+    """Take a tile out of the seat's hand (swap-remove: the held tiles stay in front)."""
+    n, slot = 0, 0
+    while n < s.hands.shape[1] and s.hands[seat, n, b] > 0:
+        if s.hands[seat, n, b] == tile:
+            slot = n
+        n += 1
+    s.hands[seat, slot, b] = s.hands[seat, n - 1, b]
+    s.hands[seat, n - 1, b] = 0
+
+
+@inline
+def draw_tile(s, seat, b):
+    """A draw-tile field: the next tile of the supply into the hand, if any is left."""
+    at = s.drawn[b]
+    if at < s.supply.shape[0] and s.supply[at, b] > 0:
+        s.drawn[b] += 1
+        hand_add(s, seat, b, s.supply[at, b])
+
+
+@inline
+def draw_action_card(s, seat, b):
+    """A draw-action field: the top card of the deck (the caller reshuffled an empty deck
+    first); with deck and discards empty nothing is drawn. A replayed record's script
+    brings the kind it names to the top. Returns False where the deck holds no such card."""
+    at, end, n = s.deck_at[b], s.deck_end[b], s.action_drawn[b]
+    if at >= end:
+        return True
+    wanted = s.action_script[n, b] if n < s.action_script.shape[0] else NO_CARD
+    if wanted != NO_CARD:
+        i = at
+        while i < end and s.deck[i, b] != wanted:
+            i += 1
+        if i == end:
+            return False
+        s.deck[at, b], s.deck[i, b] = s.deck[i, b], s.deck[at, b]
+    kind = s.deck[at, b]
+    s.action_log[n, b] = kind
+    s.deck_at[b] += 1
+    s.action[kind, seat, b] += 1
+    s.action_drawn[b] += 1
+    return True
+
+
+@inline
+def play(s, b, seat, kind, arg):
+    """The seat plays the card `kind` with its argument on its current tile (it goes to
+    the discard pile at once). Returns whether the card places the tile (Skip, Front,
+    Ascending: placed next); else the seat is offered its cards again."""
+    k = s.at[b]
+    s.action[kind, seat, b] -= 1
+    s.discard[kind, b] += 1
+    if kind == SKIP or kind == FRONT or kind == ASCENDING:
+        s.card[b], s.card_row[b] = kind, arg
+        return True
+    if kind == STOP:
+        s.stops[arg, b] = True
+        s.stops_left[b] -= 1
+    elif kind == SWAP:  # the revealed tile back into the hand, the new one in its place
+        hand_remove(s, seat, b, arg)
+        hand_add(s, seat, b, s.queue[k, b])
+        s.queue[k, b] = arg
+    elif kind == ONE_MORE:
+        hand_remove(s, seat, b, arg)
+        one_more(s, b, seat, k, arg)
+    return False
+
+
+@inline
+def one_more(s, b, seat, k, extra):
+    """The extra tile and the current tile are placed now, lower first, before any tile
+    still waiting: the lower one stays current (the seat's next cards act on it), the
+    other joins the seat's tiles waiting to be placed now (the extra tiles queued after
+    the current one, kept ascending: a Swap may have made the current tile the highest)."""
+    if extra < s.queue[k, b]:
+        extra, s.queue[k, b] = s.queue[k, b], extra
+        s.queue_extra[k, b] = True
+    Q = s.queue.shape[0]
+    at = k + 1
+    while at < Q and s.queue_extra[at, b] and s.queue[at, b] < extra:
+        at += 1
+    for i in range(Q - 1, at, -1):
+        s.queue[i, b], s.queue_seat[i, b], s.queue_extra[i, b] = s.queue[i - 1, b], s.queue_seat[i - 1, b], \
+            s.queue_extra[i - 1, b]
+    s.queue[at, b], s.queue_seat[at, b], s.queue_extra[at, b] = extra, seat, True

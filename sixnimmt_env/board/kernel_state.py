@@ -1,0 +1,65 @@
+"""What the compiled kernels (`kernel.py`, `kernel_turns.py`) are handed: the state's
+arrays, the layout and rule options, the events, as named tuples of NumPy arrays (numba
+reads a named tuple's fields by name, so the kernels read as `s.tiles[r, f, b]`).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from .events import BoardEvents
+from .rows import contiguous, field_tables
+from .rules import BoardConfig
+from .state import BoardState
+
+# The state arrays the kernels read and write (BoardState's names).
+STATE_FIELDS = ("queue", "queue_seat", "queue_extra", "at", "stage", "phase", "ask", "asker", "answer", "answered",
+                "answer_arg", "row", "field", "gain", "after_gain", "tiles", "length", "gone", "score", "pointer",
+                "luck", "luck_new", "stack", "hands", "supply", "drawn", "action", "deck", "deck_at", "deck_end",
+                "discard", "action_drawn", "action_log", "action_script", "stops", "stops_left", "card",
+                "card_row", "turn", "picks", "picked")
+Arrays = namedtuple("Arrays", STATE_FIELDS)
+# The layout and rule options: field kinds (R, F); the points a landing tile brings,
+# bull_sign * bullheads + fixed (both (R, F)); two_ahead (R, F + 1): a row of that length
+# still has an uncovered play-two field; bullheads by tile; the clovers (sorted).
+Tables = namedtuple("Tables", ("kind", "bull_sign", "fixed", "two_ahead", "bulls", "clovers", "luck", "pro",
+                               "scan"))
+EVENT_FIELDS = ("tile", "seat", "row", "field", "kind", "points", "taken", "moved_to", "plus5", "double",
+                "luck_gained", "turn_over")
+Events = namedtuple("Events", EVENT_FIELDS)
+
+
+def arrays(st: BoardState) -> Arrays:
+    """The state's arrays for a kernel (made C-contiguous first: a kernel is compiled for
+    one memory layout)."""
+    contiguous(st, *STATE_FIELDS)
+    return Arrays(*(getattr(st, name) for name in STATE_FIELDS))
+
+
+def events(ev: BoardEvents | None) -> Events:
+    """The events a kernel writes; empty arrays (never written) when none are asked for."""
+    return NO_EVENTS if ev is None else Events(*(getattr(ev, name) for name in EVENT_FIELDS))
+
+
+NO_EVENTS = Events(*(np.zeros((0, 0), dtype=dtype) for dtype in (
+    np.int8, np.int8, np.int8, np.int8, np.int8, np.int16, np.int8, np.int8, bool, bool, np.int8)),
+    np.zeros(0, dtype=bool))
+
+
+def tables(config: BoardConfig) -> Tables:
+    """The layout and rule options as the kernels read them, built once per config object
+    (looked up by identity, as `rows.field_tables`)."""
+    cached = _TABLES.get(id(config))
+    if cached is None or cached[0] is not config:
+        layout = config.board
+        ft = field_tables(layout)
+        cached = _TABLES[id(config)] = (config, Tables(
+            np.ascontiguousarray(layout.kind), ft.bull_sign, ft.fixed,
+            ft.two_ahead, layout.tile_bulls.astype(np.int32),
+            np.asarray(layout.clovers, dtype=np.int64), config.luck, config.pro, config.next_row == "scan"))
+    return cached[1]
+
+
+_TABLES: dict[int, tuple[BoardConfig, Tables]] = {}  # id -> (config, tables); the config kept alive

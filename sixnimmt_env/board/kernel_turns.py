@@ -1,0 +1,138 @@
+"""A turn's bookkeeping for one game, compiled like the placing (`kernel.py`): tiles put
+out by hand slot, the reveal into the placing queue (lowest first), the end of a turn
+and the start of the next (one tile or two). `turns.py` drives these over the batch and
+keeps, in NumPy, what happens at most twice a game: the refill and the end of the game.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from .layout import PLAY_TWO
+from .rules import STOP_SIGNS
+from .state import PHASE_PICK, PHASE_PICK_SECOND, STAGE_OFFER, STAGE_PLACE
+
+inline = njit(inline="always", _nrt=False)  # inlined into the compiled drivers (see kernel.py)
+
+
+@inline
+def put_out(s, t, b, slots, j):
+    """Every seat of game b puts out the tile in its hand slot slots[p, j] (swap-remove:
+    the held tiles stay in front; an empty pro hand puts out nothing). Returns whether
+    the game's tiles are all out, so its placing starts (then revealed)."""
+    second = s.phase[b] == PHASE_PICK_SECOND
+    count = 0
+    for p in range(s.hands.shape[0]):
+        if p == 0 or t.pro:  # on the basic side every seat holds as many tiles
+            count = 0
+            while count < s.hands.shape[1] and s.hands[p, count, b] > 0:
+                count += 1
+        slot, last = slots[p, j], max(count - 1, 0)
+        chosen = s.hands[p, slot, b]
+        s.hands[p, slot, b] = s.hands[p, last, b]
+        s.hands[p, last, b] = 0
+        s.picked[1 if second else 0, p, b] = chosen
+    if not second and s.picks[b] == 2:
+        s.phase[b] = PHASE_PICK_SECOND
+        return False
+    reveal(s, t, b)
+    return True
+
+
+@inline
+def reveal(s, t, b):
+    """Sort the tiles put out in game b into its placing queue, lowest first."""
+    Q = s.queue.shape[0]
+    for q in range(Q):
+        s.queue[q, b] = 0
+        s.queue_seat[q, b] = 0
+    n = 0
+    for i in range(s.picks[b]):
+        for p in range(s.hands.shape[0]):
+            x = s.picked[i, p, b]
+            if x == 0:
+                continue
+            m = n
+            while m > 0 and s.queue[m - 1, b] > x:
+                s.queue[m, b], s.queue_seat[m, b] = s.queue[m - 1, b], s.queue_seat[m - 1, b]
+                m -= 1
+            s.queue[m, b], s.queue_seat[m, b] = x, p
+            n += 1
+    s.at[b] = 0
+    s.stage[b] = STAGE_OFFER if t.pro else STAGE_PLACE
+    s.phase[b] = PHASE_PICK  # placing: not waiting for anyone
+
+
+@inline
+def end_turn(s, t, b):
+    """Turn over in game b: luck cards become usable, stop signs come off. Returns whether
+    the next turn started; False where the hands are empty (every hand; pro: some hand),
+    for the caller's refill or end of the game."""
+    s.turn[b] += 1
+    P = s.hands.shape[0]
+    if t.luck:
+        for kind in range(s.luck_new.shape[0]):
+            for p in range(P):
+                s.luck_new[kind, p, b] = 0
+    for i in range(s.picked.shape[0]):
+        for p in range(P):
+            s.picked[i, p, b] = 0
+    for q in range(s.queue.shape[0]):
+        s.queue[q, b] = 0
+        if t.pro:
+            s.queue_extra[q, b] = False
+    s.at[b] = 0
+    s.stage[b] = STAGE_OFFER if t.pro else STAGE_PLACE
+    empty = s.hands[0, 0, b] == 0
+    if t.pro:
+        for r in range(s.stops.shape[0]):
+            s.stops[r, b] = False
+        s.stops_left[b] = STOP_SIGNS
+        for p in range(P):
+            if s.hands[p, 0, b] == 0:
+                empty = True
+    if empty:
+        return False
+    start_turn(s, t, b)
+    return True
+
+
+@inline
+def start_turn(s, t, b):
+    """A new turn in game b: one tile each, or two while an active row has an uncovered
+    play-two field (pro: a field a Skip left empty stays uncovered) and the hands hold two."""
+    two = False
+    for r in range(s.length.shape[0]):
+        n = s.length[r, b]
+        if t.two_ahead[r, n]:
+            two = True
+        elif t.pro:
+            for f in range(n):
+                if s.tiles[r, f, b] == 0 and t.kind[r, f] == PLAY_TWO:
+                    two = True
+    if two:
+        two = s.hands[0, 1, b] > 0
+        if t.pro:  # a seat holding one tile puts out one
+            for p in range(s.hands.shape[0]):
+                if s.hands[p, 1, b] > 0:
+                    two = True
+    s.picks[b] = 2 if two else 1
+    s.phase[b] = PHASE_PICK
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def start_turns(s, t, games):
+    for b in games:
+        start_turn(s, t, b)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def end_turns(s, t, games, started):
+    for j in range(len(games)):
+        started[j] = end_turn(s, t, games[j])
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def put_out_games(s, t, games, slots, revealed):
+    for j in range(len(games)):
+        revealed[j] = put_out(s, t, games[j], slots, j)
