@@ -59,7 +59,7 @@ class TrainConfig:
     observation: str = "basic"
     """Observation variant: basic or card-features (sixnimmt_env.cards.encoding)."""
     policy: str = "mlp"
-    """mlp (SB3's MlpPolicy) or card-scorer (training/policy.py; needs card-features)."""
+    """mlp (SB3's MlpPolicy) or card-scorer (agents/cards/policy.py; needs card-features)."""
     scorer_context: tuple[int, ...] = (256, 128)
     """card-scorer: layers of the context MLP over the whole observation."""
     scorer_hidden: tuple[int, ...] = (128, 64)
