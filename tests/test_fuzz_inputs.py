@@ -306,7 +306,7 @@ def _toml(doc: dict) -> str:
     ("players = ", ".toml", "cannot parse"),
     ("[1, 2]", ".json", "a training config is a table of options"),
     ('"players"', ".json", "a training config is a table of options"),
-    (b"\xff\xfe\x00", ".toml", "not a text file"),
+    (b"\xff\xfe\x00", ".toml", "not UTF-8 text"),
 ])
 def test_train_config_files_that_are_not_configs(tmp_path, content, suffix, fragment):
     target = tmp_path / f"c{suffix}"

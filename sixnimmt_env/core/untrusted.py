@@ -45,7 +45,9 @@ def read_bytes(path: str | Path, *, limit: int = MAX_FILE_BYTES, error: type[Exc
             mode = os.fstat(f.fileno()).st_mode
             if not stat.S_ISREG(mode):
                 raise error(f"{what}: not a regular file (a directory or a device?)")
-            data = f.read(limit + 1)
+            if os.fstat(f.fileno()).st_size > limit:  # refused unread
+                raise error(f"{what}: larger than the limit of {_size(limit)}")
+            data = f.read(limit + 1)  # a file still growing stops here
     except IsADirectoryError:
         raise error(f"{what}: not a regular file (a directory or a device?)") from None
     except OSError as e:
