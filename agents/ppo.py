@@ -18,13 +18,17 @@ import numpy as np
 
 from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.core.game import make_game
+from sixnimmt_env.core.untrusted import read_json
+
+from .model_file import read_model
 
 
-# The models shipped with the repository (kept beside the training code that made them):
-# what plain `ppo` plays, the one that fits the table. Resolved from this file, not the
-# working directory, so `sixnimmt play --opponents ppo` works anywhere.
-SHIPPED_DIR = Path(__file__).parents[1] / "training" / "models"
+# The models shipped with the package (package data, so a wheel carries them): what plain
+# `ppo` plays, the one that fits the table. Resolved from this file, not the working
+# directory, so `sixnimmt play --opponents ppo` works anywhere.
+SHIPPED_DIR = Path(__file__).parent / "models"
 SHIPPED_MODEL = SHIPPED_DIR / "ppo-4p.zip"  # the 4-player model
+MAX_META_BYTES = 2**20
 
 
 def model_meta_path(model_path: str | Path) -> Path:
@@ -53,8 +57,8 @@ def shipped_models() -> list[tuple[Path, dict]]:
     out = []
     for path in sorted(SHIPPED_DIR.glob("*.zip")):
         try:
-            meta = json.loads(model_meta_path(path).read_text())
-        except (OSError, ValueError):
+            meta = read_json(model_meta_path(path), limit=MAX_META_BYTES)
+        except ConfigError:
             meta = {}
         out.append((path, meta if isinstance(meta, dict) else {}))
     return out
@@ -161,9 +165,10 @@ class PPOAgent:
 
 
 def load_model(path: str | Path):
-    """A saved MaskablePPO model and its sidecar meta; a ConfigError that names the file
-    for anything else: missing, a directory, not a zip, truncated, a zip that is not a
-    model, a meta file that is not a JSON object, a model without a flat observation."""
+    """A saved MaskablePPO model's policy (`model_file.PolicyModel`, read without running
+    any code of the file) and its sidecar meta; a ConfigError that names the file for
+    anything else: missing, a directory, not a zip, truncated, a zip that is not a model of
+    this lab's architectures, pickled code, a meta file that is not a JSON object."""
     path = Path(path)
     if not path.exists():
         raise ConfigError(f"agent ppo: no model at {path}")
@@ -173,30 +178,16 @@ def load_model(path: str | Path):
         raise ConfigError(f"agent ppo: {path} is not a model (a MaskablePPO .zip); truncated or another file?")
     try:
         with zipfile.ZipFile(path) as z:
-            names = set(z.namelist())
             broken = z.testzip()
     except (zipfile.BadZipFile, OSError, EOFError) as e:
         raise ConfigError(f"agent ppo: {path} is a damaged zip ({e})") from None
     if broken is not None:
         raise ConfigError(f"agent ppo: {path} is damaged ({broken} fails its checksum)")
-    if not {"data", "policy.pth"} <= names:
-        raise ConfigError(f"agent ppo: {path} is a zip but not a saved model (no data/policy.pth in it)")
-    from sb3_contrib import MaskablePPO
-    try:
-        model = MaskablePPO.load(path, device="cpu")
-    except Exception as e:  # noqa: BLE001 - SB3/torch raise many kinds on a file they cannot read
-        raise ConfigError(f"agent ppo: cannot load {path} as a MaskablePPO model: "
-                          f"{type(e).__name__}: {e}") from None
-    shape = getattr(model.observation_space, "shape", None)
-    if not shape or len(shape) != 1:
-        raise ConfigError(f"agent ppo: {path} reads observations of shape {shape}, not a flat vector")
+    model = read_model(path)
     meta_file = model_meta_path(path)
     meta: dict = {}
     if meta_file.exists():
-        try:
-            meta = json.loads(meta_file.read_text())
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise ConfigError(f"agent ppo: the model's meta file {meta_file} is not JSON ({e})") from None
+        meta = read_json(meta_file, limit=MAX_META_BYTES, what=f"agent ppo: the model's meta file {meta_file}")
         if not isinstance(meta, dict):
             raise ConfigError(f"agent ppo: the model's meta file {meta_file} must hold a JSON object")
         players = meta.get("players")
@@ -207,4 +198,3 @@ def load_model(path: str | Path):
             if key in meta and not isinstance(meta[key], str):
                 raise ConfigError(f"agent ppo: {meta_file}: {key} must be a string")
     return model, meta
-

@@ -36,6 +36,8 @@ import time
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
+from sixnimmt_env.core.processes import bind_to_parent
+
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 BACKENDS = ("local", "ray")
 WORKING_DIR_EXCLUDES = [
@@ -122,8 +124,17 @@ class LocalBackend:
             return
         import multiprocessing
         ctx = multiprocessing.get_context("spawn")  # fresh processes: no forked torch/BLAS state
-        with ctx.Pool(min(self.workers, len(items)), initializer=init_worker_process) as pool:
+        # the `with` ends the pool on any exit, a Ctrl-C included; the workers end
+        # themselves when this process dies (bind_to_parent)
+        with ctx.Pool(min(self.workers, len(items)), initializer=init_local_worker,
+                      initargs=(os.getpid(),)) as pool:
             yield from pool.imap_unordered(_star, [(fn, item) for item in items])
+
+
+def init_local_worker(parent_pid: int) -> None:
+    """A local pool worker: bound to its parent's life (no orphans), then tuned."""
+    bind_to_parent(parent_pid)
+    init_worker_process()
 
 
 def _star(args):

@@ -26,10 +26,14 @@ from pathlib import Path
 import numpy as np
 
 from agents.results import better, mean_ci, ranked, summarize
+from sixnimmt_env.core.errors import ConfigError
+from sixnimmt_env.core.untrusted import loads_json, read_json, read_text
 
 from .figures import pyplot, save_figure
 
 OLD_POINTS_PLOT = "penalties.png"  # points.png as written before
+MAX_RESULTS_BYTES = 1 << 30  # results.jsonl: ~400 bytes a game row, so 2.5 million games
+MAX_CONFIG_BYTES = 1 << 20
 
 
 def tournament_game(config: dict, rows: list[dict]):
@@ -48,23 +52,19 @@ def load_rows(out: Path) -> list[dict]:
     """The game rows of DIR/results.jsonl, sorted; a last line torn by a kill is left out,
     anything else that is not a tournament's game row is a ConfigError naming the line."""
     from experiments.tournament import ROW_FIELDS, _is_row
-    from sixnimmt_env.core.errors import ConfigError
 
     path = out / "results.jsonl"
-    try:
-        lines = path.read_text().splitlines()
-    except (OSError, UnicodeDecodeError) as e:
-        raise ConfigError(f"cannot read {path}: {e}") from None
+    lines = read_text(path, limit=MAX_RESULTS_BYTES).splitlines()
     rows = []
     for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
-        except json.JSONDecodeError:
+            row = loads_json(line, depth=4, what=f"{path} line {n}")
+        except ConfigError:
             if n == len(lines):
                 continue
-            raise ConfigError(f"{path} line {n} is not JSON") from None
+            raise
         if not _is_row(row):
             raise ConfigError(f"{path} line {n} is not a tournament's game row "
                               f"(fields: {', '.join(ROW_FIELDS)})")
@@ -171,13 +171,12 @@ def build_report(out: str | Path, plots: bool = True) -> dict:
 def _build_report(out: Path, plots: bool) -> dict:
     rows = load_rows(out)
     if not rows:
-        from sixnimmt_env.core.errors import ConfigError
         raise ConfigError(f"{out}/results.jsonl holds no games yet")
     config = {}
     if (out / "tournament.json").exists():
         from experiments.tournament import read_config
         read_config(out)  # ConfigError for a broken one
-        config = json.loads((out / "tournament.json").read_text())
+        config = read_json(out / "tournament.json", limit=MAX_CONFIG_BYTES)
     game = tournament_game(config, rows)
     info = game.info
     score_unit, utility = info.score_unit, info.utility

@@ -33,8 +33,11 @@ import numpy as np
 from sixnimmt_env.core.errors import ConfigError, writing
 from sixnimmt_env.core.game import Game, make_game
 from sixnimmt_env.core.rng import game_seeds
+from sixnimmt_env.core.untrusted import loads_json, read_json, read_text
 
 CHUNK_DEALS = 5  # deals per work unit
+MAX_RESULTS_BYTES = 1 << 30  # results.jsonl: ~400 bytes a game row, so 2.5 million games
+MAX_CONFIG_BYTES = 1 << 20  # tournament.json is under 1 kB
 # The card options older tournament.json files (and callers) give as keys of their own.
 LEGACY_RULE_KEYS = ("row_choice", "end_score", "max_rounds", "variant")
 _UNSET = object()  # a legacy key not given (None is a value: end_score None means unused)
@@ -160,14 +163,11 @@ def _read_results(path: Path, expected: dict[str, int]) -> tuple[list[dict], set
     tournament does not have). A unit counts once even if a crash wrote it twice."""
     rows: dict[str, dict[tuple, dict]] = {}
     if path.exists():
-        try:
-            text = path.read_text()
-        except (OSError, UnicodeDecodeError) as e:
-            raise ConfigError(f"cannot read {path}: {e}") from None
+        text = read_text(path, limit=MAX_RESULTS_BYTES)
         for line in text.splitlines():
             try:
-                row = json.loads(line)
-            except json.JSONDecodeError:
+                row = loads_json(line, depth=4)
+            except ConfigError:  # a torn line (or a foreign one): its unit is played again
                 continue
             if _is_row(row) and row["unit"] in expected:  # one row per (deal, rotation) of a unit
                 rows.setdefault(row["unit"], {})[(row["deal"], row["rotation"])] = row
@@ -179,15 +179,15 @@ def read_config(out: Path) -> TournamentConfig:
     """The TournamentConfig of DIR/tournament.json (ConfigError naming the file for one
     that is missing, not JSON or not a tournament's)."""
     config_file = out / "tournament.json"
-    if not config_file.is_file():
+    if not config_file.exists():
         raise ConfigError(f"{out} holds no tournament to resume (no tournament.json)")
+    data = read_json(config_file, limit=MAX_CONFIG_BYTES, what=f"{config_file} is not a tournament's config")
     try:
-        data = json.loads(config_file.read_text())
         if not isinstance(data, dict):
             raise TypeError("not a JSON object")
         cfg = TournamentConfig(**data)
         cfg.validate(build=False)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, TypeError) as e:
+    except TypeError as e:
         raise ConfigError(f"{config_file} is not a tournament's config ({e})") from None
     except ConfigError as e:
         raise ConfigError(f"{config_file}: {e}") from None

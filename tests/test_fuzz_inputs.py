@@ -306,7 +306,7 @@ def _toml(doc: dict) -> str:
     ("players = ", ".toml", "cannot parse"),
     ("[1, 2]", ".json", "a training config is a table of options"),
     ('"players"', ".json", "a training config is a table of options"),
-    (b"\xff\xfe\x00", ".toml", "not a text file"),
+    (b"\xff\xfe\x00", ".toml", "not UTF-8 text"),
 ])
 def test_train_config_files_that_are_not_configs(tmp_path, content, suffix, fragment):
     target = tmp_path / f"c{suffix}"
@@ -453,7 +453,7 @@ def test_model_files_that_are_not_models(tmp_path, model_bytes):
 @pytest.mark.parametrize("args, fragment", [
     (["--agents", "ppo,random", "--game", "board"], "no shipped model plays 'board' at 2 players"),
     (["--agents", "ppo,random,random,random", "--game", "board"], "no shipped model plays 'board' at 4 players"),
-    (["--agents", "ppo:path=training/models/ppo-all.zip,random,random,random", "--game", "board"],
+    (["--agents", "ppo:path=agents/models/ppo-all.zip,random,random,random", "--game", "board"],
      "trained for the 'cards' game"),
 ])
 def test_a_model_for_another_table_is_refused_before_the_first_turn(args, fragment):

@@ -92,7 +92,7 @@ def test_card_scorer_puts_each_slot_score_on_its_card():
     import torch as th
     from sb3_contrib import MaskablePPO
     from sixnimmt_env.adapters.vec_env import SixNimmtVecEnv
-    from training.policy import CardScorerPolicy, scorer_kwargs
+    from agents.cards.policy import CardScorerPolicy, scorer_kwargs
 
     env = SixNimmtVecEnv(4, 4, seed=2, row_choice="cheapest", observation="card-features")
     kwargs = {"net_arch": {"pi": [], "vf": [32]}, **scorer_kwargs(env.games.layout, (16,), (8,))}

@@ -9,7 +9,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
@@ -17,10 +16,12 @@ from typing import ClassVar
 from sixnimmt_env.core.checks import is_int
 from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.core.rewards import EPISODES, REWARDS, check_option
+from sixnimmt_env.core.untrusted import decode, loads_json, loads_toml, read_bytes
 
 from .pool import GROUPS
 
 POLICIES = ("mlp", "card-scorer")
+MAX_CONFIG_BYTES = 2**20  # a config file is under 2 kB
 """Policy networks `train` can build (see the `policy` field)."""
 
 
@@ -30,7 +31,7 @@ class NetworkConfig:
     their files and `--set` keep these options flat, next to the others)."""
 
     policy: str = "mlp"
-    """mlp (SB3's MlpPolicy) or card-scorer (training/policy.py; needs card-features)."""
+    """mlp (SB3's MlpPolicy) or card-scorer (agents/cards/policy.py; needs card-features)."""
     observation: str = "basic"
     """Observation variant: basic or card-features (sixnimmt_env.cards.encoding)."""
     net_arch: tuple[int, ...] = (256, 256)
@@ -210,16 +211,10 @@ def read_options(path: str | Path | None, overrides, defaults: dict, kind: str) 
     option. `kind` names the config in messages ("training", "imitation")."""
     values: dict = {}
     if path is not None:
-        try:
-            text = Path(path).read_text()
-        except OSError as e:
-            raise ConfigError(f"cannot read the config file {path}: {e.strerror}") from None
-        except UnicodeDecodeError:
-            raise ConfigError(f"cannot parse {path}: not a text file") from None
-        try:
-            values = tomllib.loads(text) if str(path).endswith(".toml") else json.loads(text)
-        except (json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
-            raise ConfigError(f"cannot parse {path}: {e}") from None
+        raw = read_bytes(path, limit=MAX_CONFIG_BYTES, what=f"the config file {path}")
+        where = f"cannot parse {path}"
+        text = decode(raw, what=where)
+        values = loads_toml(text, what=where) if str(path).endswith(".toml") else loads_json(text, what=where)
         if not isinstance(values, dict):
             raise ConfigError(f"{path}: a {kind} config is a table of options, got {type(values).__name__}")
     for item in overrides:
@@ -245,7 +240,7 @@ def _parse_value(raw: str, default, key: str):
         if isinstance(default, float):
             return float(raw)
         if isinstance(default, (tuple, dict)):
-            return json.loads(raw)
+            return loads_json(raw, what=key)
         return raw
     except (ValueError, json.JSONDecodeError):
         raise ConfigError(f"{key}={raw!r}: expected a {type(default).__name__}") from None

@@ -22,9 +22,12 @@ at every table size it saw, and is the starting point of `sixnimmt train` with
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import math
+import multiprocessing
+import os
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -36,6 +39,7 @@ import numpy as np
 from sixnimmt_env.cards.rules import MAX_PLAYERS, MIN_PLAYERS
 from sixnimmt_env.core.checks import is_int
 from sixnimmt_env.core.errors import ConfigError, writing
+from sixnimmt_env.core.processes import bind_to_parent
 
 from .config import RunConfig, TrainConfig, check_types
 from .labels import LabelBatch, label_batch
@@ -172,7 +176,11 @@ def label(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
                                 str(unit_path(run, i))))
         return True
 
-    with ProcessPoolExecutor(cfg.workers) as pool:
+    # spawned, not forked (a forked worker holds the parent's pipe ends and state), and
+    # bound to this process's life: no worker outlives it, whatever ends it
+    with ProcessPoolExecutor(cfg.workers, mp_context=multiprocessing.get_context("spawn"),
+                             initializer=bind_to_parent, initargs=(os.getpid(),)) as pool, \
+            _ending_workers(pool):
         futures: set = set()
         for _ in range(cfg.workers):
             submit(pool, futures)
@@ -189,6 +197,18 @@ def label(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
     bar.close()
     return {"units": len(unit_files(run)), "records_this_session": records,
             "seconds": round(spent + time.perf_counter() - t0, 1)}
+
+
+@contextlib.contextmanager
+def _ending_workers(pool: ProcessPoolExecutor):
+    """On an error or a Ctrl-C, end the workers now rather than wait for their units."""
+    try:
+        yield
+    except BaseException:
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.kill()  # before shutdown, which forgets them
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
 
 
 def _tensors(batch: LabelBatch, tau: float):

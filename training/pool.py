@@ -15,6 +15,8 @@ from pathlib import Path
 import numpy as np
 
 from agents.registry import make_agent
+from sixnimmt_env.core.errors import ConfigError
+from sixnimmt_env.core.untrusted import read_json
 
 FIXED_GROUPS = ("random", "heuristics", "search")
 """Groups whose members are agent specs, fixed when the pool is made."""
@@ -93,7 +95,9 @@ class OpponentPool:
     @classmethod
     def load(cls, path: str | Path, players: int) -> "OpponentPool":
         """The pool `save` wrote, for `players` seats; snapshots whose file is gone are skipped."""
-        data = json.loads(Path(path).read_text())
+        data = read_json(path)
+        if not isinstance(data, dict) or not {"weights", "members", "max_snapshots", "snapshots"} <= set(data):
+            raise ConfigError(f"{path} is not a saved opponent pool")
         pool = cls(data["weights"], data["members"], players, data["max_snapshots"])
         for snap in data["snapshots"]:
             if Path(snap).exists():

@@ -74,10 +74,9 @@ def new_model(cfg: TrainConfig, env=None, *, num_games: int | None = None, tenso
                              row_choice=cfg.row_choice, seed=cfg.seed, observation=cfg.observation)
     policy, policy_kwargs = "MlpPolicy", {"net_arch": list(cfg.net_arch)}
     if cfg.policy == "card-scorer":
+        from agents.cards.policy import CardScorerPolicy, scorer_kwargs
         from sixnimmt_env import RuleConfig
         from sixnimmt_env.cards.encoding import card_layout
-
-        from .policy import CardScorerPolicy, scorer_kwargs
         policy = CardScorerPolicy
         layout = card_layout(RuleConfig(players=cfg.players, row_choice=cfg.row_choice), cfg.observation)
         policy_kwargs = {"net_arch": {"pi": [], "vf": list(cfg.net_arch)},
@@ -100,6 +99,25 @@ def start_from(model, path: str | Path) -> None:
     except RuntimeError as e:
         raise ConfigError(f"init_model {path}: its network does not match this config's "
                           f"(policy, scorer_context, scorer_hidden, net_arch): {str(e).splitlines()[0]}") from None
+
+
+def restore(model, path: Path) -> None:
+    """Put the checkpoint at `path` into `model`, a fresh model of the run's config: the
+    policy's and the optimizer's weights (read as tensors only) and the step counters (the
+    checkpoint's plain data fields); nothing of the file is unpickled."""
+    from agents.model_file import read_data, read_tensors
+    data = read_data(path)
+    try:
+        model.policy.load_state_dict(read_tensors(path, "policy.pth"))
+        model.policy.optimizer.load_state_dict(read_tensors(path, "policy.optimizer.pth"))
+    except (RuntimeError, ValueError, KeyError) as e:
+        raise ConfigError(f"{path}: its network does not match the run's config: "
+                          f"{str(e).splitlines()[0][:200]}") from None
+    for key in ("num_timesteps", "_n_updates", "_episode_num"):
+        value = data.get(key, 0)
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ConfigError(f"{path}: {key} is not a step count")
+        setattr(model, key, value)
 
 
 class TimedVecEnv(VecEnvWrapper):
@@ -336,8 +354,8 @@ def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None,
 
     # ------------------------------------------------------------------ the model
     if ckpt is not None:
-        model = MaskablePPO.load(ckpt / "model.zip", env=env, device="cpu")
-        model.tensorboard_log = str(run / "tb")
+        model = new_model(cfg, env, tensorboard_log=str(run / "tb"))
+        restore(model, ckpt / "model.zip")
     else:
         model = new_model(cfg, env, tensorboard_log=str(run / "tb"))
         if cfg.init_model:

@@ -51,6 +51,9 @@ class _OneLineErrors(typer.core.TyperGroup):
         except SixNimmtError as e:
             typer.echo(error_line(e), err=True)
             raise typer.Exit(EXIT_INVALID) from None
+        except KeyboardInterrupt:  # Ctrl-C: one line (the workers ignore it, their pool ends)
+            typer.echo("\ninterrupted (Ctrl-C)", err=True)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
 
 
 def error_line(e: SixNimmtError) -> str:

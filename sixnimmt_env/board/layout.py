@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -39,6 +38,7 @@ from numpy.typing import NDArray
 
 from ..core.checks import is_int
 from ..core.errors import ConfigError
+from ..core.untrusted import decode, loads_json, loads_toml, read_bytes
 
 # Field kinds, the values of BoardLayout.kind.
 PLAIN, GREEN, RED, FIXED, PLAY_TWO, TAKE, DRAW_TILE, DRAW_ACTION, TAKE_TO_HAND = range(9)
@@ -96,6 +96,7 @@ def default_bullheads(tile: int) -> int:
 DEFAULT_BULLHEADS = tuple(default_bullheads(t) for t in range(1, N_TILES + 1))  # 165 in all
 
 SHIPPED_LAYOUTS = ("basic-default", "pro-default")  # layouts/<name>.toml
+MAX_LAYOUT_BYTES = 2**20  # a layout file is a few kB
 DEFAULT_LAYOUT = {"basic": "basic-default", "pro": "pro-default"}
 
 
@@ -373,12 +374,7 @@ def save_layout(layout: BoardLayout, path: str | Path) -> None:
 
 
 def _parse(text: str, suffix: str, where: str) -> Any:
-    try:
-        return tomllib.loads(text) if suffix == ".toml" else json.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{where}: not TOML: {e}") from None
-    except json.JSONDecodeError as e:
-        raise ConfigError(f"{where}: not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    return loads_toml(text, what=where) if suffix == ".toml" else loads_json(text, what=where)
 
 
 @lru_cache(maxsize=None)
@@ -410,12 +406,8 @@ def load_layout(path_or_name: str | Path) -> BoardLayout:
     if suffix not in (".toml", ".json"):
         raise ConfigError(f"{path}: a layout is a .toml or .json file or a shipped name "
                           f"({', '.join(SHIPPED_LAYOUTS)})")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise ConfigError(f"cannot read layout file {path}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path}: not UTF-8 text") from None
+    raw = read_bytes(path, limit=MAX_LAYOUT_BYTES, what=f"layout file {path}")
+    text = decode(raw, what=str(path))
     data = _parse(text, suffix, str(path))
     try:
         return _from_flat(data, path.stem)

@@ -13,7 +13,7 @@ Observation variants (`card_layout(config, observation)`, the envs' `observation
   too low, the gap to that row's end, the row's cards and bullheads, whether it would be
   the sixth card, how many unseen cards fall in the gap; and the rows sorted by their
   last card. The hand slots carry their card id, so a policy can score each card with
-  one shared function and put the score on that card's action (training/policy.py).
+  one shared function and put the score on that card's action (agents/cards/policy.py).
 """
 
 from __future__ import annotations
