@@ -20,12 +20,12 @@ from __future__ import annotations
 import time
 from collections import defaultdict
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from sixnimmt_env.core.errors import ConfigError, writing
+from sixnimmt_env.core.errors import ConfigError, IllegalActionError, writing
 from sixnimmt_env.core.game import as_game
 from sixnimmt_env.core.records import write_record
 from sixnimmt_env.core.rng import game_seeds
@@ -65,12 +65,16 @@ class MatchResult:
     variant: str = "classic"
     score_unit: str = "bullheads"
     utility: int = -1
+    notes: list = field(default_factory=list)  # lines shown under the table (forfeits of external bots)
+
+    def __str__(self) -> str:
+        return format_table(self)
 
     def as_dict(self) -> dict:
         return {"game": self.game, "variant": self.variant, "rules": self.rules, "seed": self.seed,
                 "deals": self.deals, "games": self.games, "rounds": self.rounds,
                 "seconds": round(self.seconds, 2), "score_unit": self.score_unit, "utility": self.utility,
-                "agents": [a.as_dict() for a in self.agents]}
+                "agents": [a.as_dict() for a in self.agents], "notes": list(self.notes)}
 
 
 def ranked(results: list[AgentResult], utility: int = -1) -> list[AgentResult]:
@@ -152,8 +156,10 @@ def play_duplicate(names: list[str], agents: dict, game, deal_seeds, rng, *,
     act_time = dict.fromkeys(distinct, 0.0)
     decisions = dict.fromkeys(distinct, 0)
     fraction_done = getattr(game, "fraction_done", None)
+    from .checks import blame_illegal, checked_actions
     while not game.game_over(st).all():
         made = 0
+        asked = {}
         actions = np.zeros((P, B), dtype=np.int64)  # encoded; entries of seats not asked are ignored
         over = game.game_over(st)
         for name in distinct:
@@ -162,12 +168,16 @@ def play_duplicate(names: list[str], agents: dict, game, deal_seeds, rng, *,
             seats, games = seats[live], games[live]
             view = game.view(st, seats, games)
             t0 = time.perf_counter()
-            chosen = agents[name].act(view, rng)
+            chosen = checked_actions(name, agents[name].act(view, rng), len(games))
             act_time[name] += time.perf_counter() - t0
+            asked[name] = (seats, games, chosen)
             decisions[name] += int(view.must_act.sum())
             made += int(view.must_act.sum())
             actions[seats, games] = chosen
-        after, events = game.step(st, actions, report=bool(observers))
+        try:
+            after, events = game.step(st, actions, report=bool(observers))
+        except IllegalActionError as e:
+            raise blame_illegal(game, st, asked, e) from None
         for observer in observers:
             observer.observe(st, actions, after, events)
         st = after
@@ -184,6 +194,10 @@ def play_duplicate(names: list[str], agents: dict, game, deal_seeds, rng, *,
                      "totals": totals[:, g].astype(int).tolist(),
                      "rounds": game.progress(st, g)["round"] + 1,
                      "winners": np.flatnonzero(winners[:, g]).tolist()})
+    for name in distinct:  # external bots: the decisions played for them (agents.external)
+        take = getattr(agents[name], "take_forfeits", None)
+        for g, n in (take() if take is not None else {}).items():
+            rows[g].setdefault("forfeits", {})[name] = n
     recs = []
     if recorder is not None:
         recs = recorder.records(st)
@@ -305,6 +319,17 @@ def run_match(specs: list, game, deals: int, seed: int, *,
     game = as_game(game)
     P = game.info.players
     names, agents = build_agents(specs, game.info.game)
+    try:
+        return _run_built(specs, names, agents, game, deals, seed, records_dir, progress, chunk_deals, backend)
+    finally:  # agents built here from specs are closed here (external bots: their processes end)
+        for item in dict.fromkeys(s for s in specs if isinstance(s, str)):
+            close = getattr(agents.get(item), "close", None)
+            if close is not None:
+                close()
+
+
+def _run_built(specs, names, agents, game, deals, seed, records_dir, progress, chunk_deals, backend) -> MatchResult:
+    P = game.info.players
     if len(names) != P:
         raise ConfigError(f"{len(names)} agents for {P} seats: list one agent per seat")
     check_agents(names, agents, game)
@@ -354,7 +379,8 @@ def run_match(specs: list, game, deals: int, seed: int, *,
     rounds = sum(r["rounds"] for r in rows)
     info = game.info
     return MatchResult(results, deals, len(rows), rounds, game.rules.to_dict(), seed, seconds,
-                       game=info.game, variant=info.variant, score_unit=info.score_unit, utility=info.utility)
+                       game=info.game, variant=info.variant, score_unit=info.score_unit, utility=info.utility,
+                       notes=forfeit_notes(rows, results, agents))
 
 
 def _serial_map(fn, items):
@@ -367,11 +393,28 @@ def format_table(result: MatchResult) -> str:
     P = result.rules["players"]
     # a game of one round (the board game; one-round card games): its points are per game
     per = "game" if result.rounds == result.games else "round"
+    w = max([32] + [len(a.name) for a in result.agents])  # long specs (py:, cmd:) stay aligned
     lines = [f"{result.deals} deals x {P} seat rotations = {result.games} games, "
              + (f"{result.rounds} rounds, " if per == "round" else "") + f"{result.seconds:.1f} s",
-             f"{'agent':32} {'seats':>5} {result.score_unit + '/' + per:>20} "
+             f"{'agent':{w}} {'seats':>5} {result.score_unit + '/' + per:>20} "
              f"{'win share (fair ' + format(1 / P, '.3f') + ')':>28} {'ms/decision':>12}"]
     for a in ranked(result.agents, result.utility):
-        lines.append(f"{a.name:32} {a.seats:>5} {a.penalty_per_round:>11.3f} ± {a.penalty_ci:<6.3f} "
+        lines.append(f"{a.name:{w}} {a.seats:>5} {a.penalty_per_round:>11.3f} ± {a.penalty_ci:<6.3f} "
                      f"{a.win_share:>19.3f} ± {a.win_ci:<6.3f} {a.ms_per_decision:>12.2f}")
-    return "\n".join(lines)
+    return "\n".join(lines + list(getattr(result, "notes", [])))
+
+
+def forfeit_notes(rows: list[dict], results: list[AgentResult], agents: dict | None = None) -> list[str]:
+    """One line per agent with forfeited decisions (rows' "forfeits"; agents.external has
+    the rule), with the reason its agent object gives, if at hand."""
+    counts: dict[str, int] = defaultdict(int)
+    for row in rows:
+        for name, n in row.get("forfeits", {}).items():
+            counts[name] += n
+    decisions = {a.name: a.decisions for a in results}
+    notes = []
+    for name, n in counts.items():
+        why = getattr((agents or {}).get(name), "fault_text", lambda: None)()
+        notes.append(f"FORFEITS {name}: {n} of {decisions.get(name, n)} decisions played as its lowest legal "
+                     f"action" + (f" ({why})" if why else ""))
+    return notes
