@@ -18,12 +18,13 @@ from pathlib import Path
 
 import numpy as np
 
-from sixnimmt_env.core.errors import ConfigError, writing
+from sixnimmt_env.core.errors import ConfigError, IllegalActionError, writing
 from sixnimmt_env.core.game import as_game
 from sixnimmt_env.core.records import write_record
 from sixnimmt_env.core.rng import game_seeds
 
-from .results import MatchResult, summarize
+from .checks import blame_illegal, checked_actions
+from .results import MatchResult, forfeit_notes, summarize
 
 _SHARED: dict[tuple[str, str | None], object] = {}  # (spec, game kind) -> agent, per process
 _SHARED_LOCK = threading.Lock()  # the web server builds agents from several threads
@@ -120,6 +121,7 @@ def _play(names: list[str], agents: dict, game, deal_seeds, rng, *, records: boo
     fraction_done = getattr(game, "fraction_done", None)
     while not game.game_over(st).all():
         made = 0
+        asked = {}
         actions = np.zeros((P, B), dtype=np.int64)  # encoded; entries of seats not asked are ignored
         over = game.game_over(st)
         for name in distinct:
@@ -128,12 +130,16 @@ def _play(names: list[str], agents: dict, game, deal_seeds, rng, *, records: boo
             seats, games = seats[live], games[live]
             view = game.view(st, seats, games)
             t0 = time.perf_counter()
-            chosen = agents[name].act(view, rng)
+            chosen = checked_actions(name, agents[name].act(view, rng), len(games))
             act_time[name] += time.perf_counter() - t0
+            asked[name] = (seats, games, chosen)
             decisions[name] += int(view.must_act.sum())
             made += int(view.must_act.sum())
             actions[seats, games] = chosen
-        after, events = game.step(st, actions, report=bool(observers))
+        try:
+            after, events = game.step(st, actions, report=bool(observers))
+        except IllegalActionError as e:  # name the agent that played it
+            raise blame_illegal(game, st, asked, e) from None
         for observer in observers:
             observer.observe(st, actions, after, events)
         st = after
@@ -142,6 +148,10 @@ def _play(names: list[str], agents: dict, game, deal_seeds, rng, *, records: boo
             share = float(fraction_done(st).mean()) if fraction_done is not None else float(over.mean())
             progress(made, share)
     rows = _rows(game, st, names, position, rotation)
+    for name in distinct:  # external bots: the decisions played for them (agents.external)
+        take = getattr(agents[name], "take_forfeits", None)
+        for g, n in (take() if take is not None else {}).items():
+            rows[g].setdefault("forfeits", {})[name] = n
     recs = []
     if recorder is not None:
         recs = recorder.records(st)
@@ -206,6 +216,17 @@ def run_match(specs: list, game, deals: int, seed: int, *,
         raise ConfigError("the number of games must be at least 1")
     game = as_game(game)
     names, agents = build_agents(specs, game.info.game)
+    try:
+        return _run_built(specs, names, agents, game, deals, seed, records_dir, progress, chunk_deals, backend)
+    finally:  # agents built here from specs are closed here (external bots: their processes end)
+        for item in dict.fromkeys(s for s in specs if isinstance(s, str)):
+            close = getattr(agents.get(item), "close", None)
+            if close is not None:
+                close()
+
+
+def _run_built(specs, names, agents, game, deals, seed, records_dir, progress, chunk_deals, backend) -> MatchResult:
+    """run_match once its agents are built."""
     check_table(names, agents, game)  # here, before a records directory or a cluster is made
     seeds = game_seeds(seed, deals)
     records = records_dir is not None
@@ -228,9 +249,10 @@ def run_match(specs: list, game, deals: int, seed: int, *,
         for g, rec in enumerate(recs):
             write_record(rec, out / f"game-{g:05d}.json")
     info = game.info
-    return MatchResult(summarize(rows, act_time, decisions), deals, len(rows), sum(r["rounds"] for r in rows),
-                       game.rules.to_dict(), seed, seconds,
-                       game=info.game, variant=info.variant, score_unit=info.score_unit, utility=info.utility)
+    results = summarize(rows, act_time, decisions)
+    return MatchResult(results, deals, len(rows), sum(r["rounds"] for r in rows), game.rules.to_dict(), seed, seconds,
+                       game=info.game, variant=info.variant, score_unit=info.score_unit, utility=info.utility,
+                       notes=forfeit_notes(rows, results, agents))
 
 
 def _run_units(items: list[tuple], backend, agents: dict, games: int, progress) -> tuple[list, dict, dict, list]:

@@ -3,6 +3,12 @@
 One registry builds every agent; unknown names or parameters give an error that lists
 the valid ones.
 
+Besides the shipped names: installed plug-ins (entry-point group `sixnimmt.agents`) by
+their names, `py:FILE_OR_MODULE:ClassName[:key=value...]` (a Python class: agents.plugins)
+and `cmd:COMMAND[:timeout=S]` (a program in any language: agents.external). The last two
+run code of the user's choosing: `is_local_only(spec)` tells them, so that no server takes
+them from the network.
+
 A name may have one implementation per game kind (`mcs` has one for the card games and
 one for the board game). Each implementation is an `AgentEntry` that lists the games it
 plays. `make_agent(spec, game)` builds the implementation for `game`; without a game, a
@@ -94,7 +100,35 @@ def _entries() -> dict[str, list[AgentEntry]]:
                                     "of the round")]
     for rule in ("board-greedy", "board-safe", "board-green"):
         entries[rule] = [_board_heuristic(rule)]
+    from .plugins import plugin_entries  # installed plug-ins; a shipped name wins
+    for name, entry in plugin_entries().items():
+        entries.setdefault(name, [entry])
     return entries
+
+
+LOCAL_ONLY_PREFIXES = ("py:", "cmd:")
+
+
+def is_local_only(spec: str) -> bool:
+    """Whether a spec runs code of the user's choosing (`py:` loads a Python file or
+    module, `cmd:` starts a program): fine on one's own command line, never to be taken
+    from the network (the web server refuses these)."""
+    return isinstance(spec, str) and spec.strip().lower().startswith(LOCAL_ONLY_PREFIXES)
+
+
+def _local_resolve(spec: str) -> tuple[str, list[AgentEntry], dict[str, str]]:
+    """The entry of a py: or cmd: spec (see agents.plugins, agents.external)."""
+    from . import external, plugins
+    text = spec.strip()
+    if text.lower().startswith("cmd:"):
+        command, given = external.parse_cmd_spec(text)
+        external.command_argv(command)  # the program exists
+        entry = AgentEntry(lambda **kw: external.ExternalAgent(command, **kw), dict(external.PARAMS),
+                           f"external bot: {command}", ANY_GAME)
+        return text, [entry], given
+    _, _, rest = plugins.parse_py_spec(text)
+    _, given = parse_spec(":".join(["py", *rest]))
+    return text, [plugins.py_entry(text)], given
 
 
 def available(game: str | None = None) -> dict[str, AgentEntry]:
@@ -196,11 +230,16 @@ def _resolve(spec: str, game: str | None) -> tuple[str, list[AgentEntry], dict[s
     ConfigError for an unknown name or parameter, or an agent that cannot play `game`."""
     if not isinstance(spec, str):
         raise ConfigError(f"an agent spec is a string like mcs:rollouts=100, got {type(spec).__name__}")
-    entries = _entries()
-    name, given = parse_spec(spec)
-    if name not in entries:
-        raise ConfigError(f"unknown agent {name!r}; valid agents: {', '.join(entries)}")
-    impls = entries[name]
+    if is_local_only(spec):
+        name, impls, given = _local_resolve(spec)
+        entries = {name: impls, **_entries()}
+    else:
+        entries = _entries()
+        name, given = parse_spec(spec)
+        if name not in entries:
+            raise ConfigError(f"unknown agent {name!r}; valid agents: {', '.join(entries)}, or your own: "
+                              "py:FILE_OR_MODULE:ClassName, cmd:COMMAND (docs/own-agent.md)")
+        impls = entries[name]
     if game is not None:
         fitting = [e for e in impls if e.plays(game)]
         if not fitting:

@@ -14,7 +14,7 @@ The arena (`agents.arena`) plays the games; tournament reports and studies
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 
@@ -68,12 +68,16 @@ class MatchResult:
     variant: str = "classic"
     score_unit: str = "bullheads"
     utility: int = -1
+    notes: list = field(default_factory=list)  # lines shown under the table (forfeits of external bots)
+
+    def __str__(self) -> str:
+        return format_table(self)  # the Python API prints the table the CLI prints
 
     def as_dict(self) -> dict:
         return {"game": self.game, "variant": self.variant, "rules": self.rules, "seed": self.seed,
                 "deals": self.deals, "games": self.games, "rounds": self.rounds,
                 "seconds": round(self.seconds, 2), "score_unit": self.score_unit, "utility": self.utility,
-                "agents": [a.as_dict() for a in self.agents]}
+                "agents": [a.as_dict() for a in self.agents], "notes": list(self.notes)}
 
 
 def ranked(results: list[AgentResult], utility: int = -1) -> list[AgentResult]:
@@ -123,11 +127,28 @@ def format_table(result: MatchResult) -> str:
     P = result.rules["players"]
     # a game of one round (the board game; one-round card games): its points are per game
     per = "game" if result.rounds == result.games else "round"
+    w = max([32] + [len(a.name) for a in result.agents])  # long specs (py:, cmd:) stay aligned
     lines = [f"{result.deals} deals x {P} seat rotations = {result.games} games, "
              + (f"{result.rounds} rounds, " if per == "round" else "") + f"{result.seconds:.1f} s",
-             f"{'agent':32} {'seats':>5} {result.score_unit + '/' + per:>20} "
+             f"{'agent':{w}} {'seats':>5} {result.score_unit + '/' + per:>20} "
              f"{'win share (fair ' + format(1 / P, '.3f') + ')':>28} {'ms/decision':>12}"]
     for a in ranked(result.agents, result.utility):
-        lines.append(f"{a.name:32} {a.seats:>5} {a.points_per_round:>11.3f} ± {a.points_ci:<6.3f} "
+        lines.append(f"{a.name:{w}} {a.seats:>5} {a.points_per_round:>11.3f} ± {a.points_ci:<6.3f} "
                      f"{a.win_share:>19.3f} ± {a.win_ci:<6.3f} {a.ms_per_decision:>12.2f}")
-    return "\n".join(lines)
+    return "\n".join(lines + list(result.notes))
+
+
+def forfeit_notes(rows: list[dict], results: list[AgentResult], agents: dict | None = None) -> list[str]:
+    """One line per agent with forfeited decisions (rows' "forfeits"; agents.external has
+    the rule), with the reason its agent object gives, if at hand."""
+    counts: dict[str, int] = {}
+    for row in rows:
+        for name, n in row.get("forfeits", {}).items():
+            counts[name] = counts.get(name, 0) + n
+    decisions = {a.name: a.decisions for a in results}
+    notes = []
+    for name, n in counts.items():
+        why = getattr((agents or {}).get(name), "fault_text", lambda: None)()
+        notes.append(f"FORFEITS {name}: {n} of {decisions.get(name, n)} decisions played as its lowest legal "
+                     f"action" + (f" ({why})" if why else ""))
+    return notes
