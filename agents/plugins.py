@@ -151,7 +151,7 @@ def summary_of(obj, default: str) -> str:
 
 
 def games_of(obj) -> tuple[str, ...]:
-    from .registry import ANY_GAME
+    from .entries import ANY_GAME
     games = getattr(obj, "games", None)
     if isinstance(games, str):
         return (games,)
@@ -162,7 +162,7 @@ def games_of(obj) -> tuple[str, ...]:
 
 def entry_for(obj, what: str, summary: str):
     """The registry's AgentEntry of an agent class or factory."""
-    from .registry import AgentEntry
+    from .entries import AgentEntry
     check_agent_class(obj, what)
     params, required = parameters(obj)
     return AgentEntry(builder(obj, what, required), params, summary_of(obj, summary), games_of(obj))
@@ -188,7 +188,7 @@ def plugin_entries() -> dict:
     cannot be loaded is listed with the reason, and refuses to build (ConfigError).
     Cached per process; `plugin_entries.cache_clear()` looks again."""
     from importlib.metadata import entry_points
-    from .registry import ANY_GAME, AgentEntry
+    from .entries import ANY_GAME, AgentEntry
     found = {}
     for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
         dist = getattr(ep.dist, "name", None) or "?"

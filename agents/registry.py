@@ -22,8 +22,6 @@ for an agent that cannot play there.
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -33,20 +31,7 @@ from sixnimmt_env.core.game import DEFAULT_GAME
 
 from . import Agent
 
-ANY_GAME = ("*",)
-
-
-@dataclasses.dataclass(frozen=True)
-class AgentEntry:
-    """How to build one implementation of an agent, and what it is."""
-
-    build: Callable[..., Agent]
-    params: dict[str, Any]  # name -> default (its type is the parameter's type)
-    summary: str
-    games: tuple[str, ...] = ("cards",)  # the game kinds it plays; ANY_GAME: every one
-
-    def plays(self, game: str) -> bool:
-        return self.games == ANY_GAME or game in self.games
+from .entries import ANY_GAME, AgentEntry  # noqa: F401  (ANY_GAME re-exported for callers of the registry)
 
 
 def _heuristic(rule: str) -> AgentEntry:

@@ -67,7 +67,9 @@ class BoardGame(GameBase):
         return picking | ((state.phase == PHASE_ASK)[None, :] & (seats == state.asker[None, :]))
 
     def view(self, state: BoardState, seats, games=None) -> BoardSeatView:
-        return BoardSeatView(state, seats, games)
+        view = BoardSeatView(state, seats, games)
+        view._tabler = self.table_view
+        return view
 
     def layout(self, observation: str | None = None):
         return board_layout(self.rules, observation or OBSERVATIONS[0])

@@ -72,7 +72,9 @@ class CardGame(GameBase):
     # ------------------------------------------------------------------ what seats see
 
     def view(self, state: State, seats, games=None) -> SeatView:
-        return SeatView(state, seats, games)
+        view = SeatView(state, seats, games)
+        view._tabler = self.table_view
+        return view
 
     def layout(self, observation: str | None = None):
         return card_layout(self.rules, observation or OBSERVATIONS[0])
