@@ -188,6 +188,7 @@ def plugin_entries() -> dict:
     cannot be loaded is listed with the reason, and refuses to build (ConfigError).
     Cached per process; `plugin_entries.cache_clear()` looks again."""
     from importlib.metadata import entry_points
+
     from .entries import ANY_GAME, AgentEntry
     found = {}
     for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):

@@ -22,7 +22,6 @@ from sixnimmt_env.core.untrusted import read_json
 
 from .model_file import read_model
 
-
 # The models shipped with the package (package data, so a wheel carries them): what plain
 # `ppo` plays, the one that fits the table. Resolved from this file, not the working
 # directory, so `sixnimmt play --opponents ppo` works anywhere.

@@ -33,9 +33,18 @@ from sixnimmt_env.board.actions import ANSWER_NO, ANSWER_YES, LUCK_ACTION, descr
 from sixnimmt_env.board.layout import FIXED, GREEN, KIND_EFFECTS, KIND_NAMES, PLAIN, PLAY_TWO, RED, TAKE
 from sixnimmt_env.board.render import action_cards_line, continued_parts, gained_words
 from sixnimmt_env.board.rules import DOUBLE, N_TILES, PLUS5
+from sixnimmt_env.board.state import (
+    ASK_ACTION,
+    ASK_DOUBLE,
+    ASK_FREE_ROW,
+    ASK_LUCK_CARD,
+    ASK_PLUS5,
+    PHASE_ASK,
+    PHASE_PICK,
+    PHASE_PICK_SECOND,
+    BoardState,
+)
 from sixnimmt_env.board.table_view import LUCK_HELP, question_text
-from sixnimmt_env.board.state import (ASK_ACTION, ASK_DOUBLE, ASK_FREE_ROW, ASK_LUCK_CARD, ASK_PLUS5, PHASE_ASK, PHASE_PICK,
-                                      PHASE_PICK_SECOND, BoardState)
 from sixnimmt_env.core.game import as_game
 
 # Field kinds on screen: the code (the layout file's) and its colour. Colour only helps:

@@ -135,8 +135,9 @@ def run_trial(config: dict) -> None:
         os.chdir(os.environ["TUNE_ORIG_WORKING_DIR"])  # relative paths as at the project root
     trial = config["trial"]
     run = Path(config["runs_dir"]) / trial["name"]
-    report = lambda row: tune.report({METRIC: row[METRIC], "timesteps": row["timesteps"],
-                                      "win_share": row["win_share"], "steps_per_s": row["steps_per_s"]})
+    def report(row):
+        return tune.report({METRIC: row[METRIC], "timesteps": row["timesteps"],
+                                          "win_share": row["win_share"], "steps_per_s": row["steps_per_s"]})
     if (run / "latest").exists():
         train(resume=run, progress=False, on_eval=report)
         return
@@ -240,7 +241,8 @@ def write_summary(saved: dict, sweep_dir: Path, outcome: dict) -> list[dict]:
         writer.writeheader()
         writer.writerows(rows)
     ranked = sorted(rows, key=lambda r: (r["best_eval"] is None, r["best_eval"] or 0))
-    fmt = lambda v: "" if v is None else (f"{v:.3f}" if isinstance(v, float) else str(v))
+    def fmt(v):
+        return "" if v is None else (f"{v:.3f}" if isinstance(v, float) else str(v))
     lines = [f"# Sweep {saved['spec']['name']}", "",
              f"{len(rows)} trials; evaluation: bullheads per round against the eval field (lower is better); "
              "best first. Curves: curves.png.", "",

@@ -120,11 +120,11 @@ def lineups(agents: list[str], players: int) -> list[tuple[str, ...]]:
 def units(cfg: TournamentConfig) -> list[tuple[int, int, int]]:
     """Every work unit: (players, line-up index, chunk index)."""
     chunks = (cfg.games + cfg.chunk_deals - 1) // cfg.chunk_deals
-    return [(p, l, c) for p in cfg.players for l in range(len(lineups(cfg.agents, p))) for c in range(chunks)]
+    return [(p, i, c) for p in cfg.players for i in range(len(lineups(cfg.agents, p))) for c in range(chunks)]
 
 
-def unit_key(p: int, l: int, c: int) -> str:
-    return f"{p}/{l}/{c}"
+def unit_key(p: int, i: int, c: int) -> str:
+    return f"{p}/{i}/{c}"
 
 
 def play_unit(cfg_dict: dict, unit: tuple[int, int, int]) -> tuple[str, list[dict], list[dict]]:
@@ -132,18 +132,18 @@ def play_unit(cfg_dict: dict, unit: tuple[int, int, int]) -> tuple[str, list[dic
     from agents.arena import build_agents, play_duplicate
 
     cfg = TournamentConfig(**cfg_dict)
-    p, l, c = unit
-    lineup = lineups(cfg.agents, p)[l]
+    p, i, c = unit
+    lineup = lineups(cfg.agents, p)[i]
     first = c * cfg.chunk_deals
     last = min(first + cfg.chunk_deals, cfg.games)
     deal_seeds = game_seeds(cfg.seed * 1000 + p, last - first, start=first)
     names, agents = build_agents(list(lineup), shared=True)  # one object per process: models load once
-    rng = np.random.default_rng([cfg.seed, p, l, c])
+    rng = np.random.default_rng([cfg.seed, p, i, c])
     rows, act_time, decisions, recs = play_duplicate(names, agents, cfg.rules(p), deal_seeds, rng,
                                                      records=cfg.records)
-    key = unit_key(p, l, c)
+    key = unit_key(p, i, c)
     for row in rows:
-        row.update({"unit": key, "players": p, "lineup": l, "deal": first + row["deal"]})
+        row.update({"unit": key, "players": p, "lineup": i, "deal": first + row["deal"]})
         row["ms"] = {n: round(1000 * act_time[n] / max(decisions[n], 1), 3) for n in act_time}
     return key, rows, recs
 
@@ -290,9 +290,9 @@ def _run_locked(cfg: TournamentConfig | None, out: Path, workers: int, resume: b
             _replace_text(config_file, json.dumps(asdict(cfg), indent=1) + "\n")
     all_units = units(cfg)
     expected = {}
-    for p, l, c in all_units:
+    for p, i, c in all_units:
         deals = min(cfg.chunk_deals, cfg.games - c * cfg.chunk_deals)
-        expected[unit_key(p, l, c)] = deals * p
+        expected[unit_key(p, i, c)] = deals * p
     results = out / "results.jsonl"
     kept, complete = _read_results(results, expected)
     with writing(results):  # without torn lines or partial units; the old file stays until the new one is whole

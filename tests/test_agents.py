@@ -7,8 +7,8 @@ import pytest
 
 from agents.registry import make_agent, parse_spec
 from sixnimmt_env import ConfigError, RuleConfig, from_deal, game_seeds, new_games, step
-from sixnimmt_env.cards.seat_view import SeatView
 from sixnimmt_env.cards.actions import action_size, engine_actions
+from sixnimmt_env.cards.seat_view import SeatView
 
 FAST_SPECS = ["random", "lowest", "highest", "min-gap", "safe-high", "greedy",
               "bayes:samples=8", "mcs:rollouts=3", "mcs:rollouts=3:score=relative"]

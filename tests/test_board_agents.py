@@ -14,8 +14,15 @@ from agents.registry import PerGameAgent, describe, make_agent
 from sixnimmt_env.board import engine
 from sixnimmt_env.board.actions import ANSWER_YES, LUCK_ACTION, PASS_ACTION
 from sixnimmt_env.board.rules import DOUBLE, HAND_SIZE, PLUS5, BoardConfig
-from sixnimmt_env.board.state import (ASK_DOUBLE, ASK_LUCK_CARD, ASK_PLUS5, PHASE_ASK, PHASE_OVER,
-                                      PHASE_PICK, PHASE_PICK_SECOND)
+from sixnimmt_env.board.state import (
+    ASK_DOUBLE,
+    ASK_LUCK_CARD,
+    ASK_PLUS5,
+    PHASE_ASK,
+    PHASE_OVER,
+    PHASE_PICK,
+    PHASE_PICK_SECOND,
+)
 from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.core.game import make_game
 

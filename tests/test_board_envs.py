@@ -24,6 +24,7 @@ def test_pettingzoo_checkers(variant):
 def test_gymnasium_and_sb3_checkers():
     from gymnasium.utils.env_checker import check_env
     from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
     from sixnimmt_env.adapters.gym_env import SixNimmtEnv
     check_env(SixNimmtEnv(game="board", players=4, variant="luck"))
     sb3_check_env(SixNimmtEnv(game="board", players=2))

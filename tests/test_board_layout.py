@@ -16,11 +16,29 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sixnimmt_env.board.layout import (DEFAULT_BULLHEADS, DEFAULT_CLOVERS, DEFAULT_LAYOUT, DRAW_ACTION,
-                                       DRAW_TILE, FIXED, GREEN, NO_FIELD, PLAIN, PLAY_TWO, RED,
-                                       SHIPPED_LAYOUTS, TAKE, TAKE_TO_HAND, BoardLayout, default_bullheads,
-                                       layout_from_dict, layout_to_dict, load_layout, render_board,
-                                       save_layout)
+from sixnimmt_env.board.layout import (
+    DEFAULT_BULLHEADS,
+    DEFAULT_CLOVERS,
+    DEFAULT_LAYOUT,
+    DRAW_ACTION,
+    DRAW_TILE,
+    FIXED,
+    GREEN,
+    NO_FIELD,
+    PLAIN,
+    PLAY_TWO,
+    RED,
+    SHIPPED_LAYOUTS,
+    TAKE,
+    TAKE_TO_HAND,
+    BoardLayout,
+    default_bullheads,
+    layout_from_dict,
+    layout_to_dict,
+    load_layout,
+    render_board,
+    save_layout,
+)
 from sixnimmt_env.core.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -103,6 +103,7 @@ def test_records_replay_and_bad_records_are_named(variant):
 def test_pettingzoo_and_gymnasium_checkers(variant):
     from gymnasium.utils.env_checker import check_env
     from pettingzoo.test import api_test, parallel_api_test
+
     from sixnimmt_env.adapters.gym_env import SixNimmtEnv
     parallel_api_test(sixnimmt_env.parallel_env(game="board", players=3, variant=variant), num_cycles=200)
     api_test(sixnimmt_env.env(game="board", players=4, variant=variant), num_cycles=100)

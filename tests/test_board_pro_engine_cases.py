@@ -10,9 +10,19 @@ import pytest
 
 from sixnimmt_env import make_game
 from sixnimmt_env.board import engine
-from sixnimmt_env.board.actions import (ANSWER_NO, ASCENDING_ACTION, FREE_ROW_ACTION, FRONT_ACTION, LUCK_ACTION,
-                                        NO_CARD_ACTION, ONE_MORE_ACTION, PASS_ACTION, SKIP_ACTION, STOP_ACTION,
-                                        SWAP_ACTION)
+from sixnimmt_env.board.actions import (
+    ANSWER_NO,
+    ASCENDING_ACTION,
+    FREE_ROW_ACTION,
+    FRONT_ACTION,
+    LUCK_ACTION,
+    NO_CARD_ACTION,
+    ONE_MORE_ACTION,
+    PASS_ACTION,
+    SKIP_ACTION,
+    STOP_ACTION,
+    SWAP_ACTION,
+)
 from sixnimmt_env.board.layout import BoardLayout
 from sixnimmt_env.board.rules import ACTION_KINDS, LUCK_KINDS, BoardConfig
 from sixnimmt_env.board.state import ASK_NAMES, PHASE_ASK, PHASE_OVER, PHASE_PICK_SECOND

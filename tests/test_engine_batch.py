@@ -7,8 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
-from sixnimmt_env import (PHASE_CARDS, PHASE_ROW, RuleConfig, concat, from_deal, game_seeds,
-                          new_games, step)
+from sixnimmt_env import PHASE_CARDS, PHASE_ROW, RuleConfig, concat, from_deal, game_seeds, new_games, step
 from sixnimmt_env.core.sorting import sorting_network
 from tests.test_engine_reference import random_actions
 
@@ -87,7 +86,7 @@ def test_invariants_hold_on_every_step(players, row_choice, deck):
     cfg = RuleConfig(players=players, row_choice=row_choice, deck=deck, end_score=None, max_rounds=2)
     v = cfg.variant_data
     deck_ids = set(v.deck(players, deck).tolist())
-    deck_bulls = int(v.bullheads[list(deck_ids)].sum())
+    int(v.bullheads[list(deck_ids)].sum())
     st = new_games(cfg, game_seeds(players, 16))
     rng = np.random.default_rng(0)
     taken = np.zeros(st.batch_size, dtype=int)  # cards taken this round, from the events

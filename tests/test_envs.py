@@ -11,9 +11,9 @@ import pytest
 
 import sixnimmt_env
 from sixnimmt_env import ConfigError, IllegalActionError, RuleConfig, game_seeds, new_games
-from sixnimmt_env.cards.seat_view import SeatView
-from sixnimmt_env.cards.encoding import card_layout
 from sixnimmt_env.cards.actions import action_size, pass_action
+from sixnimmt_env.cards.encoding import card_layout
+from sixnimmt_env.cards.seat_view import SeatView
 from sixnimmt_env.core.rewards import rank_rewards
 
 warnings.filterwarnings("ignore", message=".*render_mode.*")
@@ -253,6 +253,7 @@ def test_layout_table_drives_docs_and_decoder():
 def test_gymnasium_and_sb3_checkers():
     from gymnasium.utils.env_checker import check_env
     from stable_baselines3.common.env_checker import check_env as sb3_check_env
+
     import sixnimmt_env.adapters.gym_env  # noqa: F401  (registers SixNimmt-v0)
     check_env(gymnasium.make("SixNimmt-v0", players=4).unwrapped)
     sb3_check_env(sixnimmt_env.adapters.gym_env.SixNimmtEnv(3))
@@ -278,8 +279,9 @@ def test_gym_env_learner_is_asked_only_for_decisions():
 
 def test_vec_env_matches_the_single_game_encoder_and_auto_resets():
     pass
-    from sixnimmt_env.adapters.vec_env import SixNimmtVecEnv
     from stable_baselines3.common.vec_env import VecMonitor
+
+    from sixnimmt_env.adapters.vec_env import SixNimmtVecEnv
     env = VecMonitor(SixNimmtVecEnv(16, 4, learners=2, seed=3))
     obs = env.reset()
     inner = env.venv
@@ -309,6 +311,7 @@ def test_vec_env_rejects_illegal_actions():
 
 def test_maskable_ppo_runs_on_the_vec_env():
     from sb3_contrib import MaskablePPO
+
     from sixnimmt_env.adapters.vec_env import SixNimmtVecEnv
     env = SixNimmtVecEnv(8, 4)
     model = MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=64, n_epochs=1, verbose=0, seed=0)

@@ -97,6 +97,7 @@ def test_reset_deal_options_and_unknown_keys():
 @given(kind=st.sampled_from(["nan", "float", "string", "array", "bool", "none", "big"]))
 def test_gym_env_bad_actions(kind):
     import gymnasium
+
     import sixnimmt_env.adapters.gym_env  # noqa: F401  registers SixNimmt-v0
 
     env = gymnasium.make("SixNimmt-v0", players=4).unwrapped

@@ -117,8 +117,8 @@ def test_fast_path_takes_only_the_classic_variant(monkeypatch):
 
 
 def test_replay_dispatches_on_the_record_game(tmp_path):
-    from sixnimmt_env.core.records import replay
     from sixnimmt_env.core.errors import InvalidRecordError
+    from sixnimmt_env.core.records import replay
     with pytest.raises(InvalidRecordError, match="unknown game 'go'"):
         replay({"format": "sixnimmt-record/1", "game": "go"})
     path = tmp_path / "r.json"

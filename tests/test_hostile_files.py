@@ -5,7 +5,6 @@ nothing is read past the size limit (README "Security")."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest

@@ -50,11 +50,11 @@ def test_label_targets_are_the_teachers_estimates_and_the_bullheads_to_come():
     """One unit with the teacher in every seat and no exploration: every labelled card is
     the teacher's own estimate (lower is better); the value targets add up: along a
     seat's round the bullheads still to come never grow."""
-    from training.labels import RoundEnds, Labeller
     from agents.arena import play_duplicate
     from agents.cards.search import MonteCarloAgent
     from sixnimmt_env.core.game import make_game
     from sixnimmt_env.core.rng import game_seeds
+    from training.labels import Labeller, RoundEnds
 
     labeller = Labeller(MonteCarloAgent(rollouts=8), "card-features", explore=0.0)
     ends = RoundEnds()
@@ -176,6 +176,7 @@ def test_the_model_makes_its_own_row_choices(tiny_run):
 
 def test_training_starts_from_a_fitted_network(tiny_run, tmp_path):
     import torch as th
+
     from agents.ppo import load_model
     from training.config import TrainConfig
     from training.train import new_model, start_from
@@ -195,6 +196,7 @@ def test_training_starts_from_a_fitted_network(tiny_run, tmp_path):
 
 def test_plain_ppo_picks_the_shipped_model_for_the_table(tmp_path, monkeypatch, tiny_run):
     import shutil
+
     import agents.ppo as ppo
     monkeypatch.setattr(ppo, "SHIPPED_DIR", tmp_path)
     shutil.copy(tiny_run / "model.zip", tmp_path / "wide.zip")
@@ -227,10 +229,10 @@ def test_shipped_models_cover_the_documented_table_sizes():
 
 
 def test_from_deal_seen_gives_the_simulated_seat_the_real_seats_knowledge():
+    from agents.cards.search import sim_config
     from sixnimmt_env.cards.engine import from_deal, new_games
     from sixnimmt_env.cards.seat_view import SeatView
     from sixnimmt_env.core.game import make_game
-    from agents.cards.search import sim_config
     rules = RuleConfig(players=4)
     game = make_game("cards", rules)
     st = new_games(rules, np.arange(16, dtype=np.uint64))
@@ -282,6 +284,7 @@ def test_a_run_from_a_fitted_network_holds_its_policy_while_the_value_learns(tin
     """init_model + freeze_policy_steps: after a run inside the frozen steps the actor's
     weights are the fitted ones, the value network's have moved."""
     import torch as th
+
     from agents.ppo import load_model
     from training.config import TrainConfig
     from training.train import train

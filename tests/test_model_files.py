@@ -5,7 +5,6 @@ the league pool), and a crafted file is refused in one line (README "Security").
 from __future__ import annotations
 
 import base64
-import io
 import json
 import pickle
 import subprocess

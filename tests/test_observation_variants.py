@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from sixnimmt_env import ConfigError, RuleConfig, game_seeds, new_games
+from sixnimmt_env.cards.encoding import HAND_SLOT_FIELDS, card_layout
 from sixnimmt_env.cards.engine import from_deal
 from sixnimmt_env.cards.seat_view import SeatView
-from sixnimmt_env.cards.encoding import HAND_SLOT_FIELDS, card_layout
 
 CFG = RuleConfig(players=4, row_choice="cheapest")
 FEATURE = {name: k for k, (name, _) in enumerate(HAND_SLOT_FIELDS)}
@@ -91,8 +91,9 @@ def test_vec_env_uses_the_chosen_observation():
 def test_card_scorer_puts_each_slot_score_on_its_card():
     import torch as th
     from sb3_contrib import MaskablePPO
-    from sixnimmt_env.adapters.vec_env import SixNimmtVecEnv
+
     from agents.cards.policy import CardScorerPolicy, scorer_kwargs
+    from sixnimmt_env.adapters.vec_env import SixNimmtVecEnv
 
     env = SixNimmtVecEnv(4, 4, seed=2, row_choice="cheapest", observation="card-features")
     kwargs = {"net_arch": {"pi": [], "vf": [32]}, **scorer_kwargs(env.games.layout, (16,), (8,))}
@@ -120,8 +121,8 @@ def test_tiny_card_scorer_run_loads_as_an_agent_that_builds_its_observation(tmp_
     import json
 
     from agents.arena import run_match
-    from training.config import TrainConfig
     from agents.ppo import PPOAgent
+    from training.config import TrainConfig
     from training.train import train
 
     cfg = TrainConfig.load(None, ["name=tiny", "total_timesteps=1500", "num_games=32", "n_steps=16",

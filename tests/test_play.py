@@ -16,10 +16,10 @@ from agents.cards.search import MonteCarloAgent
 from experiments.play_cards import TerminalGame
 from experiments.session import HUMAN_NAME, opponent_specs
 from sixnimmt_env import RuleConfig, game_seeds, new_games, step
-from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.cards.seat_view import SeatView
-from sixnimmt_env.core.records import replay
 from sixnimmt_env.cards.state import PHASE_ROW
+from sixnimmt_env.core.errors import ConfigError
+from sixnimmt_env.core.records import replay
 
 ONE_ROUND = RuleConfig(players=3, end_score=None, max_rounds=1)
 
@@ -171,6 +171,7 @@ def test_opponents_are_cycled_and_too_many_refused():
 def test_plain_ppo_is_the_shipped_model_for_the_table_and_a_model_is_refused_other_tables_first(tmp_path):
     import json
     import shutil
+
     from agents.ppo import SHIPPED_DIR
     for players in (3, 4):
         person = Person(script=["quit"])

@@ -10,12 +10,11 @@ import pytest
 from rich.console import Console
 
 from experiments.demo import play_demo
-from experiments.session import HUMAN_NAME, terminal_game
 from experiments.play_board import BoardTerminalGame
+from experiments.session import HUMAN_NAME, terminal_game
 from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.core.game import make_game
 from sixnimmt_env.core.rng import game_seeds
-
 
 LUCK_2P = make_game("board", players=2, variant="luck")
 BASIC_3P = make_game("board", players=3)

@@ -95,7 +95,8 @@ def test_tournament_on_ray_equals_local(tmp_path, cluster):
 def test_match_units_on_ray_equal_local(cluster):
     rules = RuleConfig(players=3, max_rounds=1)
     specs = ["lowest", "greedy", "random"]
-    key = lambda r: [(a.name, a.points_per_round, a.points_ci, a.win_share) for a in r.agents]
+    def key(r):
+        return [(a.name, a.points_per_round, a.points_ci, a.win_share) for a in r.agents]
     local = run_match(specs, rules, 11, 3, progress=False, chunk_deals=4, backend=LocalBackend(1))
     remote = run_match(specs, rules, 11, 3, progress=False, chunk_deals=4, backend=RayBackend())
     assert key(local) == key(remote) and remote.games == 33

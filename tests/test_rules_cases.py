@@ -18,8 +18,19 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from sixnimmt_env import (PHASE_CARDS, PHASE_OVER, PHASE_ROW, ConfigError, IllegalActionError,
-                          RuleConfig, concat, from_deal, game_seeds, new_games, step)
+from sixnimmt_env import (
+    PHASE_CARDS,
+    PHASE_OVER,
+    PHASE_ROW,
+    ConfigError,
+    IllegalActionError,
+    RuleConfig,
+    concat,
+    from_deal,
+    game_seeds,
+    new_games,
+    step,
+)
 
 BULLS = RuleConfig().variant_data.bullheads
 NO_SEAT = -1

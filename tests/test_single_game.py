@@ -12,8 +12,8 @@ import pytest
 import sixnimmt_env
 from sixnimmt_env import IllegalActionError, RuleConfig, game_seeds, new_games
 from sixnimmt_env.cards.engine import deal_ids, first_dealer
-from sixnimmt_env.core.rng import TAG_DEAL, game_seed_int, round_key_int, round_keys
 from sixnimmt_env.cards.single_game import SingleGame
+from sixnimmt_env.core.rng import TAG_DEAL, game_seed_int, round_key_int, round_keys
 
 
 def pair(players, **options):

@@ -13,10 +13,20 @@ import numpy as np
 import pytest
 
 from sixnimmt_env import PHASE_CARDS, PHASE_OVER, PHASE_ROW, RuleConfig, from_deal, game_seeds, new_games, step
-from sixnimmt_env.cards.events import (RULE_NAMES, RULE_NONE, RULE_ON_TWIN, RULE_SIXTH, RULE_TOO_LOW,
-                                       RULE_TWIN_CHOICE, RULE_TWIN_SHORTER, StepEvents, rule_names)
+from sixnimmt_env.cards.events import (
+    RULE_NAMES,
+    RULE_NONE,
+    RULE_ON_TWIN,
+    RULE_SIXTH,
+    RULE_TOO_LOW,
+    RULE_TWIN_CHOICE,
+    RULE_TWIN_SHORTER,
+    StepEvents,
+    rule_names,
+)
 from sixnimmt_env.cards.rules import N_ROWS, ROW_CAPACITY
-from tests.test_die_sechste import _random_actions, cfg as sechste, cid, position
+from tests.test_die_sechste import _random_actions, cid, position
+from tests.test_die_sechste import cfg as sechste
 from tests.test_rules_cases import pad_rows
 
 TWIN_ROW = RULE_TWIN_SHORTER | RULE_TWIN_CHOICE

@@ -25,8 +25,8 @@ def cli(*args, **kwargs):
 
 def test_tiny_run_end_to_end(tmp_path):
     from agents.arena import run_match
-    from training.config import TrainConfig
     from agents.ppo import PPOAgent
+    from training.config import TrainConfig
     from training.train import train
 
     cfg = TrainConfig.load(None, TINY + ["name=tiny", "total_timesteps=6000", "players=3"])

@@ -22,6 +22,7 @@ def export_model(src: str | Path, dst: str | Path) -> Path:
     import zipfile
 
     import torch
+
     from agents.model_file import ENTRIES, read_entry, read_model
 
     src, dst = Path(src), Path(dst)

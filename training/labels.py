@@ -141,6 +141,7 @@ def label_batch(index: int, players: int, deals: int, teacher: str, field: tuple
     every seat but `field_seats` drawn from `field`), written to `out`. Its games and
     random draws depend only on (seed, index). Returns (index, records, seconds)."""
     import time
+
     from agents.registry import make_agent
     t0 = time.perf_counter()
     rng = np.random.default_rng([seed, index])

@@ -22,8 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from sixnimmt_env.board.actions import (ASCENDING_ACTION, FREE_ROW_ACTION, FRONT_ACTION, NO_CARD_ACTION,
-                                        SKIP_ACTION)
+from sixnimmt_env.board.actions import ASCENDING_ACTION, FREE_ROW_ACTION, FRONT_ACTION, NO_CARD_ACTION, SKIP_ACTION
 from sixnimmt_env.board.layout import DRAW_ACTION, DRAW_TILE, FIXED, GREEN, RED, TAKE, TAKE_TO_HAND
 from sixnimmt_env.board.state import ASK_ACTION, ASK_FREE_ROW
 

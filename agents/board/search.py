@@ -48,8 +48,17 @@ from sixnimmt_env.board.actions import ANSWER_NO, ANSWER_YES, FREE_ROW_ACTION, L
 from sixnimmt_env.board.placement import field_effect
 from sixnimmt_env.board.rules import DOUBLE, N_TILES, PLUS5, PLUS5_POINTS
 from sixnimmt_env.board.seat_view import BoardSeatView
-from sixnimmt_env.board.state import (ASK_ACTION, ASK_DOUBLE, ASK_FREE_ROW, ASK_LUCK_CARD, ASK_PLUS5, PHASE_ASK,
-                                      PHASE_OVER, PHASE_PICK_SECOND, BoardState)
+from sixnimmt_env.board.state import (
+    ASK_ACTION,
+    ASK_DOUBLE,
+    ASK_FREE_ROW,
+    ASK_LUCK_CARD,
+    ASK_PLUS5,
+    PHASE_ASK,
+    PHASE_OVER,
+    PHASE_PICK_SECOND,
+    BoardState,
+)
 
 from .heuristics import VALUES, tile_values
 

@@ -22,12 +22,11 @@ import sys
 
 import typer
 
-from experiments.cli.app import EXIT_INVALID, app, error_line
-from sixnimmt_env.core.errors import SixNimmtError
-
 # The command groups register their commands on `app` when imported, in the order `--help`
 # lists them.
-from experiments.cli import play, matches, runs, study, bench  # noqa: E402, F401, I001
+from experiments.cli import bench, matches, play, runs, study  # noqa: E402, F401, I001
+from experiments.cli.app import EXIT_INVALID, app, error_line
+from sixnimmt_env.core.errors import SixNimmtError
 
 __all__ = ["app", "main"]
 

@@ -91,7 +91,8 @@ def replay(
     Exit 0: valid; 1: the record's penalties, totals or winners differ from the replay;
     2: invalid record (the message names the round, turn and seat).
     """
-    from sixnimmt_env.core.records import load_record, replay as run_replay
+    from sixnimmt_env.core.records import load_record
+    from sixnimmt_env.core.records import replay as run_replay
 
     result = run_replay(load_record(file))  # the record's "game" picks the rules
     if as_json:

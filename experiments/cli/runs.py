@@ -64,7 +64,8 @@ def train(run: RunStart = RUN_OPTIONS) -> None:
              progress="Show progress bars.")
 def imitate(run: RunStart = RUN_OPTIONS) -> None:
     """Learn from search: label positions with mcs, fit the network to it (see training/imitate.py)."""
-    from training.imitate import ImitationConfig, imitate as run_imitation
+    from training.imitate import ImitationConfig
+    from training.imitate import imitate as run_imitation
 
     out = run.start(run_imitation, ImitationConfig)
     typer.echo(f"run in {out}/ (model: {out}/model.zip, figures: {out}/report.json); "

@@ -120,7 +120,8 @@ async def handle(store: GameStore, text: str) -> tuple[list[dict], WebSession | 
                  "message": str(e)}], None
     except Exception:  # a bug must not take the server down: log it, tell the page
         log.exception("unexpected failure handling a message")
-        return [{"type": "error", "code": "internal", "id": None, "message": "internal error (logged by the server); the game goes on"}], None
+        return [{"type": "error", "code": "internal", "id": None,
+                 "message": "internal error (logged by the server); the game goes on"}], None
 
 
 def create_app(idle_seconds: float = IDLE_SECONDS, sweep_seconds: float = 30.0,

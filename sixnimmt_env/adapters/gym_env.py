@@ -18,10 +18,10 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 
-from .checks import action_int, finite_number, reset_options, seed_int
 from ..core.errors import ConfigError, IllegalActionError
 from ..core.game import Game, make_game
 from ..core.rewards import ILLEGAL_POLICIES, check_option
+from .checks import action_int, finite_number, reset_options, seed_int
 from .learner import LearnerGames
 
 

@@ -90,7 +90,6 @@ engine gives; other games run on the batched engine. `env.fast_path` says which.
 from __future__ import annotations
 
 import functools
-from typing import Any
 
 import gymnasium
 import numpy as np

@@ -13,8 +13,17 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..core import rng
-from .actions import (ASCENDING_ACTION, FREE_ROW_ACTION, FRONT_ACTION, N_ACTIONS, NO_CARD_ACTION,
-                      ONE_MORE_ACTION, SKIP_ACTION, STOP_ACTION, SWAP_ACTION)
+from .actions import (
+    ASCENDING_ACTION,
+    FREE_ROW_ACTION,
+    FRONT_ACTION,
+    N_ACTIONS,
+    NO_CARD_ACTION,
+    ONE_MORE_ACTION,
+    SKIP_ACTION,
+    STOP_ACTION,
+    SWAP_ACTION,
+)
 from .rows import packed_rows, target_rows
 from .rules import ACTION_KINDS, ASCENDING, FRONT, N_TILES, ONE_MORE, SKIP, STOP, SWAP
 from .state import NO_CARD, BoardState

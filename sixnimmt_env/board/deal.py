@@ -7,8 +7,18 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..core import rng
 from ..core.errors import ConfigError
-from .rules import (ACTION_KINDS, DOUBLE, HAND_SIZE, N_TILES, ONE_MORE, PLUS5, START_ACTION_CARDS, START_ROWS,
-                    STOP_SIGNS, BoardConfig)
+from .rules import (
+    ACTION_KINDS,
+    DOUBLE,
+    HAND_SIZE,
+    N_TILES,
+    ONE_MORE,
+    PLUS5,
+    START_ACTION_CARDS,
+    START_ROWS,
+    STOP_SIGNS,
+    BoardConfig,
+)
 from .state import NO_CARD, NO_SEAT, BoardState
 from .turns import start_turn
 
@@ -39,7 +49,8 @@ def empty_state(config: BoardConfig, seeds: NDArray[np.uint64]) -> BoardState:
         action=i8(K, P), deck=i8(D), deck_at=i8(), deck_end=np.full(B, D, np.int8), discard=i8(K),
         action_drawn=np.zeros(B, np.int16), stops=np.zeros((R, B), dtype=bool),
         stops_left=np.full(B, STOP_SIGNS if config.pro else 0, np.int8), card=np.full(B, NO_CARD, np.int8),
-        card_row=i8(), answer_arg=i8(), action_log=i8(L), queue_extra=np.zeros((2 * P + extra, B), dtype=bool), action_script=np.full((L, B), NO_CARD, np.int8),
+        card_row=i8(), answer_arg=i8(), action_log=i8(L), queue_extra=np.zeros((2 * P + extra, B), dtype=bool),
+        action_script=np.full((L, B), NO_CARD, np.int8),
     )
 
 

@@ -29,10 +29,10 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..core.batch import step_actions
 from ..core.errors import IllegalActionError
+from . import kernel, kernel_state
 from .actions import N_TILE_ACTIONS
 from .deal import empty_state, from_deal, from_position, new_games, shuffled_tiles
 from .events import BoardEvents
-from . import kernel, kernel_state
 from .stages import after_kernel, answer, run_stages
 from .state import PHASE_ASK, PHASE_OVER, PHASE_PICK, PHASE_PICK_SECOND, BoardState
 from .turns import put_out

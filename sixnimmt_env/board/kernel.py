@@ -27,9 +27,24 @@ from . import kernel_turns
 from .kernel_pro import draw_action_card, draw_tile, hand_add, play
 from .layout import DRAW_ACTION, DRAW_TILE, TAKE, TAKE_TO_HAND
 from .rules import ASCENDING, DOUBLE, FRONT, PLUS5, PLUS5_POINTS, SKIP
-from .state import (ASK_ACTION, ASK_DOUBLE, ASK_FREE_ROW, ASK_LUCK_CARD, ASK_PLUS5, NO_CARD, PHASE_ASK, STAGE_FREE,
-                    STAGE_GAIN, STAGE_LAND, STAGE_MOVE, STAGE_MOVED, STAGE_NEXT, STAGE_OFFER, STAGE_PLACE,
-                    STAGE_TAKE)
+from .state import (
+    ASK_ACTION,
+    ASK_DOUBLE,
+    ASK_FREE_ROW,
+    ASK_LUCK_CARD,
+    ASK_PLUS5,
+    NO_CARD,
+    PHASE_ASK,
+    STAGE_FREE,
+    STAGE_GAIN,
+    STAGE_LAND,
+    STAGE_MOVE,
+    STAGE_MOVED,
+    STAGE_NEXT,
+    STAGE_OFFER,
+    STAGE_PLACE,
+    STAGE_TAKE,
+)
 
 # Why a game's placing stopped (run_games' result).
 GO = 0  # (inside: the next stage follows)

@@ -17,7 +17,17 @@ from . import actioncards, kernel, kernel_state
 from .actions import ANSWER_NO, FREE_ROW_ACTION, LUCK_ACTION, N_ACTIONS, decode, describe_action
 from .events import BoardEvents
 from .rules import ACTION_KINDS, DOUBLE, PLUS5
-from .state import ASK_ACTION, ASK_DOUBLE, ASK_FREE_ROW, ASK_LUCK_CARD, ASK_NONE, ASK_PLUS5, NO_SEAT, PHASE_PICK, BoardState
+from .state import (
+    ASK_ACTION,
+    ASK_DOUBLE,
+    ASK_FREE_ROW,
+    ASK_LUCK_CARD,
+    ASK_NONE,
+    ASK_PLUS5,
+    NO_SEAT,
+    PHASE_PICK,
+    BoardState,
+)
 from .turns import hands_empty
 
 
