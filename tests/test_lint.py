@@ -51,7 +51,7 @@ def test_the_lint_step_fails_on_a_finding(tmp_path):
     clean = _ruff(tmp_path)
     assert clean.returncode == 0, clean.stdout + clean.stderr
     for fault, code in (("import os\nimport json\n", "F401"), ("import sys\nimport json\nsys.exit(0)\n", "I001"),
-                        ("import json\nx = '" + "a" * 130 + "'\n", "E501")):
+                        ("import json\nx = '" + "a" * 150 + "'\n", "E501")):
         module.write_text(f'"""A probe."""\n\n{fault}\nprint(json.dumps(1))\n')
         found = _ruff(tmp_path)
         assert found.returncode != 0 and code in found.stdout, (fault, found.stdout)

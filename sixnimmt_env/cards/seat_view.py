@@ -159,15 +159,6 @@ class SeatView(SeatViewBase):
         return mask
 
 
-    _tabler = None  # the game's table_view, set by Game.view (the views module cannot import it: a cycle)
-
-    def table_view(self, e: int = 0) -> dict:
-        """Entry e as its game's table view (`Game.table_view`: JSON-able data of what the
-        entry's seat may know), e.g. for a bot in another program; views made by `Game.view`."""
-        if self._tabler is None:
-            raise TypeError("table_view() needs a view made by Game.view")
-        return self._tabler(self._st, int(self.seats[e]), int(self.games[e]))
-
     def random_legal_actions(self, rng: np.random.Generator) -> NDArray[np.int64]:
         """(n,) a uniformly random legal action per entry.
 

@@ -54,3 +54,12 @@ class SeatViewBase:
     def phase(self) -> NDArray[np.int8]:
         """(n,) the game's phase (the game's state.PHASE_*)."""
         return self._st.phase[self._g]
+
+    _tabler = None  # the game's table_view, set by Game.view (the views module cannot import it: a cycle)
+
+    def table_view(self, e: int = 0) -> dict:
+        """Entry e as its game's table view (`Game.table_view`: JSON-able data of what the
+        entry's seat may know), e.g. for a bot in another program; views made by `Game.view`."""
+        if self._tabler is None:
+            raise TypeError("table_view() needs a view made by Game.view")
+        return self._tabler(self._st, int(self.seats[e]), int(self.games[e]))
