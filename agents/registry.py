@@ -30,7 +30,7 @@ from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.core.game import DEFAULT_GAME
 
 from . import Agent
-from .entries import ANY_GAME, AgentEntry  # noqa: F401  (ANY_GAME re-exported for callers of the registry)
+from .entries import ANY_GAME, AgentEntry
 
 
 def _heuristic(rule: str) -> AgentEntry:

@@ -38,9 +38,8 @@ def built(tmp_path_factory):
 def test_wheel_and_sdist_carry_the_data(built):
     wheel, sdist, _ = built
     names = zipfile.ZipFile(wheel).namelist()
-    for needed in (".zip", ".toml"):
-        assert any(n.endswith(needed) and "models/" in n for n in names) or needed == ".toml"
-    assert any("models/" in n and n.endswith(".zip") for n in names), "no shipped model in the wheel"
+    assert any(n.startswith("agents/models/") and n.endswith(".zip") for n in names), "no shipped model in the wheel"
+    assert any(n.startswith("training/configs/") and n.endswith(".toml") for n in names)
     assert any(n.startswith("sixnimmt_env/board/layouts/") and n.endswith(".toml") for n in names)
     assert any(n.endswith("static/app.js") for n in names)
     assert any(n.endswith("LICENSE") for n in names)
@@ -56,9 +55,12 @@ def test_installed_wheel_plays_ppo_and_guided(built, tmp_path):
     # The dependencies (torch and the rest) are this venv's, reached through a .pth line, so
     # the test installs nothing from the network; the project itself comes from the wheel only.
     (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    subprocess.run([sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "--quiet",
-                    "--no-deps", "--no-index", str(wheel)], check=True, capture_output=True, timeout=300)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    # --ignore-installed: the checkout's editable install, visible through deps.pth (and a
+    # PYTHONPATH), must not count as the project being installed already
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "--quiet",
+                    "--no-deps", "--no-index", "--ignore-installed", str(wheel)], env=env, check=True,
+                   capture_output=True, timeout=300)
     where = subprocess.run([str(venv / "bin" / "python"), "-c", "import agents; print(agents.__file__)"],
                            cwd=tmp_path, env=env, capture_output=True, text=True, check=True).stdout
     assert Path(where.strip()).is_relative_to(site), where  # the wheel's copy, not the checkout
