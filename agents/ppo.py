@@ -1,11 +1,14 @@
 """`ppo:path=...`: a trained MaskablePPO model as a batched agent.
 
 A model is saved as `<name>.zip` with `<name>.json` beside it: the rules it was trained
-for, the game kind (`game`; `cards` when absent) and the observation variant it reads
-(`observation`; `basic` when absent, as in models from before the variants). It plays
-any table of that game kind whose seat count it was trained for (`players`: a count or a
-list); other games and counts are refused with a clear error, as the policy never saw
-them. Plain `ppo` plays the shipped model that fits the table (`shipped_model_for`).
+for, the game kind (`game`; `cards` when absent), the game's variant (`variant`; the
+game's default, classic, when absent, as in models from before Die Sechste) and the
+observation variant it reads (`observation`; `basic` when absent, as in models from
+before the observation variants). It plays any table of that game and variant whose seat
+count it was trained for (`players`: a count or a list); other games, variants and counts
+are refused with a clear error, as the policy never saw them (a Die Sechste table gives
+a classic network observations of the same size, so only the meta can tell). Plain
+`ppo` plays the shipped model that fits the table (`shipped_model_for`).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sixnimmt_env.cards.rules import RuleConfig as CardRules
 from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.core.game import make_game
 from sixnimmt_env.core.untrusted import read_json
@@ -63,19 +67,43 @@ def shipped_models() -> list[tuple[Path, dict]]:
     return out
 
 
-def shipped_model_for(players: int, game: str = "cards") -> Path:
-    """The shipped model for a table of `players` seats of `game`: of those trained for that
-    seat count, the one trained for the fewest others (a 4-player model before one for
-    every size). A ConfigError that lists what is shipped when none fits."""
+def default_variant(game: str) -> str | None:
+    """The variant of a model of `game` whose meta names none: classic for the card game
+    (models from before Die Sechste), else None (any: the observation size still checks)."""
+    return CardRules.variant if game == "cards" else None
+
+
+def model_variant(meta: dict) -> str | None:
+    """The variant a model was trained for (None: any)."""
+    return meta.get("variant") or default_variant(meta.get("game", "cards"))
+
+
+def plays_variant(meta: dict, variant: str | None) -> bool:
+    """Whether a model of `meta` plays tables of `variant` (None: the game has no variants to tell apart)."""
+    trained = model_variant(meta)
+    return trained is None or variant is None or trained == variant
+
+
+def shipped_model_for(players: int, game: str = "cards", variant: str | None = None,
+                      trained: str | None = None) -> Path:
+    """The shipped model for a table of `players` seats of `game` in `variant` (default:
+    classic for the card game, `default_variant`): of those trained for that game, variant and seat count
+    (and, with `trained`, made that way: "imitation"), the one trained for the fewest
+    other sizes (a 4-player model before one for every size). A ConfigError that lists
+    what is shipped when none fits."""
+    variant = variant or default_variant(game)
     fitting = []
     for path, meta in shipped_models():
         sizes = _sizes(meta)
-        if meta.get("game", "cards") == game and (sizes is None or players in sizes):
+        if (meta.get("game", "cards") == game and plays_variant(meta, variant)
+                and (sizes is None or players in sizes) and (trained is None or meta.get("trained") == trained)):
             fitting.append((len(sizes) if sizes else 99, path.name, path))
     if not fitting:
-        listed = "; ".join(f"{p.name} ({m.get('game', 'cards')}, {_sizes_text(_sizes(m))} players)"
+        listed = "; ".join(f"{p.name} ({m.get('game', 'cards')} {model_variant(m)}, {_sizes_text(_sizes(m))} players"
+                           f"{', ' + m['trained'] if trained and m.get('trained') else ''})"
                            for p, m in shipped_models()) or "none"
-        raise ConfigError(f"agent ppo: no shipped model plays {game!r} at {players} players "
+        where = (f" in {variant}" if variant else "") + (f" (trained by {trained})" if trained else "")
+        raise ConfigError(f"agent ppo: no shipped model plays {game!r} at {players} players{where} "
                           f"(shipped: {listed}); train one and give it as ppo:path=FILE")
     return min(fitting)[2]
 
@@ -84,20 +112,22 @@ class PPOAgent:
     """Masked policy of a MaskablePPO model; deterministic (argmax) by default.
 
     With a path (or a model object) it plays that model; without, the shipped model that
-    fits each table (`shipped_model_for`), loaded when a table of its size first asks.
+    fits each table (`shipped_model_for`; `trained` narrows the choice, as guided's to the
+    imitation networks), loaded when a table of its kind first asks.
     """
 
     name = "ppo"
 
-    def __init__(self, path: str = "", deterministic: bool = True, model=None, meta: dict | None = None):
-        self.deterministic = deterministic
+    def __init__(self, path: str = "", deterministic: bool = True, model=None, meta: dict | None = None,
+                 trained: str | None = None):
+        self.deterministic, self.trained = deterministic, trained
         self._fixed = None
         if model is not None:
             self._fixed = (model, meta or {})
         elif path:
             self._fixed = load_model(path)
         self._shipped: dict[Path, tuple] = {}  # loaded models by file
-        self._chosen: dict[tuple, tuple] = {}  # (players, game) -> its model
+        self._chosen: dict[tuple, tuple] = {}  # (players, game, variant) -> its model
         self._layouts: dict = {}
 
     @property
@@ -113,13 +143,13 @@ class PPOAgent:
     def players(self):
         return self.meta.get("players")
 
-    def model_for(self, players: int, game: str = "cards") -> tuple:
-        """(model, meta) that plays a table of `players` seats."""
+    def model_for(self, players: int, game: str = "cards", variant: str | None = None) -> tuple:
+        """(model, meta) that plays a table of `players` seats of `game` in `variant`."""
         if self._fixed is not None:
             return self._fixed
-        key = (players, game)
+        key = (players, game, variant)
         if key not in self._chosen:  # once per table kind: act() asks on every step
-            path = shipped_model_for(players, game)
+            path = shipped_model_for(players, game, variant, self.trained)
             if path not in self._shipped:
                 self._shipped[path] = load_model(path)
             self._chosen[key] = self._shipped[path]
@@ -127,14 +157,15 @@ class PPOAgent:
 
     def check(self, game) -> None:
         """Refuse, before the first turn, a table the model was not trained for: another
-        game kind, seat count or observation size (ConfigError)."""
+        game kind, variant, seat count or observation size (ConfigError)."""
         self.network_for(game.rules, game.info.players)
 
     def network_for(self, config, players: int):
         """(model, observation layout) for a table of `players` seats under `config`; a
         ConfigError for a table the model was not trained for."""
         playing = getattr(config, "game", "cards")
-        model, meta = self.model_for(players, playing)
+        variant = getattr(config, "variant", None)
+        model, meta = self.model_for(players, playing, variant)
         sizes = _sizes(meta)
         if sizes is not None and players not in sizes:
             raise ConfigError(f"agent {self.name}: trained for {_sizes_text(sizes)} players, "
@@ -143,6 +174,9 @@ class PPOAgent:
         if trained_for != playing:
             raise ConfigError(f"agent {self.name}: the model was trained for the {trained_for!r} game, "
                               f"the table plays {playing!r}")
+        if not plays_variant(meta, variant):
+            raise ConfigError(f"agent {self.name}: the model was trained for {model_variant(meta)}, "
+                              f"the table plays {variant}")
         key = (config, id(model))
         layout = self._layouts.get(key)
         if layout is None:
@@ -193,7 +227,7 @@ def load_model(path: str | Path):
         if players is not None and not (isinstance(players, int) or
                                         (isinstance(players, list) and all(isinstance(p, int) for p in players))):
             raise ConfigError(f"agent ppo: {meta_file}: players must be a seat count or a list of them")
-        for key in ("game", "observation"):
+        for key in ("game", "variant", "deck", "observation"):
             if key in meta and not isinstance(meta[key], str):
                 raise ConfigError(f"agent ppo: {meta_file}: {key} must be a string")
     return model, meta

@@ -61,7 +61,7 @@ def test_label_targets_are_the_teachers_estimates_and_the_bullheads_to_come():
     game = make_game("cards", players=4, row_choice="player", end_score=30)
     rows, *_ = play_duplicate(["teacher"] * 4, {"teacher": labeller}, game, game_seeds(3, 2),
                               np.random.default_rng(0), observers=[ends])
-    batch = labeller.batch(np.array([r["totals"] for r in rows]).T, ends, 4)
+    batch = labeller.batch(np.array([r["totals"] for r in rows]).T, ends, game)
     assert len(batch) > 100
     games, seats, rounds, so_far = (np.concatenate(p) for p in list(zip(*labeller.records))[3:])
     for g in range(8):
@@ -206,7 +206,7 @@ def test_plain_ppo_picks_the_shipped_model_for_the_table(tmp_path, monkeypatch, 
                                                     "players": 3}))
     assert ppo.shipped_model_for(3) == tmp_path / "three.zip"  # the most specialised first
     assert ppo.shipped_model_for(5) == tmp_path / "wide.zip"
-    with pytest.raises(ConfigError, match=r"no shipped model plays 'cards' at 4 players \(shipped: three.zip"):
+    with pytest.raises(ConfigError, match=r"no shipped model plays 'cards' at 4 players in classic \(shipped: three.zip"):
         ppo.shipped_model_for(4)
     with pytest.raises(ConfigError, match="no shipped model plays 'board'"):
         ppo.shipped_model_for(3, "board")

@@ -10,6 +10,7 @@ import json
 
 import pytest
 
+from sixnimmt_env import RuleConfig
 from sixnimmt_env.core.errors import ConfigError
 from training.config import NETWORK_KEYS, NetworkConfig, TrainConfig
 from training.imitate import ImitationConfig
@@ -89,8 +90,11 @@ def test_old_configs_and_set_keys_still_work(tmp_path):
     (tmp_path / "config.json").write_text(json.dumps(OLD_TRAIN))
     _, cfg = resume_run(tmp_path, TrainConfig, "training")
     assert cfg.network == NetworkConfig("card-scorer", "card-features", (32,), (16,), (8,))
+    # from before the card rules were options: classic, the full deck, games to 66
+    assert cfg.card_rules(3) == RuleConfig(players=3, row_choice="player")
     old = ImitationConfig.from_dict(OLD_IMITATION)
     assert old.policy == "card-scorer" and old.net_arch == (32,)
+    assert old.card_rules(4) == RuleConfig(players=4) and old.train_config().card_rules(4) == RuleConfig(players=4)
     cfg = TrainConfig.load(None, ["net_arch=[64, 64]", "observation=card-features", "policy=card-scorer"])
     assert cfg.network.net_arch == (64, 64) and cfg.to_dict()["net_arch"] == (64, 64)
     toml = tmp_path / "im.toml"

@@ -67,10 +67,47 @@ NETWORK_KEYS = ("policy", "observation", "net_arch", "scorer_context", "scorer_h
 """The fields of NetworkConfig, in order."""
 
 
+RULE_KEYS = ("variant", "deck", "row_choice", "end_score", "max_rounds")
+"""The fields of CardRules, in order: the card game's rule options but the seat count."""
+
+
 @dataclass(frozen=True)
-class RunConfig(NetworkConfig):
-    """A run's config (training, imitation): the network and the run's own options, read
-    from a file and overrides, saved as a flat table in the run's config.json."""
+class CardRules:
+    """The card game's rule options of a run's games (RuleConfig's, less the seat count,
+    which a run gives per table). RuleConfig checks them (`card_rules`): the values they
+    allow are written there once. A config.json from before these fields was classic with
+    the full deck, which the defaults are."""
+
+    variant: str = "classic"
+    """classic or die-sechste (sixnimmt_env.cards.rules.VARIANTS)."""
+    deck: str = "full"
+    """full (every card of the variant) or exact (10 x players + 4 cards)."""
+    row_choice: str = "player"
+    """player (the rules) or cheapest (automatic rows, as in published results)."""
+    end_score: int = 66
+    """A game ends after the round in which someone reaches this (0: no end score)."""
+    max_rounds: int = 0
+    """A game ends after this many rounds (0: no round limit)."""
+
+    def rule_fields(self) -> dict:
+        """The rule options as this config holds them (0 for an unused limit)."""
+        return {name: getattr(self, name) for name in RULE_KEYS}
+
+    def rule_options(self) -> dict:
+        """The rule options as make_game and RuleConfig take them (None for an unused limit)."""
+        return {**self.rule_fields(), "end_score": self.end_score or None, "max_rounds": self.max_rounds or None}
+
+    def card_rules(self, players: int):
+        """The RuleConfig of a table of `players` under these options (ConfigError if invalid)."""
+        from sixnimmt_env import RuleConfig
+        return RuleConfig(players=players, **self.rule_options())
+
+
+@dataclass(frozen=True)
+class RunConfig(CardRules, NetworkConfig):
+    """A run's config (training, imitation): the network, the card game's rules and the
+    run's own options, read from a file and overrides, saved as a flat table in the run's
+    config.json."""
 
     KIND: ClassVar[str] = "run"  # what messages call the options ("training")
 
@@ -107,7 +144,8 @@ class TrainConfig(RunConfig):
     players: int = 4
     """Seats at the table."""
     row_choice: str = "cheapest"
-    """player (the rules) or cheapest (automatic rows, as in published results)."""
+    """player (the rules) or cheapest (automatic rows, as in published results; the
+    default of training runs from before the rules were options)."""
     episode: str = "round"
     """round (one round per episode) or game."""
     reward: str = "penalty"
@@ -167,8 +205,7 @@ class TrainConfig(RunConfig):
     def __post_init__(self) -> None:
         """Check every option: a ConfigError names the option and the values it allows."""
         check_types(self)
-        from sixnimmt_env import RuleConfig
-        RuleConfig(players=self.players, row_choice=self.row_choice)  # validates both
+        self.card_rules(self.players)  # the rule options and the seat count, checked by RuleConfig
         check_option("episode", self.episode, EPISODES)
         check_option("reward", self.reward, REWARDS)
         if not self.name or self.name in (".", "..") or any(c in self.name for c in "/\\\0"):

@@ -2,8 +2,8 @@
 
 `sixnimmt imitate --config FILE` runs two stages into runs/<name>/:
 
-1. **Labels** (`training/labels.py`): units of duplicate games under the full rules, at
-   the configured table sizes in turn, the teacher (`mcs`) in most seats; every decision
+1. **Labels** (`training/labels.py`): units of duplicate games under the configured
+   rules (classic or Die Sechste, ...), at the configured table sizes in turn, the teacher (`mcs`) in most seats; every decision
    with a choice is stored with the teacher's estimate of each legal action. Units run on
    `workers` processes and are written one file each (labels/unit-NNNNN.npz), so a killed
    run resumes where it stopped. The stage ends after `label_minutes` of labelling in all
@@ -49,7 +49,9 @@ from .runs import new_run, resume_run, write_json
 @dataclass(frozen=True)
 class ImitationConfig(RunConfig):
     """Everything an imitation run is made of (checked on construction: ConfigError).
-    The network options are NetworkConfig's, for the card scorer on card-features."""
+    The network options are NetworkConfig's, for the card scorer on card-features; the
+    rules of the labelled games are CardRules' (variant, deck, row_choice, end_score,
+    max_rounds)."""
 
     KIND: ClassVar[str] = "imitation"
 
@@ -72,10 +74,6 @@ class ImitationConfig(RunConfig):
     """Share of the teacher's decisions played at random (the positions of weaker play)."""
     deal_seats: int = 64
     """Seats per label unit: deals = deal_seats // players, each in every seat rotation."""
-    row_choice: str = "player"
-    """Rules of the labelled games: player (the rules) or cheapest."""
-    end_score: int = 66
-    """The labelled games end after the round in which someone reaches this."""
     label_minutes: float = 25.0
     """Wall time of the label stage."""
     units: int = 100_000
@@ -125,18 +123,15 @@ class ImitationConfig(RunConfig):
                 raise ConfigError(f"{name} must be a positive number, got {getattr(self, name)}")
         if not 0 <= self.explore <= 1 or not 0 <= self.holdout < 0.5 or self.value_weight < 0:
             raise ConfigError("explore must be in [0, 1], holdout in [0, 0.5), value_weight >= 0")
-        from sixnimmt_env import RuleConfig
-        RuleConfig(players=4, row_choice=self.row_choice, end_score=self.end_score)
+        for players in sorted(set(self.players)):
+            self.card_rules(players)  # the rules at every table size, checked by RuleConfig
         self.train_config()  # what training would make of it, checked as training checks it
 
     def train_config(self, players: int | None = None):
         """The TrainConfig of the network this run fits (what `sixnimmt train` would build)."""
-        return TrainConfig(name=self.name, players=players or self.players[0], row_choice=self.row_choice,
+        return TrainConfig(name=self.name, players=players or self.players[0], **self.rule_fields(),
                            episode="game", **dataclasses.asdict(self.network), seed=self.seed,
                            learning_rate=self.learning_rate, torch_threads=self.torch_threads)
-
-    def rules(self) -> dict:
-        return {"row_choice": self.row_choice, "end_score": self.end_score}
 
     def unit_players(self, index: int) -> int:
         return self.players[index % len(self.players)]
@@ -172,7 +167,7 @@ def label(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
             return False
         P = cfg.unit_players(i)
         futures.add(pool.submit(label_batch, i, P, max(cfg.deal_seats // P, 1), cfg.teacher, cfg.field,
-                                cfg.field_seats, cfg.explore, cfg.observation, cfg.rules(), cfg.seed,
+                                cfg.field_seats, cfg.explore, cfg.observation, cfg.rule_options(), cfg.seed,
                                 str(unit_path(run, i))))
         return True
 
@@ -316,7 +311,7 @@ def fit(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
     with writing(run / "model.zip"):
         model.save(run / "model.zip")
         meta = {key: value for key, value in model_meta(cfg.train_config(), 0).items()
-                if key in ("game", "row_choice", "observation")}
+                if key in ("game", "variant", "deck", "row_choice", "observation")}
         meta.update({"players": sorted(set(cfg.players)), "trained": "imitation", "teacher": cfg.teacher,
                      "value": "bullheads to the round's end", "fit": summary})
         (run / "model.json").write_text(json.dumps(meta, indent=1) + "\n")

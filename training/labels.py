@@ -99,11 +99,11 @@ class Labeller:
                                  view.seats[rated], view.round[rated], view.scores[rated, 0]))
         return actions
 
-    def batch(self, totals: NDArray, round_ends: "RoundEnds", players: int) -> LabelBatch:
-        """The records with their value targets, from the games' (P, B) final totals and
-        the totals at each round's end."""
+    def batch(self, totals: NDArray, round_ends: "RoundEnds", game) -> LabelBatch:
+        """The records of `game` (a Game) with their value targets, from the games' (P, B)
+        final totals and the totals at each round's end."""
+        players = game.info.players
         if not self.records:
-            game = make_game("cards", players=players)
             A, D = game.info.n_actions, game.layout(self.observation).size
             return LabelBatch(np.zeros((0, D), np.float16), np.zeros((0, A), bool), np.zeros((0, A), np.float32),
                               np.zeros(0, np.float32), np.zeros(0, np.float32), np.zeros(0, np.int8))
@@ -137,8 +137,9 @@ def seating(players: int, field: tuple[str, ...], field_seats: int, rng: np.rand
 
 def label_batch(index: int, players: int, deals: int, teacher: str, field: tuple[str, ...], field_seats: int,
                 explore: float, observation: str, rules: dict, seed: int, out: str) -> tuple[int, int, float]:
-    """Label unit `index`: `deals` duplicate deals at a table of `players` (teacher in
-    every seat but `field_seats` drawn from `field`), written to `out`. Its games and
+    """Label unit `index`: `deals` duplicate deals at a table of `players` under the card
+    game's rule options `rules` (teacher in every seat but `field_seats` drawn from
+    `field`), written to `out`. Its games and
     random draws depend only on (seed, index). Returns (index, records, seconds)."""
     import time
 
@@ -157,6 +158,6 @@ def label_batch(index: int, players: int, deals: int, teacher: str, field: tuple
     rows, *_ = play_duplicate(names, agents, game, game_seeds(seed, deals, start=index * deals), rng,
                               observers=[round_ends])
     totals = np.array([r["totals"] for r in rows]).T  # (P, B), games in batch order
-    batch = labeller.batch(totals, round_ends, players)
+    batch = labeller.batch(totals, round_ends, game)
     batch.save(Path(out))
     return index, len(batch), time.perf_counter() - t0

@@ -20,6 +20,7 @@ checkpoint is fully written).
 from __future__ import annotations
 
 import csv
+import dataclasses
 import shutil
 import time
 from pathlib import Path
@@ -43,8 +44,8 @@ EVAL_COLUMNS = ["timesteps", "wall_s", "penalty_per_round", "ci95", "win_share",
 
 def model_meta(cfg: TrainConfig, steps: int, penalty: float | None = None) -> dict:
     """The sidecar .json of a saved model: what it was trained for, and its evaluation."""
-    return {"game": "cards", "players": cfg.players, "row_choice": cfg.row_choice, "observation": cfg.observation,
-            "episode": cfg.episode,
+    return {"game": "cards", "variant": cfg.variant, "deck": cfg.deck, "players": cfg.players,
+            "row_choice": cfg.row_choice, "observation": cfg.observation, "episode": cfg.episode,
             "reward": cfg.reward, "timesteps": steps, "eval_penalty_per_round": penalty,
             "eval_field": f"{cfg.players - 1} x {cfg.eval_opponent}",
             **({"init_model": cfg.init_model} if cfg.init_model else {})}
@@ -54,9 +55,8 @@ def evaluate(model, cfg: TrainConfig, deals: int | None = None, opponent: str | 
              seed: int = 12345) -> dict:
     """The policy (deterministic) in one seat against the fixed field, one round per game."""
     from agents.arena import run_match
-    from sixnimmt_env import RuleConfig
 
-    rules = RuleConfig(players=cfg.players, row_choice=cfg.row_choice, end_score=None, max_rounds=1)
+    rules = dataclasses.replace(cfg.card_rules(cfg.players), end_score=None, max_rounds=1)
     agent = PPOAgent(model=model, meta=model_meta(cfg, 0))
     agent.name = "ppo"
     field = [opponent or cfg.eval_opponent] * (cfg.players - 1)
@@ -70,15 +70,14 @@ def new_model(cfg: TrainConfig, env=None, *, num_games: int | None = None, tenso
     VecEnv of `num_games` games of cfg's table, with random opponents: enough for the
     spaces, e.g. to fit the network by imitation)."""
     if env is None:
-        env = SixNimmtVecEnv(num_games or cfg.num_games, cfg.players, reward=cfg.reward, episode=cfg.episode,
-                             row_choice=cfg.row_choice, seed=cfg.seed, observation=cfg.observation)
+        env = SixNimmtVecEnv(num_games or cfg.num_games, rules=cfg.card_rules(cfg.players), reward=cfg.reward,
+                             episode=cfg.episode, seed=cfg.seed, observation=cfg.observation)
     policy, policy_kwargs = "MlpPolicy", {"net_arch": list(cfg.net_arch)}
     if cfg.policy == "card-scorer":
         from agents.cards.policy import CardScorerPolicy, scorer_kwargs
-        from sixnimmt_env import RuleConfig
         from sixnimmt_env.cards.encoding import card_layout
         policy = CardScorerPolicy
-        layout = card_layout(RuleConfig(players=cfg.players, row_choice=cfg.row_choice), cfg.observation)
+        layout = card_layout(cfg.card_rules(cfg.players), cfg.observation)
         policy_kwargs = {"net_arch": {"pi": [], "vf": list(cfg.net_arch)},
                          **scorer_kwargs(layout, cfg.scorer_context, cfg.scorer_hidden)}
     return MaskablePPO(
@@ -347,9 +346,8 @@ def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None,
                                                "search": list(cfg.pool_search)},
                             cfg.players, cfg.max_snapshots)
     # a resumed run plays new games: the seed moves on with the steps done
-    venv = SixNimmtVecEnv(cfg.num_games, cfg.players, opponents=pool, reward=cfg.reward,
-                          episode=cfg.episode, row_choice=cfg.row_choice,
-                          seed=cfg.seed + int(state["timesteps"]), observation=cfg.observation)
+    venv = SixNimmtVecEnv(cfg.num_games, rules=cfg.card_rules(cfg.players), opponents=pool, reward=cfg.reward,
+                          episode=cfg.episode, seed=cfg.seed + int(state["timesteps"]), observation=cfg.observation)
     env = TimedVecEnv(VecMonitor(venv))
 
     # ------------------------------------------------------------------ the model

@@ -14,7 +14,8 @@ round's end:
 The card with the least mean (bullheads this turn + the value's estimate of the rest) is
 played. Row choices, and hands of one card, are the network's own. The network is a
 model of `sixnimmt imitate` (its value head learnt the bullheads to the round's end):
-`path`, by default the shipped `ppo-all` (every table size, 2-10).
+`path`, by default the shipped imitation network that fits the table (its game,
+variant and size: `ppo-all` for every classic table, 2-10).
 """
 
 from __future__ import annotations
@@ -27,14 +28,14 @@ from sixnimmt_env.cards.engine import from_deal, step
 from sixnimmt_env.cards.seat_view import SeatView
 from sixnimmt_env.cards.state import PHASE_CARDS
 
-from ..ppo import SHIPPED_DIR, PPOAgent
+from ..ppo import PPOAgent
 from .search import same_hand_chunks, sample_hands, sim_config
 
 WORLDS_PER_CALL = 32768  # simulated games per batch (memory, not speed; each also meets the network)
-# The imitation network, for every table size: its value head learnt the bullheads to
-# the round's end, the quantity the search adds to this turn's (the PPO-tuned 4-player
+# The shipped networks guided picks from: those of imitation, whose value head learnt the
+# bullheads to the round's end, the quantity the search adds to this turn's (a PPO-tuned
 # model's value learnt whole games' returns, and its policy the exploits of its league).
-DEFAULT_MODEL = SHIPPED_DIR / "ppo-all.zip"
+DEFAULT_TRAINING = "imitation"
 
 
 class GuidedSearchAgent:
@@ -48,7 +49,7 @@ class GuidedSearchAgent:
         if depth < 1:
             raise ValueError("depth must be >= 1")
         self.worlds, self.depth = worlds, depth
-        self.net = PPOAgent(path or str(DEFAULT_MODEL))
+        self.net = PPOAgent(path, trained=DEFAULT_TRAINING)
 
     def check(self, game) -> None:
         self.net.check(game)
