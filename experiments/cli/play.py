@@ -10,7 +10,9 @@ import typer
 
 from experiments.cli.app import EXIT_DIFFERENCES, EXIT_INTERRUPTED, app
 from experiments.options import GAME_OPTIONS, PLAYERS_HELP, GameOptions, game_options
-from sixnimmt_env.core.errors import ConfigError
+from sixnimmt_env.core.errors import ConfigError, SixNimmtError
+
+EXIT_FAILED = 1  # an unexpected failure (a bug) stopped a terminal game: one line, its record kept
 
 
 @app.command()
@@ -54,7 +56,6 @@ def play(
     from rich.console import Console
 
     from experiments.session import default_opponents, opponent_specs, terminal_game
-    from sixnimmt_env.core.records import write_record
 
     game = options.build(players)
     specs = opponent_specs(default_opponents(game.info.game) if opponents is None else opponents, players)
@@ -67,18 +68,35 @@ def play(
         pass
     try:
         session = terminal_game(game, specs, seed, console, console.input, hints=hints)
-        result = session.play()
     except KeyboardInterrupt:  # while the agents load, before any turn
         typer.echo("\nstopped before the first turn; nothing to record", err=True)
         raise typer.Exit(EXIT_INTERRUPTED) from None
+    try:
+        result = session.play()
+    except Exception as e:  # a record on any stop: the completed turns are kept, then one line
+        if session.saved is None or (isinstance(e, SixNimmtError) and session.saved.turns == 0):
+            raise  # refused before the first turn (an agent that cannot play the table): the usual line
+        _keep_record(session.saved, record)
+        if isinstance(e, SixNimmtError):
+            raise
+        text = " ".join(f"{type(e).__name__}: {e}".split())[:300]
+        typer.echo(f"error: the game stopped on an unexpected failure ({text})", err=True)
+        raise typer.Exit(EXIT_FAILED) from None
+    _keep_record(result, record)
+    if result.interrupted:
+        raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _keep_record(result, record: Optional[Path]) -> None:
+    """Write a terminal game's record (the whole game, or its completed turns) when asked."""
+    from sixnimmt_env.core.records import write_record
+
     if record is not None:
         write_record(result.record, record)
         what = "game" if result.finished else f"{result.turns} completed turns"
         typer.echo(f"record of the {what} written to {record} (sixnimmt replay {record})")
     elif not result.finished:
         typer.echo("(not saved: add --record FILE to keep a game)")
-    if result.interrupted:
-        raise typer.Exit(EXIT_INTERRUPTED)
 
 
 @app.command()
