@@ -126,15 +126,31 @@ def replay(
 
 @app.command()
 def serve(
-    host: str = typer.Option("127.0.0.1", help="Address to listen on (127.0.0.1: this machine only)."),
+    host: str = typer.Option("127.0.0.1", help="Address to listen on (127.0.0.1: this machine only; any other "
+                                               "needs --public)."),
     port: int = typer.Option(8000, help="Port to listen on (0: any free one)."),
     idle_minutes: float = typer.Option(30.0, help="A game nobody touched for this long is dropped."),
+    allow: Optional[list[str]] = typer.Option(None, "--allow", help="An agent a page may seat (repeatable), numeric "
+                                              "parameters as ranges, e.g. --allow mcs:rollouts=1..400; 'default' is "
+                                              "the shipped list (heuristics, random, bayes, mcs up to 400 rollouts, "
+                                              "ppo, guided), also when none is given."),
+    allow_origin: Optional[list[str]] = typer.Option(None, "--allow-origin", help="A page address besides this "
+                                                     "machine's (repeatable), e.g. http://192.168.1.5:8000: its "
+                                                     "Host and Origin are accepted."),
+    public: bool = typer.Option(False, "--public", help="Allow a --host other than loopback (read the Security "
+                                                        "section of docs/robustness.md first)."),
     log_level: str = typer.Option("warning", help="uvicorn's log level: critical, error, warning, info, debug."),
 ) -> None:
-    """Play in the browser against the agents, or watch them: a local web server and its page (any game)."""
-    import uvicorn
+    """Play in the browser against the agents, or watch them: a local web server and its page (any game).
 
+    The server decides what runs: opponents only from the allow-list, requests only from
+    this machine's address (or --allow-origin), every page within fixed bounds.
+    """
+    from experiments.serve.allowed import AllowList
     from experiments.serve.app import create_app
+    from experiments.serve.guard import origin_of
+    from experiments.serve.limits import Limits
+    from experiments.serve.server import is_loopback, run
 
     if not 0 <= port <= 65535:
         raise ConfigError(f"--port must be 0..65535, got {port}")
@@ -144,5 +160,16 @@ def serve(
     if log_level not in levels:
         raise ConfigError(f"--log-level must be one of {', '.join(levels)}")
     shown = f"[{host}]" if ":" in host else host
+    origins = [origin_of(o) for o in allow_origin or []]
+    if not is_loopback(host):
+        if not public:
+            raise ConfigError(f"--host {host} listens beyond this machine: add --public to mean it "
+                              "(docs/robustness.md, Security: what a page on the network can then do)")
+        if host not in ("0.0.0.0", "::") and port:
+            origins.append(f"http://{shown}:{port}")
+        typer.echo(f"warning: sixnimmt serve listens on {host}: anyone who reaches this address can play "
+                   f"(no login, no TLS); pages accepted from: {', '.join(origins) or 'this machine only'}", err=True)
+    limits = Limits(idle_seconds=idle_minutes * 60)
+    app = create_app(limits=limits, allowed=AllowList(allow or ["default"]), origins=origins)
     typer.echo(f"sixnimmt serve: open http://{shown}:{port}/ in a browser (Ctrl-C stops)")
-    uvicorn.run(create_app(idle_seconds=idle_minutes * 60), host=host, port=port, log_level=log_level)
+    run(app, host, port, log_level, limits)
