@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import OrderedDict
 from contextlib import nullcontext
 from pathlib import Path
 
@@ -26,7 +27,12 @@ from sixnimmt_env.core.rng import game_seeds
 from .checks import blame_illegal, checked_actions
 from .results import MatchResult, forfeit_notes, summarize
 
-_SHARED: dict[tuple[str, str | None], object] = {}  # (spec, game kind) -> agent, per process
+# (spec, game kind) -> agent, per process, least recently used first. Bounded: each spelling of
+# a spec is an entry (a model loaded again takes ~40 MB), so a long-running caller (the web
+# server) must not keep every one it was ever asked for. An agent dropped here lives on in
+# the games still holding it.
+SHARED_MAX = 32
+_SHARED: OrderedDict[tuple[str, str | None], object] = OrderedDict()
 _SHARED_LOCK = threading.Lock()  # the web server builds agents from several threads
 
 
@@ -38,7 +44,7 @@ def build_agents(specs: list, game: str | None = None, *, shared: bool = False) 
         game: the game kind they will play, when known (specs then build that game's
             implementation, and an agent that cannot play it is refused).
         shared: build each spec once per process and game kind and hand out that object
-            from then on (a model loads once), for callers that play many tables: match
+            from then on (a model loads once; the SHARED_MAX used last are kept), for callers that play many tables: match
             and tournament units, the web server's games. Agents keep no state between
             calls, so sharing one changes no game.
     """
@@ -52,14 +58,26 @@ def build_agents(specs: list, game: str | None = None, *, shared: bool = False) 
             if not isinstance(item, str):
                 built[name] = item
             elif shared:
-                with _SHARED_LOCK:
-                    if (name, game) not in _SHARED:
-                        _SHARED[(name, game)] = make_agent(item, game)
-                    built[name] = _SHARED[(name, game)]
+                built[name] = _shared_agent(item, game)
             else:
                 built[name] = make_agent(item, game)
         names.append(name)
     return names, built
+
+
+def _shared_agent(spec: str, game: str | None):
+    """The process's agent for (spec, game), built on first use; the cache keeps SHARED_MAX."""
+    from .registry import make_agent
+
+    key = (spec, game)
+    with _SHARED_LOCK:
+        if key in _SHARED:
+            _SHARED.move_to_end(key)
+            return _SHARED[key]
+        agent = _SHARED[key] = make_agent(spec, game)
+        while len(_SHARED) > SHARED_MAX:
+            _SHARED.popitem(last=False)
+        return agent
 
 
 def check_agents(names: list[str], agents: dict, game) -> None:

@@ -29,7 +29,7 @@ from rich.table import Table
 from rich.text import Text
 
 from experiments.session import HUMAN, Ask, TerminalSession
-from sixnimmt_env.board.actions import ANSWER_NO, ANSWER_YES, LUCK_ACTION, describe_action, tile_action
+from sixnimmt_env.board.actions import ANSWER_NO, ANSWER_YES, LUCK_ACTION, N_TILE_ACTIONS, describe_action, tile_action
 from sixnimmt_env.board.layout import FIXED, GREEN, KIND_EFFECTS, KIND_NAMES, PLAIN, PLAY_TWO, RED, TAKE
 from sixnimmt_env.board.render import action_cards_line, continued_parts, gained_words
 from sixnimmt_env.board.rules import DOUBLE, N_TILES, PLUS5
@@ -99,8 +99,10 @@ class BoardTerminalGame(TerminalSession):
                 if int(st.turn[0]) != shown_turn:
                     shown_turn = int(st.turn[0])
                     self._show_table(st)
-                actions[HUMAN, 0] = tile_action(self._ask_tile(st))
-                put_out += [(seat, int(a) + 1) for seat, a in enumerate(actions[:, 0])]
+                if self.game.view(st, [HUMAN], [0]).must_act[0]:  # pro: one tile left passes the second pick
+                    actions[HUMAN, 0] = tile_action(self._ask_tile(st))
+                # a seat with no tile to put out passes (PASS_ACTION): only tile actions are tiles
+                put_out += [(seat, int(a) + 1) for seat, a in enumerate(actions[:, 0]) if 0 <= a < N_TILE_ACTIONS]
                 if phase == PHASE_PICK_SECOND or int(st.picks[0]) == 1:
                     self._show_reveal(put_out)
                     put_out = []

@@ -192,15 +192,19 @@ class TerminalSession(SeatZeroSession):
         self.names = ["you"] + [f"seat {s} ({spec})" for s, spec in enumerate(self.specs, start=1)]
         self._eofs = 0
 
+    saved: PlayResult | None = None  # the record at the last turn boundary, also after an error
+
     def play(self) -> PlayResult:
-        """Play until the game ends, the person quits, or Ctrl-C; return the record."""
+        """Play until the game ends, the person quits, or Ctrl-C; return the record. Any
+        other error propagates, and `self.saved` still holds the completed turns (the CLI
+        writes them: a record on any stop)."""
         game = self.game
         st = game.new_games(game_seeds(self.seed, 1))
         recorder = game.recorder(st, seats=[HUMAN_NAME] + self.specs, seeds=[self.seed])
-        saved = self._snapshot(recorder, st)
+        saved = self.saved = self._snapshot(recorder, st)
         try:
             for st in self._turns(st, recorder):
-                saved = self._snapshot(recorder, st)
+                saved = self.saved = self._snapshot(recorder, st)
         except (KeyboardInterrupt, _Quit) as stop:
             saved.interrupted = isinstance(stop, KeyboardInterrupt)
             self.console.print("\n[bold]Game stopped[/bold]" + (" (Ctrl-C)." if saved.interrupted else "."))

@@ -26,9 +26,12 @@ ONE_ROUND = {"game": "cards", "players": 4, "opponents": ["random", "lowest", "r
              "options": {"max_rounds": "1"}}
 
 
+TEST_ORIGIN = "http://testserver"  # TestClient's host: allowed like a page address (sixnimmt serve --allow-origin)
+
+
 @pytest.fixture()
 def app():
-    return create_app(idle_seconds=600)
+    return create_app(idle_seconds=600, origins=[TEST_ORIGIN])
 
 
 @pytest.fixture()
@@ -254,7 +257,7 @@ def test_resume_after_a_reload_and_games_stay_apart(client):
 
 
 def test_idle_games_expire():
-    app = create_app(idle_seconds=0.2, sweep_seconds=0.1)
+    app = create_app(idle_seconds=0.2, sweep_seconds=0.1, origins=[TEST_ORIGIN])
     with TestClient(app) as client, client.websocket_connect("/ws") as ws:
         ws.send_json(dict(ONE_ROUND, type="new"))
         gid = _recv_until(ws, "turn")[0]["id"]

@@ -10,7 +10,9 @@ import typer
 
 from experiments.cli.app import EXIT_DIFFERENCES, EXIT_INTERRUPTED, app
 from experiments.options import GAME_OPTIONS, PLAYERS_HELP, GameOptions, game_options
-from sixnimmt_env.core.errors import ConfigError
+from sixnimmt_env.core.errors import ConfigError, SixNimmtError
+
+EXIT_FAILED = 1  # an unexpected failure (a bug) stopped a terminal game: one line, its record kept
 
 
 @app.command()
@@ -54,7 +56,6 @@ def play(
     from rich.console import Console
 
     from experiments.session import default_opponents, opponent_specs, terminal_game
-    from sixnimmt_env.core.records import write_record
 
     game = options.build(players)
     specs = opponent_specs(default_opponents(game.info.game) if opponents is None else opponents, players)
@@ -67,18 +68,35 @@ def play(
         pass
     try:
         session = terminal_game(game, specs, seed, console, console.input, hints=hints)
-        result = session.play()
     except KeyboardInterrupt:  # while the agents load, before any turn
         typer.echo("\nstopped before the first turn; nothing to record", err=True)
         raise typer.Exit(EXIT_INTERRUPTED) from None
+    try:
+        result = session.play()
+    except Exception as e:  # a record on any stop: the completed turns are kept, then one line
+        if session.saved is None or (isinstance(e, SixNimmtError) and session.saved.turns == 0):
+            raise  # refused before the first turn (an agent that cannot play the table): the usual line
+        _keep_record(session.saved, record)
+        if isinstance(e, SixNimmtError):
+            raise
+        text = " ".join(f"{type(e).__name__}: {e}".split())[:300]
+        typer.echo(f"error: the game stopped on an unexpected failure ({text})", err=True)
+        raise typer.Exit(EXIT_FAILED) from None
+    _keep_record(result, record)
+    if result.interrupted:
+        raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _keep_record(result, record: Optional[Path]) -> None:
+    """Write a terminal game's record (the whole game, or its completed turns) when asked."""
+    from sixnimmt_env.core.records import write_record
+
     if record is not None:
         write_record(result.record, record)
         what = "game" if result.finished else f"{result.turns} completed turns"
         typer.echo(f"record of the {what} written to {record} (sixnimmt replay {record})")
     elif not result.finished:
         typer.echo("(not saved: add --record FILE to keep a game)")
-    if result.interrupted:
-        raise typer.Exit(EXIT_INTERRUPTED)
 
 
 @app.command()
@@ -108,15 +126,31 @@ def replay(
 
 @app.command()
 def serve(
-    host: str = typer.Option("127.0.0.1", help="Address to listen on (127.0.0.1: this machine only)."),
+    host: str = typer.Option("127.0.0.1", help="Address to listen on (127.0.0.1: this machine only; any other "
+                                               "needs --public)."),
     port: int = typer.Option(8000, help="Port to listen on (0: any free one)."),
     idle_minutes: float = typer.Option(30.0, help="A game nobody touched for this long is dropped."),
+    allow: Optional[list[str]] = typer.Option(None, "--allow", help="An agent a page may seat (repeatable), numeric "
+                                              "parameters as ranges, e.g. --allow mcs:rollouts=1..400; 'default' is "
+                                              "the shipped list (heuristics, random, bayes, mcs up to 400 rollouts, "
+                                              "ppo, guided), also when none is given."),
+    allow_origin: Optional[list[str]] = typer.Option(None, "--allow-origin", help="A page address besides this "
+                                                     "machine's (repeatable), e.g. http://192.168.1.5:8000: its "
+                                                     "Host and Origin are accepted."),
+    public: bool = typer.Option(False, "--public", help="Allow a --host other than loopback (read the Security "
+                                                        "section of docs/robustness.md first)."),
     log_level: str = typer.Option("warning", help="uvicorn's log level: critical, error, warning, info, debug."),
 ) -> None:
-    """Play in the browser against the agents, or watch them: a local web server and its page (any game)."""
-    import uvicorn
+    """Play in the browser against the agents, or watch them: a local web server and its page (any game).
 
+    The server decides what runs: opponents only from the allow-list, requests only from
+    this machine's address (or --allow-origin), every page within fixed bounds.
+    """
+    from experiments.serve.allowed import AllowList
     from experiments.serve.app import create_app
+    from experiments.serve.guard import origin_of
+    from experiments.serve.limits import Limits
+    from experiments.serve.server import is_loopback, run
 
     if not 0 <= port <= 65535:
         raise ConfigError(f"--port must be 0..65535, got {port}")
@@ -126,5 +160,16 @@ def serve(
     if log_level not in levels:
         raise ConfigError(f"--log-level must be one of {', '.join(levels)}")
     shown = f"[{host}]" if ":" in host else host
+    origins = [origin_of(o) for o in allow_origin or []]
+    if not is_loopback(host):
+        if not public:
+            raise ConfigError(f"--host {host} listens beyond this machine: add --public to mean it "
+                              "(docs/robustness.md, Security: what a page on the network can then do)")
+        if host not in ("0.0.0.0", "::") and port:
+            origins.append(f"http://{shown}:{port}")
+        typer.echo(f"warning: sixnimmt serve listens on {host}: anyone who reaches this address can play "
+                   f"(no login, no TLS); pages accepted from: {', '.join(origins) or 'this machine only'}", err=True)
+    limits = Limits(idle_seconds=idle_minutes * 60)
+    app = create_app(limits=limits, allowed=AllowList(allow or ["default"]), origins=origins)
     typer.echo(f"sixnimmt serve: open http://{shown}:{port}/ in a browser (Ctrl-C stops)")
-    uvicorn.run(create_app(idle_seconds=idle_minutes * 60), host=host, port=port, log_level=log_level)
+    run(app, host, port, log_level, limits)

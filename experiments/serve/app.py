@@ -9,7 +9,12 @@ session's lock) and the event loop keeps serving the other games.
 Nothing a browser sends can stop the server: a message that is not JSON, of an unknown
 type, for an unknown, expired or stale game, or with an illegal action gets an `error`
 message (the game goes on), and an unexpected failure is logged and answered the same
-way. Games idle longer than `idle_seconds` are dropped by a sweeper task.
+way. Games idle longer than the idle time are dropped by a sweeper task.
+
+What the server trusts: nothing a page sends decides what runs. Opponents come only from
+the allow-list (allowed.py), requests only from this server's own address (guard.py),
+and every page is held to the bounds of limits.py (games, connections, message size
+and rate); store.py holds the games and drops them within those bounds.
 
 Messages from the page: `new` (game, variant, players, options, opponents, seed, hints,
 watch), `act` (id, action, decision), `next` (id: a watched game's next turn), `resume`
@@ -20,9 +25,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
-import threading
 import time
 from importlib import resources
 
@@ -32,50 +37,15 @@ from fastapi.staticfiles import StaticFiles
 
 from sixnimmt_env.core.errors import ConfigError, IllegalActionError, SixNimmtError
 
+from .allowed import AllowList
+from .guard import HostGuard
+from .limits import Limits
 from .session import NotOverError, WebSession
 from .setup import catalog, default_specs, game_from, session_from
+from .store import Connection, GameStore, UnknownGameError
 
 log = logging.getLogger("sixnimmt.serve")
-MAX_MESSAGE = 20_000  # characters: far more than any real message of the page
-IDLE_SECONDS = 30 * 60
-MAX_GAMES = 500  # at once: beyond this a new game is refused (memory stays bounded)
-
-
-class UnknownGameError(SixNimmtError):
-    """No game with this id (never started, or expired)."""
-
-
-class GameStore:
-    """The games in play by id; idle ones expire."""
-
-    def __init__(self, idle_seconds: float = IDLE_SECONDS, max_games: int = MAX_GAMES):
-        self.idle_seconds, self.max_games = idle_seconds, max_games
-        self.games: dict[str, WebSession] = {}
-        self.audit = None  # tests: given to every new session (WebSession.audit)
-        self._lock = threading.Lock()
-
-    def add(self, session: WebSession) -> None:
-        with self._lock:
-            self.expire()
-            if len(self.games) >= self.max_games:
-                raise ConfigError(f"the server holds {self.max_games} games already; try again later")
-            self.games[session.id] = session
-
-    def get(self, game_id) -> WebSession:
-        session = self.games.get(game_id) if isinstance(game_id, str) else None
-        if session is None:
-            raise UnknownGameError(f"no game {str(game_id)[:40]!r} on this server (it may have expired "
-                                   f"after {self.idle_seconds / 60:g} idle minutes): start a new one")
-        session.last_used = time.monotonic()
-        return session
-
-    def expire(self) -> int:
-        """Drop the games idle too long; how many were dropped."""
-        cutoff = time.monotonic() - self.idle_seconds
-        old = [k for k, s in list(self.games.items()) if s.last_used < cutoff]
-        for k in old:
-            self.games.pop(k, None)
-        return len(old)
+TRY_AGAIN_LATER = 1013  # the WebSocket close code for a page refused while the server is full
 
 
 def _locked(session: WebSession, work):
@@ -84,12 +54,16 @@ def _locked(session: WebSession, work):
         return work()
 
 
-async def handle(store: GameStore, text: str) -> tuple[list[dict], WebSession | None]:
+async def handle(store: GameStore, text: str, conn: Connection | None = None,
+                 allowed: AllowList | None = None) -> tuple[list[dict], WebSession | None]:
     """The replies to one message from a page (an `error` message for anything wrong), and
-    the game whose next decision may get a hint."""
+    the game whose next decision may get a hint. A message past the connection's rate
+    waits first; a new game's opponents must be on `allowed`."""
     game_id = None
     try:
-        if len(text) > MAX_MESSAGE:
+        if conn is not None:  # past the rate, a message waits (the page is read no further meanwhile)
+            await asyncio.sleep(conn.budget.take())
+        if len(text) > store.limits.message_chars:
             raise ConfigError(f"message too long ({len(text)} characters)")
         try:
             msg = json.loads(text)
@@ -98,16 +72,18 @@ async def handle(store: GameStore, text: str) -> tuple[list[dict], WebSession | 
         if not isinstance(msg, dict):
             raise ConfigError("a message is a JSON object with a 'type'")
         kind, game_id = msg.get("type"), msg.get("id")
+        if conn is not None and kind == "new":  # a new game counts as new_cost messages
+            await asyncio.sleep(conn.budget.take(store.limits.new_cost - 1))
         if kind == "ping":
             return [{"type": "pong"}], None
         if kind == "new":
-            session = await asyncio.to_thread(session_from, msg, store.audit)
+            session = await asyncio.to_thread(session_from, msg, store.audit, allowed or AllowList())
             # started before it is stored: a table an agent cannot play leaves nothing behind
             replies = [session.setup()] + await asyncio.to_thread(_locked, session, session.start)
-            store.add(session)
+            store.add(session, conn)
             return replies, session
         if kind in ("act", "next", "resume"):
-            session = store.get(game_id)
+            session = store.get(game_id, conn)
             if kind == "act":
                 work = lambda: session.act(msg.get("action"), msg.get("decision"))  # noqa: E731
             else:
@@ -124,10 +100,15 @@ async def handle(store: GameStore, text: str) -> tuple[list[dict], WebSession | 
                  "message": "internal error (logged by the server); the game goes on"}], None
 
 
-def create_app(idle_seconds: float = IDLE_SECONDS, sweep_seconds: float = 30.0,
-               max_games: int = MAX_GAMES) -> FastAPI:
-    """The web app: the page, its static files, the options API, records, the WebSocket."""
-    store = GameStore(idle_seconds, max_games)
+def create_app(idle_seconds: float | None = None, sweep_seconds: float = 30.0, *, limits: Limits | None = None,
+               allowed: AllowList | None = None, origins=()) -> FastAPI:
+    """The web app: the page, its static files, the options API, records, the WebSocket,
+    behind the Host/Origin guard. `allowed`: the agents a page may seat (default: the
+    default allow-list); `origins`: pages allowed besides this server's own address."""
+    limits = limits or Limits()
+    if idle_seconds is not None:
+        limits = dataclasses.replace(limits, idle_seconds=idle_seconds)
+    store, allowed = GameStore(limits), allowed or AllowList()
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -140,7 +121,15 @@ def create_app(idle_seconds: float = IDLE_SECONDS, sweep_seconds: float = 30.0,
         task.cancel()
 
     app = FastAPI(title="sixnimmt lab", lifespan=lifespan, docs_url=None, redoc_url=None)
-    app.state.store = store
+    app.state.store, app.state.allowed = store, allowed
+    _http_routes(app, store, allowed)
+    _socket_route(app, store, allowed)
+    app.add_middleware(HostGuard, origins=origins)
+    return app
+
+
+def _http_routes(app: FastAPI, store: GameStore, allowed: AllowList) -> None:
+    """The page, its static files, the options and defaults, a finished game's record."""
     static = resources.files("experiments.serve") / "static"
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
 
@@ -149,14 +138,15 @@ def create_app(idle_seconds: float = IDLE_SECONDS, sweep_seconds: float = 30.0,
         return (static / "index.html").read_text()
 
     @app.get("/api/options")
-    def options():
-        return catalog()
+    def options():  # the agents of each game: those the allow-list offers there
+        games = [dict(g, agents=allowed.names(g["name"])) for g in catalog()["games"]]
+        return {"games": games, "allowed": allowed.texts}
 
     @app.get("/api/defaults")
     def defaults(game: str = "cards", variant: str = "", players: int = 4, watch: bool = False):
         try:
             table = game_from({"game": game, "variant": variant or None, "players": players})
-            return {"opponents": default_specs(table, watch)}
+            return {"opponents": default_specs(table, watch, allowed)}
         except SixNimmtError as e:
             return JSONResponse({"error": str(e)}, status_code=400)
 
@@ -176,8 +166,17 @@ def create_app(idle_seconds: float = IDLE_SECONDS, sweep_seconds: float = 30.0,
     def health():
         return {"games": len(store.games)}
 
+
+def _socket_route(app: FastAPI, store: GameStore, allowed: AllowList) -> None:
+    """`/ws`: one connection per page, its messages handled in turn (within its budget)."""
+
     @app.websocket("/ws")
     async def socket(ws: WebSocket):
+        try:
+            conn = store.connect(ws.client.host if ws.client else "?")
+        except ConfigError as e:
+            await ws.close(code=TRY_AGAIN_LATER, reason=str(e)[:120])
+            return
         await ws.accept()
         try:
             while True:
@@ -188,15 +187,15 @@ def create_app(idle_seconds: float = IDLE_SECONDS, sweep_seconds: float = 30.0,
                 if text is None:
                     data = frame.get("bytes") or b""
                     text = data.decode("utf-8", errors="replace")
-                replies, session = await handle(store, text)
+                replies, session = await handle(store, text, conn, allowed)
                 for reply in replies:
                     await ws.send_text(json.dumps(reply))
                 if session is not None and session.hint_agent is not None:
                     await _send_hint(session, ws)
         except (WebSocketDisconnect, RuntimeError):  # the page went away mid-reply
             return
-
-    return app
+        finally:
+            store.release(conn)
 
 
 async def _send_hint(session: WebSession, ws: WebSocket) -> None:

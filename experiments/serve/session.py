@@ -89,7 +89,7 @@ class WebSession(SeatZeroSession):
         return {"type": "setup", "id": self.id, "names": self.names, "watch": self.watch,
                 "game": self.info.game, "variant": self.info.variant, "players": self.info.players,
                 "unit": self.info.score_unit, "utility": self.info.utility, "hints": self.hint_agent is not None,
-                "seed": self.seed if self.seed_given else None}
+                "seed": str(self.seed) if self.seed_given else None}  # text: 64 bits do not fit a JavaScript number
 
     def start(self) -> list[dict]:
         """The messages of a new game up to the person's first decision (or, watching, the table).
@@ -200,7 +200,7 @@ class WebSession(SeatZeroSession):
         if self._over():
             winners = np.flatnonzero(self.game.winners(self.state)[:, 0]).tolist()
             return self._made({"type": "over", "table": table, "totals": [int(t) for t in self.game.totals(self.state)[:, 0]],
-                               "winners": winners, "seed": self.seed, "record": f"/api/games/{self.id}/record"})
+                               "winners": winners, "seed": str(self.seed), "record": f"/api/games/{self.id}/record"})
         if self.watch:
             return self._made({"type": "watch", "table": table})
         legal = np.flatnonzero(self.game.view(self.state, [HUMAN], [0]).action_mask()[0]).tolist()

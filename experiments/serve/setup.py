@@ -18,10 +18,13 @@ from sixnimmt_env.core.errors import ConfigError, SixNimmtError
 from sixnimmt_env.core.game import GAMES, make_game
 from sixnimmt_env.core.rng import game_seeds
 
+from .allowed import AllowList
 from .session import WebSession
 
 SHIPPED = "ppo"  # plain `ppo` is the shipped model: the first default opponent where it plays the table
-MAX_SEED = 2**63 - 1
+SEED_BITS = 64
+MAX_SEED = 2**SEED_BITS - 1  # game_seeds takes any uint64; the record keeps it (replay reads it back)
+MAX_OPPONENTS_TEXT = 2_000  # characters of a comma-separated opponents text
 
 
 def shared_agents(specs: list[str], game: str) -> dict:
@@ -61,14 +64,17 @@ def _shipped_plays(game) -> bool:
         return False
 
 
-def default_specs(game, watch: bool = False) -> list[str]:
+def default_specs(game, watch: bool = False, allowed: AllowList | None = None) -> list[str]:
     """The default agents: the shipped model at the first agent seat where it plays the
-    table, then mcs (where mcs plays the game; else the terminal game's fallback)."""
+    table, then mcs (where mcs plays the game; else the terminal game's fallback); one the
+    allow-list does not offer is replaced by its first entry for the game."""
     n = game.info.players - (0 if watch else 1)
     other = default_opponents(game.info.game)
-    if other == DEFAULT_OPPONENT and _shipped_plays(game):
-        return [SHIPPED] + [other] * (n - 1)
-    return [other] * n
+    specs = [SHIPPED] + [other] * (n - 1) if other == DEFAULT_OPPONENT and _shipped_plays(game) else [other] * n
+    if allowed is None:
+        return specs
+    kind = game.info.game
+    return [spec if spec in allowed.names(kind) else allowed.first(kind) for spec in specs]
 
 
 def _option_value(name: str, value, default):
@@ -119,25 +125,30 @@ def game_from(msg: dict):
         raise ConfigError(f"invalid rule options: {e}") from None
 
 
-def session_from(msg: dict, audit=None) -> WebSession:
+def session_from(msg: dict, audit=None, allowed: AllowList | None = None) -> WebSession:
     """A new WebSession from a `new` message: game, variant, players, options, opponents
-    (agent specs, one per seat they take; missing: the defaults), seed, hints, watch."""
+    (agent specs, one per seat they take; missing: the defaults), seed, hints, watch.
+    Every opponent must be on `allowed` (the default allow-list when None): the page
+    names agents, the server decides which run (allowed.py)."""
+    allowed = allowed or AllowList()
     game = game_from(msg)
     watch, hints = bool(msg.get("watch", False)), bool(msg.get("hints", False))
     specs = msg.get("opponents")
     if specs in (None, [], ""):
-        specs = default_specs(game, watch)
+        specs = default_specs(game, watch, allowed)
     if isinstance(specs, str):
-        specs = [s.strip() for s in specs.split(",")]
+        specs = [s.strip() for s in specs[:MAX_OPPONENTS_TEXT].split(",")]
     if not isinstance(specs, list) or not all(isinstance(s, str) and s.strip() for s in specs):
         raise ConfigError("opponents must be a list of agent specs (see `sixnimmt agents`)")
-    specs = [s.strip() for s in specs]
+    if len(specs) > game.info.players:
+        raise ConfigError(f"{len(specs)} opponents for a table of {game.info.players}")
+    specs = [allowed.check(s.strip(), game.info.game) for s in specs]
     seed = msg.get("seed")
     seed_given = seed not in (None, "")
-    if isinstance(seed, str) and seed.strip().isdigit():
+    if isinstance(seed, str) and seed.strip().isdigit() and len(seed.strip()) <= 20:
         seed = int(seed)
-    if not seed_given:
-        seed = secrets.randbelow(2**31)
+    if not seed_given:  # 64 bits from the OS: a drawn seed (it gives every hand) cannot be searched for
+        seed = secrets.randbits(SEED_BITS)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise ConfigError(f"seed must be a whole number 0..{MAX_SEED}, got {seed!r}")
     session = WebSession(game, specs, seed, watch=watch, hints=hints, seed_given=seed_given,

@@ -1,0 +1,79 @@
+"""Running the app under uvicorn with the bounds of limits.py set where they belong.
+
+- the WebSocket frame size at the WebSocket layer (`ws_max_size`): a longer frame closes
+  the socket (1009) as its header arrives, before anything is buffered;
+- a request head of at most `header_bytes` (h11), idle keep-alive connections closed
+  after `keep_alive_seconds`;
+- every HTTP request whole within `request_seconds` of the connection opening (or of
+  the previous response): uvicorn's h11 protocol has no such deadline (a half-sent
+  request, or one trickled a byte at a time, held its connection for ever), so
+  `DeadlineH11Protocol` adds one. A connection upgraded to a WebSocket leaves it behind.
+
+`is_loopback` tells whether --host keeps the server on this machine.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+
+import h11
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from .limits import Limits
+
+REQUEST_SECONDS = Limits().request_seconds
+
+
+class DeadlineH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol with a deadline for each request to arrive whole."""
+
+    request_seconds = REQUEST_SECONDS
+
+    def connection_made(self, transport) -> None:
+        super().connection_made(transport)
+        self._arm()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._arm()
+
+    def connection_lost(self, exc) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._deadline = self.loop.call_later(self.request_seconds, self._expired)
+
+    def _disarm(self) -> None:
+        handle = getattr(self, "_deadline", None)
+        if handle is not None:
+            handle.cancel()
+        self._deadline = None
+
+    def _expired(self) -> None:
+        """Close the connection if a request is still on its way (head or body unread)."""
+        self._deadline = None
+        if self.transport.is_closing() or self.transport.get_protocol() is not self:  # closed, or a WebSocket now
+            return
+        if self.conn.their_state in (h11.IDLE, h11.SEND_BODY):  # DONE: it arrived (the answer may take long)
+            self.transport.close()
+
+
+def is_loopback(host: str) -> bool:
+    """Whether listening on `host` keeps the server on this machine."""
+    if host.strip().lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:  # a host name: it may resolve anywhere
+        return False
+
+
+def run(app, host: str, port: int, log_level: str, limits: Limits) -> None:
+    """Serve `app` until Ctrl-C, with the bounds set (see the module doc)."""
+    import uvicorn
+
+    protocol = type("Deadline", (DeadlineH11Protocol,), {"request_seconds": limits.request_seconds})
+    uvicorn.run(app, host=host, port=port, log_level=log_level, http=protocol, ws_max_size=limits.frame_bytes,
+                timeout_keep_alive=limits.keep_alive_seconds, h11_max_incomplete_event_size=limits.header_bytes)

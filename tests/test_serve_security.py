@@ -1,0 +1,209 @@
+"""`sixnimmt serve` as an attacker would try it: the server decides what runs, which pages may
+talk to it, and how much any one page may take (in process; the uvicorn-level bounds in
+test_serve_limits.py)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+import warnings
+
+import pytest
+
+with warnings.catch_warnings():  # starlette's note on its httpx dependency, not ours to act on
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+from typer.testing import CliRunner
+
+from agents import arena
+from experiments.cli import app as cli
+from experiments.serve.allowed import MAX_ROLLOUTS, AllowList
+from experiments.serve.app import create_app
+from experiments.serve.limits import Limits
+from experiments.serve.setup import session_from
+from sixnimmt_env.core.errors import ConfigError
+from sixnimmt_env.core.records import replay
+
+HOME = "http://127.0.0.1:8000"  # the server's own address: what a page it serves sends
+WS = "ws://127.0.0.1:8000/ws"
+TWO = {"game": "cards", "players": 2, "options": {"max_rounds": "1"}}
+
+
+def _client(**kw) -> TestClient:
+    return TestClient(create_app(**kw), base_url=HOME)
+
+
+def _new(ws, **msg) -> list[dict]:
+    ws.send_json(dict(TWO, type="new", **msg))
+    got = [ws.receive_json()]
+    while got[-1]["type"] not in ("turn", "over", "watch", "error"):
+        got.append(ws.receive_json())
+    return got
+
+
+# ---------------------------------------------------------------------- what runs
+
+
+def test_opponents_from_the_network_only_from_the_allow_list(tmp_path):
+    marker = tmp_path / "ran"
+    plugin = tmp_path / "evil.py"
+    plugin.write_text(f"open({str(marker)!r}, 'w').write('x')\nclass Bot:\n    def act(self, view, rng): pass\n")
+    refused = {
+        "ppo:path=/etc/passwd": "parameter path is not open",
+        f"ppo:path={tmp_path}/missing.zip": "parameter path is not open",  # the same text: no path is probed
+        "guided:path=/etc/passwd": "parameter path is not open",
+        f"py:{plugin}:Bot": "run code on the server",
+        f"cmd:{sys.executable} -c open({str(marker)!r},'w')": "run code on the server",
+        f"mcs:rollouts={MAX_ROLLOUTS + 1}": f"outside 1..{MAX_ROLLOUTS}",
+        "mcs:rollouts=20000": f"outside 1..{MAX_ROLLOUTS}",
+        "mcs:batched=true": "parameter batched is not open",
+        "bayes:samples=100000": "parameter samples is not open",
+        "nobody": "not offered for the cards game",
+        "board-green": "not offered for the cards game",
+        "x" * 300: "too long",
+    }
+    with _client() as c, c.websocket_connect(WS) as ws:
+        for spec, why in refused.items():
+            reply = _new(ws, opponents=[spec])
+            assert len(reply) == 1 and reply[0]["type"] == "error" and why in reply[0]["message"], (spec, reply)
+            assert "Traceback" not in reply[0]["message"] and "\n" not in reply[0]["message"]
+        assert not marker.exists()
+        for spec, seat in (("mcs:rollouts=400", "mcs:rollouts=400"), ("mcs:rollouts=0100", "mcs"), ("lowest", "lowest")):
+            setup = _new(ws, opponents=[spec])[0]
+            assert setup["type"] == "setup" and setup["names"][1] == f"seat 1 ({seat})"
+
+
+def test_the_allow_list_is_the_servers_choice():
+    allowed = AllowList(["random", "mcs:rollouts=1..20"])
+    assert allowed.names("cards") == ["mcs", "random"] and allowed.names("board") == ["mcs", "random"]
+    with _client(allowed=allowed) as c:
+        games = {g["name"]: g for g in c.get("/api/options").json()["games"]}
+        assert games["cards"]["agents"] == ["mcs", "random"]
+        assert c.get("/api/defaults", params={"players": 4}).json()["opponents"] == ["random", "mcs", "mcs"]
+        with c.websocket_connect(WS) as ws:
+            assert "not offered" in _new(ws, opponents=["ppo"])[0]["message"]
+            assert "outside 1..20" in _new(ws, opponents=["mcs:rollouts=21"])[0]["message"]
+            assert _new(ws, opponents=["mcs:rollouts=20"])[0]["type"] == "setup"
+            assert _new(ws)[0]["names"][1] == "seat 1 (random)"  # the defaults, from the list
+    for bad, why in (("py:x.py:A", "runs code of its own"), ("cmd:ls", "runs code of its own"),
+                     ("mcs:rollouts=5..1", "empty"), ("mcs:score=1..3", "only a numeric parameter"),
+                     ("nobody", "unknown agent"), ("mcs:rollouts=a..b", "not a range")):
+        with pytest.raises(ConfigError, match=why):
+            AllowList([bad])
+    assert "ppo" in AllowList().names("cards") and "board-green" in AllowList(["default"]).names("board")
+
+
+def test_shared_agents_are_a_bounded_cache():
+    arena._SHARED.clear()
+    for r in range(1, arena.SHARED_MAX + 10):
+        arena.build_agents([f"mcs:rollouts={r}"], "cards", shared=True)
+    assert len(arena._SHARED) == arena.SHARED_MAX
+    first_kept = next(iter(arena._SHARED))
+    arena.build_agents([first_kept[0]], "cards", shared=True)  # used again: the last to go
+    arena.build_agents(["random"], "cards", shared=True)
+    assert first_kept in arena._SHARED and len(arena._SHARED) == arena.SHARED_MAX
+
+
+# ---------------------------------------------------------------------- who may talk to it
+
+
+def test_host_and_origin_are_this_servers():
+    with _client() as c:
+        assert c.get("/").status_code == 200 and c.get("/api/health").status_code == 200
+        assert c.get("/api/health", headers={"origin": "http://localhost:8000"}).status_code == 200
+        for headers in ({"host": "evil.example"}, {"host": "127.0.0.1:9999"}, {"origin": "http://evil.example"},
+                        {"origin": "null"}, {"host": "localhost.evil.example:8000"}):
+            bad = c.get("/api/options", headers=headers)
+            assert bad.status_code == 403 and bad.text.startswith("forbidden: "), headers
+        with c.websocket_connect(WS, headers={"origin": "http://[::1]:8000"}) as ws:
+            ws.send_json({"type": "ping"})
+            assert ws.receive_json()["type"] == "pong"
+        for headers in ({"origin": "http://evil.example"}, {"origin": "http://127.0.0.1:8001"}, {"host": "evil.example"}):
+            with pytest.raises(WebSocketDisconnect) as refused, c.websocket_connect(WS, headers=headers):
+                pass
+            assert refused.value.code == 1008
+    with _client(origins=["http://192.168.1.5:8000"]) as c:  # --allow-origin: that page too
+        assert c.get("/api/health", headers={"host": "192.168.1.5:8000", "origin": "http://192.168.1.5:8000"}).status_code == 200
+        assert c.get("/api/health", headers={"host": "192.168.1.6:8000"}).status_code == 403
+
+
+# ---------------------------------------------------------------------- how much one page may take
+
+
+def test_one_page_cannot_lock_the_others_out():
+    """One client opened 500 games in 0.6 s and everyone else was refused for 30 minutes."""
+    limits = Limits(max_games=8, games_per_connection=2, max_connections=4, connections_per_address=4,
+                    rate=10_000, burst=10_000)
+    with _client(limits=limits) as c:
+        store = c.app.state.store
+        with c.websocket_connect(WS) as greedy:
+            ids = [_new(greedy)[0]["id"] for _ in range(10)]
+            assert len(store.games) == 2 and set(store.games) == set(ids[-2:])
+            greedy.send_json({"type": "resume", "id": ids[0]})
+            assert greedy.receive_json()["code"] == "unknown-game"
+        for _ in range(3):  # pages that went away: their games stay for a reload, unowned
+            with c.websocket_connect(WS) as ws:
+                _new(ws), _new(ws)
+        assert len(store.games) == limits.max_games
+        with c.websocket_connect(WS) as late:
+            assert _new(late)[0]["type"] == "setup"  # the unowned game idle longest made room
+            assert len(store.games) == limits.max_games
+        open_pages = [c.websocket_connect(WS) for _ in range(limits.max_connections)]
+        try:
+            for ws in open_pages:
+                ws.__enter__()
+            with pytest.raises(WebSocketDisconnect) as full, c.websocket_connect(WS):
+                pass
+            assert full.value.code == 1013
+        finally:
+            for ws in open_pages:
+                ws.__exit__(None, None, None)
+
+
+def test_messages_past_the_rate_wait():
+    with _client(limits=Limits(rate=100, burst=10)) as c, c.websocket_connect(WS) as ws:
+        start = time.perf_counter()
+        for _ in range(110):
+            ws.send_json({"type": "ping"})
+        assert [ws.receive_json()["type"] for _ in range(110)] == ["pong"] * 110
+        assert time.perf_counter() - start >= 0.9  # 100 past the burst at 100 a second
+
+
+def test_drawn_seeds_are_64_bits_and_the_record_replays():
+    seeds = [session_from(dict(TWO, opponents=["random"])).seed for _ in range(20)]
+    assert all(0 <= s < 2**64 for s in seeds) and max(seeds) >= 2**40 and len(set(seeds)) == 20
+    assert session_from(dict(TWO, opponents=["random"], seed=str(2**64 - 1))).seed == 2**64 - 1
+    with pytest.raises(ConfigError, match="seed must be"):
+        session_from(dict(TWO, opponents=["random"], seed=2**64))
+    with _client() as c, c.websocket_connect(WS) as ws:
+        msgs = _new(ws, watch=True, opponents=["random", "random"])
+        while msgs[-1]["type"] != "over":
+            ws.send_json({"type": "next", "id": msgs[0]["id"]})
+            msgs.append(ws.receive_json())
+        over = msgs[-1]
+        assert isinstance(over["seed"], str) and int(over["seed"]) >= 0  # text: JavaScript keeps every digit
+        rec = c.get(over["record"]).json()
+        assert rec["seed"] == int(over["seed"]) and not replay(json.loads(json.dumps(rec))).differences
+
+
+# ---------------------------------------------------------------------- the command
+
+
+def test_serve_options_and_a_public_host(monkeypatch):
+    ran = []
+    monkeypatch.setattr("experiments.serve.server.run", lambda app, host, port, level, limits: ran.append((app, host)))
+    runner = CliRunner()
+    run = runner.invoke(cli, ["serve", "--host", "0.0.0.0"])
+    assert run.exit_code == 2 and run.stderr.count("\n") == 1 and "--public" in run.stderr and not ran
+    run = runner.invoke(cli, ["serve", "--host", "0.0.0.0", "--public", "--allow-origin", "http://10.0.0.2:8000"])
+    assert run.exit_code == 0 and "warning: sixnimmt serve listens on 0.0.0.0" in run.stderr
+    assert ran[-1][1] == "0.0.0.0" and "http://10.0.0.2:8000" in run.stderr
+    run = runner.invoke(cli, ["serve", "--allow", "random", "--allow", "mcs:rollouts=1..50"])
+    assert run.exit_code == 0 and ran[-1][0].state.allowed.texts == ["random", "mcs:rollouts=1..50"]
+    run = runner.invoke(cli, ["serve", "--host", "localhost", "--allow", "default"])
+    assert run.exit_code == 0 and "warning" not in run.stderr and len(ran[-1][0].state.allowed.texts) > 10
+    for args, why in ((["--allow", "py:x.py:A"], "runs code of its own"), (["--allow-origin", "evil"], "give an origin")):
+        run = runner.invoke(cli, ["serve", *args])
+        assert run.exit_code == 2 and why in run.stderr and run.stderr.count("\n") == 1, run.stderr
