@@ -99,7 +99,9 @@ def test_the_check_keeps_the_board_off_the_card_game():
 # (sixnimmt_env.cards/board, agents.cards/board) and no game-specific front end or study.
 NEUTRAL = ["agents/arena.py", "agents/results.py", "experiments/session.py", "experiments/progress.py",
            "experiments/study_runner.py", "experiments/figures.py", "experiments/report.py", "experiments/tournament.py",
-           "experiments/serve/session.py", "experiments/serve/setup.py", "experiments/serve/app.py"]
+           "experiments/serve/session.py", "experiments/serve/setup.py", "experiments/serve/app.py",
+           "experiments/serve/allowed.py", "experiments/serve/guard.py", "experiments/serve/limits.py",
+           "experiments/serve/server.py", "experiments/serve/store.py"]
 GAME_SPECIFIC = ["sixnimmt_env.cards", "sixnimmt_env.board", "agents.cards", "agents.board",
                  "experiments.play_cards", "experiments.play_board", "experiments.study",
                  "experiments.board_study", "experiments.board_skill"]
