@@ -13,13 +13,13 @@ a classic network observations of the same size, so only the meta can tell). Pla
 
 from __future__ import annotations
 
+import functools
 import json
 import zipfile
 from pathlib import Path
 
 import numpy as np
 
-from sixnimmt_env.cards.rules import RuleConfig as CardRules
 from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.core.game import make_game
 from sixnimmt_env.core.untrusted import read_json
@@ -67,10 +67,11 @@ def shipped_models() -> list[tuple[Path, dict]]:
     return out
 
 
+@functools.cache
 def default_variant(game: str) -> str | None:
     """The variant of a model of `game` whose meta names none: classic for the card game
     (models from before Die Sechste), else None (any: the observation size still checks)."""
-    return CardRules.variant if game == "cards" else None
+    return make_game("cards").rules.variant if game == "cards" else None
 
 
 def model_variant(meta: dict) -> str | None:

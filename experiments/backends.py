@@ -1,7 +1,9 @@
 """Where work units run: this machine's worker processes, or a Ray cluster.
 
 Both backends have one method that matters, `map_unordered(fn, items)`: call
-`fn(*item)` for every item and yield the results as they finish, in any order. The
+`fn(*item)` for every item and yield the results as they finish, in any order (the Ray
+backend also takes a `window`: at most that many in flight, items taken as tasks finish,
+as the label stage of `imitate` needs; its `capacity()` is the cluster's CPUs). The
 callers (tournaments, chunked matches) key every result by its unit and do their own
 bookkeeping, so the same units give the same results on either backend.
 
@@ -212,19 +214,35 @@ class RayBackend:
                 self._guard.kill()
             self._guard = None
 
-    def map_unordered(self, fn: Callable, items: Iterable[tuple]) -> Iterator:
-        return self.map_named(fn_name(fn), items)
+    def capacity(self) -> int:
+        """Tasks the cluster runs at once: its CPUs (one a task), as of now."""
+        import ray
+        return max(int(ray.cluster_resources().get("CPU", 1)), 1)
 
-    def map_named(self, name: str, items: Iterable[tuple]) -> Iterator:
-        """map_unordered of the function named `module:qualname` (imported on the workers)."""
+    def map_unordered(self, fn: Callable, items: Iterable[tuple], window: int | None = None) -> Iterator:
+        return self.map_named(fn_name(fn), items, window)
+
+    def map_named(self, name: str, items: Iterable[tuple], window: int | None = None) -> Iterator:
+        """map_unordered of the function named `module:qualname` (imported on the workers).
+        `window`: at most this many tasks in flight, items taken from `items` only as
+        tasks finish (a caller's iterator can stop at a deadline); None: all at once.
+        A task lost with its worker or node is run again elsewhere (Ray's retries)."""
         import ray
         from ray.exceptions import RayTaskError
 
         if self._remote is None:
             self._remote = ray.remote(num_cpus=1, max_retries=2)(run_named)
-        pending = [self._remote.remote(name, tuple(item)) for item in items]
+        items = iter(items)
+        pending: list = []
         try:
-            while pending:
+            while True:
+                while window is None or len(pending) < window:
+                    item = next(items, None)
+                    if item is None:
+                        break
+                    pending.append(self._remote.remote(name, tuple(item)))
+                if not pending:
+                    return
                 done, pending = ray.wait(pending, num_returns=1)
                 try:
                     yield ray.get(done[0])

@@ -45,7 +45,7 @@ def test_imitation_runs_write_versions_json(tmp_path, monkeypatch):
     """An imitation run starts its directory as training does (it wrote no versions.json,
     and its config.json not atomically)."""
     import training.imitate as imitate_mod
-    monkeypatch.setattr(imitate_mod, "label", lambda cfg, run, progress: {"units": 0})
+    monkeypatch.setattr(imitate_mod, "label", lambda cfg, run, progress, backend: {"units": 0})
     monkeypatch.setattr(imitate_mod, "fit", lambda cfg, run, progress: {})
     cfg = ImitationConfig(name="im", seed=3)
     run = imitate_mod.imitate(cfg, runs_dir=tmp_path, progress=False)

@@ -106,6 +106,10 @@ def test_rule_options_of_runs_are_checked_by_the_rules(tmp_path):
         code, _, err = run_cli(command, "--runs-dir", tmp_path, "--set", "variant=nope")
         assert code == 2 and err.strip().splitlines() == [
             "error: invalid rule option: variant must be one of classic, die-sechste, got 'nope'"], err
+    code, _, err = run_cli("imitate", "--runs-dir", tmp_path, "--backend", "nope")
+    assert code == 2 and "--backend must be one of local, ray" in err
+    code, _, err = run_cli("imitate", "--runs-dir", tmp_path, "--address", "auto")
+    assert code == 2 and "it needs --backend ray" in err
     # the exact Die Sechste deck is one deck: for 2..4 players (each table size is checked)
     with pytest.raises(ConfigError, match="exact card count of die-sechste is for 2..4 players"):
         ImitationConfig(variant="die-sechste", deck="exact", players=(4, 5))

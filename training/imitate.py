@@ -2,11 +2,12 @@
 
 `sixnimmt imitate --config FILE` runs two stages into runs/<name>/:
 
-1. **Labels** (`training/labels.py`): units of duplicate games under the configured
-   rules (classic or Die Sechste, ...), at the configured table sizes in turn, the teacher (`mcs`) in most seats; every decision
-   with a choice is stored with the teacher's estimate of each legal action. Units run on
-   `workers` processes and are written one file each (labels/unit-NNNNN.npz), so a killed
-   run resumes where it stopped. The stage ends after `label_minutes` of labelling in all
+1. **Labels** (`training/labels.py`, `training/label_runs.py`): units of duplicate games
+   under the configured rules (classic or Die Sechste, ...), at the configured table
+   sizes in turn, the teacher (`mcs`) in most seats; every decision with a choice is
+   stored with the teacher's estimate of each legal action. Units run on `workers`
+   processes (or a Ray cluster: `--backend ray`) and are written one file each
+   (labels/unit-NNNNN.npz), so a killed run resumes where it stopped. The stage ends after `label_minutes` of labelling in all
    (a resumed run gets what its earlier sessions left) or `units` units.
 2. **Fit**: a MaskablePPO policy of the configured shape (the card scorer on the
    card-features observation, as `sixnimmt train` builds it) is fitted by least squares:
@@ -22,14 +23,10 @@ at every table size it saw, and is the starting point of `sixnimmt train` with
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import json
 import math
-import multiprocessing
-import os
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
@@ -39,10 +36,10 @@ import numpy as np
 from sixnimmt_env.cards.rules import MAX_PLAYERS, MIN_PLAYERS
 from sixnimmt_env.core.checks import is_int
 from sixnimmt_env.core.errors import ConfigError, writing
-from sixnimmt_env.core.processes import bind_to_parent
 
 from .config import RunConfig, TrainConfig, check_types
-from .labels import LabelBatch, label_batch
+from .label_runs import label, unit_files, unit_path  # noqa: F401 (unit_path: the stage's files, by index)
+from .labels import LabelBatch
 from .runs import new_run, resume_run, write_json
 
 
@@ -135,75 +132,6 @@ class ImitationConfig(RunConfig):
 
     def unit_players(self, index: int) -> int:
         return self.players[index % len(self.players)]
-
-
-def unit_path(run: Path, index: int) -> Path:
-    return run / "labels" / f"unit-{index:05d}.npz"
-
-
-def unit_files(run: Path) -> list[Path]:
-    """The complete label units of a run, by index (a unit being written is a .tmp.npz)."""
-    return sorted(p for p in (run / "labels").glob("unit-*.npz") if not p.name.endswith(".tmp.npz"))
-
-
-def label(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
-    """The label stage: units not yet on disk, on `workers` processes, until the time or
-    unit budget is spent (units started before the deadline are finished). Returns
-    {"units": units on disk, "records_this_session", "seconds": of labelling in all}."""
-    from tqdm import tqdm
-    (run / "labels").mkdir(parents=True, exist_ok=True)
-    done = {int(p.stem.split("-")[1]) for p in unit_files(run)}
-    # the budget is the run's: a resumed run labels for what its earlier sessions left
-    clock = run / "labels" / "seconds.json"
-    spent = json.loads(clock.read_text())["seconds"] if clock.exists() else 0.0
-    deadline = time.monotonic() + cfg.label_minutes * 60 - spent
-    todo = (i for i in range(cfg.units) if i not in done)
-    bar = tqdm(total=None, unit="label", unit_scale=True, desc="labels", disable=not progress)
-    t0, records = time.perf_counter(), 0
-
-    def submit(pool, futures) -> bool:
-        i = next(todo, None)
-        if i is None or time.monotonic() >= deadline:
-            return False
-        P = cfg.unit_players(i)
-        futures.add(pool.submit(label_batch, i, P, max(cfg.deal_seats // P, 1), cfg.teacher, cfg.field,
-                                cfg.field_seats, cfg.explore, cfg.observation, cfg.rule_options(), cfg.seed,
-                                str(unit_path(run, i))))
-        return True
-
-    # spawned, not forked (a forked worker holds the parent's pipe ends and state), and
-    # bound to this process's life: no worker outlives it, whatever ends it
-    with ProcessPoolExecutor(cfg.workers, mp_context=multiprocessing.get_context("spawn"),
-                             initializer=bind_to_parent, initargs=(os.getpid(),)) as pool, \
-            _ending_workers(pool):
-        futures: set = set()
-        for _ in range(cfg.workers):
-            submit(pool, futures)
-        while futures:
-            finished = next(as_completed(futures))
-            futures.discard(finished)
-            _, n, _ = finished.result()
-            records += n
-            bar.update(n)
-            tmp = clock.with_name("seconds.tmp")
-            tmp.write_text(json.dumps({"seconds": spent + time.perf_counter() - t0}))
-            tmp.replace(clock)
-            submit(pool, futures)
-    bar.close()
-    return {"units": len(unit_files(run)), "records_this_session": records,
-            "seconds": round(spent + time.perf_counter() - t0, 1)}
-
-
-@contextlib.contextmanager
-def _ending_workers(pool: ProcessPoolExecutor):
-    """On an error or a Ctrl-C, end the workers now rather than wait for their units."""
-    try:
-        yield
-    except BaseException:
-        for process in list((getattr(pool, "_processes", None) or {}).values()):
-            process.kill()  # before shutdown, which forgets them
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
 
 
 def _tensors(batch: LabelBatch, tau: float):
@@ -319,15 +247,17 @@ def fit(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
 
 
 def imitate(cfg: ImitationConfig | None = None, *, resume: str | Path | None = None, runs_dir: str | Path = "runs",
-            progress: bool = True) -> Path:
-    """Both stages into runs/<name>/ (or continue the run directory `resume`); returns it."""
+            progress: bool = True, backend=None) -> Path:
+    """Both stages into runs/<name>/ (or continue the run directory `resume`); returns it.
+    `backend`: where the label units run (training/label_runs.py; default `workers`
+    processes here), e.g. experiments.backends.RayBackend."""
     if resume is not None:
         run, cfg = resume_run(resume, ImitationConfig, "imitation")
     else:
         assert cfg is not None
         run = new_run(Path(runs_dir) / cfg.name, cfg)
     t0 = time.perf_counter()
-    labelled = label(cfg, run, progress)
+    labelled = label(cfg, run, progress, backend)
     t1 = time.perf_counter()
     fitted = fit(cfg, run, progress)
     report = {"label": labelled, "fit": fitted, "label_seconds": round(t1 - t0, 1),

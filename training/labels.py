@@ -13,7 +13,7 @@ of round episodes, and the leaf value of the guided search) and of the game (`re
 
 The estimates are noisy (a few hundred rollouts each), but a network fitted to millions
 of them by least squares learns their expectation: the teacher with unlimited rollouts.
-`label_batch` is one unit of work: one table size, one seating, one file.
+`label_unit` is one unit of work: one table size, one seating, one file.
 """
 
 from __future__ import annotations
@@ -135,12 +135,13 @@ def seating(players: int, field: tuple[str, ...], field_seats: int, rng: np.rand
     return names
 
 
-def label_batch(index: int, players: int, deals: int, teacher: str, field: tuple[str, ...], field_seats: int,
-                explore: float, observation: str, rules: dict, seed: int, out: str) -> tuple[int, int, float]:
+def label_unit(index: int, players: int, deals: int, teacher: str, field: tuple[str, ...], field_seats: int,
+               explore: float, observation: str, rules: dict, seed: int) -> tuple[int, LabelBatch, float, str]:
     """Label unit `index`: `deals` duplicate deals at a table of `players` under the card
     game's rule options `rules` (teacher in every seat but `field_seats` drawn from
-    `field`), written to `out`. Its games and
-    random draws depend only on (seed, index). Returns (index, records, seconds)."""
+    `field`). Its games and random draws depend only on (seed, index), so a unit is the
+    same on any process or node. Returns (index, its LabelBatch, seconds, the node it
+    ran on); the caller writes the file (the driver's disk, whichever node labelled it)."""
     import time
 
     from agents.registry import make_agent
@@ -158,6 +159,15 @@ def label_batch(index: int, players: int, deals: int, teacher: str, field: tuple
     rows, *_ = play_duplicate(names, agents, game, game_seeds(seed, deals, start=index * deals), rng,
                               observers=[round_ends])
     totals = np.array([r["totals"] for r in rows]).T  # (P, B), games in batch order
-    batch = labeller.batch(totals, round_ends, game)
-    batch.save(Path(out))
-    return index, len(batch), time.perf_counter() - t0
+    return index, labeller.batch(totals, round_ends, game), time.perf_counter() - t0, node_name()
+
+
+def node_name() -> str:
+    """The machine this process runs on: in a Ray worker its node (host and node id: the
+    nodes of a cluster on one machine share the host), else the host."""
+    import socket
+    import sys
+    ray = sys.modules.get("ray")  # a Ray worker has it imported; nothing here imports it
+    if ray is not None and ray.is_initialized():
+        return f"{socket.gethostname()}/{ray.get_runtime_context().get_node_id()[:8]}"
+    return socket.gethostname()

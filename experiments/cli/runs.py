@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
 import typer
 
-from experiments.cli.app import ADDRESS, app
+from experiments.cli.app import ADDRESS, BACKEND, app
 from experiments.options import Marker, option_group
 from sixnimmt_env.core.errors import ConfigError
 
@@ -62,12 +63,17 @@ def train(run: RunStart = RUN_OPTIONS) -> None:
 @app.command()
 @run_options("imitation", resume="Continue the run in this directory (its labels are kept).",
              progress="Show progress bars.")
-def imitate(run: RunStart = RUN_OPTIONS) -> None:
-    """Learn from search: label positions with mcs, fit the network to it (see training/imitate.py)."""
+def imitate(run: RunStart = RUN_OPTIONS, backend: str = BACKEND, address: Optional[str] = ADDRESS) -> None:
+    """Learn from search: label positions with mcs, fit the network to it (see training/imitate.py).
+    With --backend ray the label units run as Ray tasks (the same units and files)."""
+    from experiments.backends import make_backend
     from training.imitate import ImitationConfig
     from training.imitate import imitate as run_imitation
 
-    out = run.start(run_imitation, ImitationConfig)
+    runner = make_backend(backend, None, address)  # checks --backend and --address first
+    # local: the run's own `workers` processes (training/label_runs.py), killed with it
+    labels_on = runner if backend == "ray" else None
+    out = run.start(functools.partial(run_imitation, backend=labels_on), ImitationConfig)
     typer.echo(f"run in {out}/ (model: {out}/model.zip, figures: {out}/report.json); "
                f"continue it with PPO: sixnimmt train --set init_model={out}/model.zip")
 

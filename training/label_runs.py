@@ -1,0 +1,146 @@
+"""The label stage of an imitation run: label units, one file each, on this machine's
+processes or on a backend handed in (a Ray cluster: `sixnimmt imitate --backend ray`).
+
+Unit i is `labels.label_unit(i, ...)`: its table size, seating, deals and random draws
+depend on the run's seed and i alone, and this process writes its file
+(labels/unit-NNNNN.npz, atomically) from the batch the unit returns, so the files are the
+same whichever process or node labelled them. A unit whose file is on disk is done: a
+killed or stopped run resumes with the others, and a unit lost with its worker or node
+is labelled again (by the backend's retry, or by the resumed run).
+
+The budget is the run's: `label_minutes` of labelling in all sessions (the clock in
+labels/progress.json; runs from before it kept labels/seconds.json), units started before
+the deadline are finished. progress.json also holds the run's label rate and each node's
+(units, labels, labels/s over the run's label time), written after every unit.
+
+A backend is an object with `map_unordered(fn, items, window)` (call fn(*item) for each
+item, at most `window` at once, taking items only as it has room, and yield the results
+as they finish) and `capacity()` (how many units it runs at once), used as a context
+manager: experiments.backends' RayBackend is one. Training does not import it (it is a
+layer above); the CLI passes it in.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from pathlib import Path
+from typing import Callable, Iterable, Iterator
+
+from sixnimmt_env.core.processes import bind_to_parent
+
+from .labels import label_unit
+from .runs import write_json
+
+
+def unit_path(run: Path, index: int) -> Path:
+    return run / "labels" / f"unit-{index:05d}.npz"
+
+
+def unit_files(run: Path) -> list[Path]:
+    """The complete label units of a run, by index (a unit being written is a .tmp.npz)."""
+    return sorted(p for p in (run / "labels").glob("unit-*.npz") if not p.name.endswith(".tmp.npz"))
+
+
+class LocalUnits:
+    """This machine's backend: `workers` spawned processes (not forked: a forked worker
+    holds the parent's pipe ends and state), bound to this process's life, so no worker
+    outlives it; on an error or a Ctrl-C they are killed rather than waited for."""
+
+    name = "local"
+
+    def __init__(self, workers: int):
+        self.workers = workers
+        self.pool: ProcessPoolExecutor | None = None
+
+    def capacity(self) -> int:
+        return self.workers
+
+    def __enter__(self) -> "LocalUnits":
+        self.pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                        initializer=bind_to_parent, initargs=(os.getpid(),))
+        return self
+
+    def __exit__(self, kind, *exc) -> None:
+        pool, self.pool = self.pool, None
+        if kind is not None:
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.kill()  # before shutdown, which forgets them
+            pool.shutdown(wait=False, cancel_futures=True)
+        else:
+            pool.shutdown()
+
+    def map_unordered(self, fn: Callable, items: Iterable[tuple], window: int) -> Iterator:
+        items = iter(items)
+        running: set = set()
+        while True:
+            while len(running) < window and (item := next(items, None)) is not None:
+                running.add(self.pool.submit(fn, *item))
+            if not running:
+                return
+            done, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+
+
+def _spent(run: Path) -> float:
+    """Seconds of labelling in the run's earlier sessions."""
+    for name in ("progress.json", "seconds.json"):  # seconds.json: runs from before progress.json
+        path = run / "labels" / name
+        if path.exists():
+            return float(json.loads(path.read_text())["seconds"])
+    return 0.0
+
+
+def _nodes(run: Path) -> dict:
+    path = run / "labels" / "progress.json"
+    return json.loads(path.read_text()).get("nodes", {}) if path.exists() else {}
+
+
+def label(cfg, run: Path, progress: bool = True, backend=None) -> dict:
+    """The label stage of the ImitationConfig `cfg` into `run`: the units not yet on disk,
+    on `backend` (default: `cfg.workers` processes here), until the time or unit budget is
+    spent. Returns {"units": units on disk, "records_this_session", "seconds": of
+    labelling in all, "labels_per_s" of the run, "nodes": per node, "backend"}."""
+    from tqdm import tqdm
+    (run / "labels").mkdir(parents=True, exist_ok=True)
+    done = {int(p.stem.split("-")[1]) for p in unit_files(run)}
+    spent, nodes = _spent(run), _nodes(run)
+    deadline = time.monotonic() + cfg.label_minutes * 60 - spent
+
+    def units():  # taken as the backend has room: none is started after the deadline
+        for i in range(cfg.units):
+            if time.monotonic() >= deadline:
+                return
+            if i not in done:
+                P = cfg.unit_players(i)
+                yield (i, P, max(cfg.deal_seats // P, 1), cfg.teacher, cfg.field, cfg.field_seats, cfg.explore,
+                       cfg.observation, cfg.rule_options(), cfg.seed)
+
+    bar = tqdm(total=None, unit="label", unit_scale=True, desc="labels", disable=not progress)
+    t0, records = time.perf_counter(), 0
+    runner = backend if backend is not None else LocalUnits(cfg.workers)
+
+    def summary() -> dict:
+        seconds = spent + time.perf_counter() - t0
+        for node in nodes.values():
+            node["labels_per_s"] = round(node["labels"] / max(seconds, 1e-9), 1)
+        labels = sum(node["labels"] for node in nodes.values())
+        return {"seconds": round(seconds, 1), "labels": labels, "labels_per_s": round(labels / max(seconds, 1e-9), 1),
+                "backend": getattr(runner, "name", type(runner).__name__), "nodes": nodes}
+
+    with runner:
+        for index, batch, seconds, node in runner.map_unordered(label_unit, units(), runner.capacity()):
+            batch.save(unit_path(run, index))
+            records += len(batch)
+            bar.update(len(batch))
+            mine = nodes.setdefault(node, {"units": 0, "labels": 0, "unit_seconds": 0.0})
+            mine["units"] += 1
+            mine["labels"] += len(batch)
+            mine["unit_seconds"] = round(mine["unit_seconds"] + seconds, 2)
+            write_json(run / "labels" / "progress.json", summary())
+    bar.close()
+    return {"units": len(unit_files(run)), "records_this_session": records, **summary()}
