@@ -95,6 +95,16 @@ def test_the_allow_list_is_the_servers_choice():
     assert "ppo" in AllowList().names("cards") and "board-green" in AllowList(["default"]).names("board")
 
 
+def test_a_model_file_on_the_list_is_read_when_the_server_starts(tmp_path):
+    """The operator's own `ppo:path=` entry is read (weights only) before the server
+    listens: a missing or foreign file stops the start with one line, not the first page."""
+    (tmp_path / "notes.zip").write_text("not a zip")
+    for path, why in ((tmp_path / "missing.zip", "no model at"), (tmp_path / "notes.zip", "not a model")):
+        with pytest.raises(ConfigError, match=why):
+            AllowList([f"ppo:path={path}"])
+    assert AllowList(["ppo:path=agents/models/ppo-4p.zip"]).names("cards") == ["ppo"]
+
+
 def test_shared_agents_are_a_bounded_cache():
     arena._SHARED.clear()
     for r in range(1, arena.SHARED_MAX + 10):

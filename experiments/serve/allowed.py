@@ -97,6 +97,10 @@ def parse_entry(text: str) -> Entry:
             raise ConfigError(f"allow-list: {text!r}: only a numeric parameter takes a range, not {key!r}")
         ranges.append((key, *bounds))
     check_spec(":".join([name] + [f"{k}={v}" for k, v in fixed]))  # the names and types of the fixed values
+    for key, value in fixed:
+        if key == "path":  # the operator's own file: read (as weights only) now, so a bad one stops the start
+            from agents.ppo import load_model
+            load_model(value)
     return Entry(text, name, tuple(fixed), tuple(ranges))
 
 
