@@ -85,9 +85,11 @@ def test_plain_ppo_and_guided_pick_a_shipped_model_by_variant(sechste_run, tmp_p
     from agents.arena import run_match
     for spec in ("ppo", "guided:worlds=2"):
         with pytest.raises(ConfigError, match=r"no shipped model plays 'cards' at 4 players in die-sechste.*"
-                                              r"shipped: ppo-4p.zip \(cards classic, 4 players\)"):
+                                              r"shipped: .*ppo-4p.zip \(cards classic, 4 players\)"):
             run_match([spec, "random", "random", "random"], SECHSTE, 1, 0, progress=False)
     assert ppo.shipped_model_for(4).name == "ppo-4p.zip"  # classic: as before
+    # the most specialised first: the 2-player network at two, the all-size one at three
+    assert [ppo.shipped_model_for(p).name for p in (2, 3)] == ["imitate-2p.zip", "ppo-all.zip"]
     monkeypatch.setattr(ppo, "SHIPPED_DIR", tmp_path)
     for name in ("model.zip", "model.json"):
         shutil.copy(sechste_run / name, tmp_path / name.replace("model", "sechste"))
