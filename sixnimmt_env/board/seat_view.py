@@ -226,9 +226,11 @@ class BoardSeatView(SeatViewBase):
             actions = np.where(self.is_asker, first + second, actions)
             pro = np.flatnonzero(self.pro_ask)
             if len(pro):  # uniform over the legal answers
-                legal = self.action_mask()[pro]
-                pick = (rng.random(len(pro)) * legal.sum(axis=1)).astype(np.intp)
-                actions[pro] = np.argmax(np.cumsum(legal, axis=1) > pick[:, None], axis=1)
+                legal = answer_masks(self._st, self.games[pro])  # (their rows of action_mask)
+                counts = legal.sum(axis=1)
+                pick = (rng.random(len(pro)) * counts).astype(np.intp)
+                _, answers = np.nonzero(legal)  # row by row, each row's legal answers ascending
+                actions[pro] = answers[np.cumsum(counts) - counts + pick]
         return actions
 
     def known_state(self) -> BoardState:
