@@ -140,41 +140,43 @@ def bench_vec_env(players: int = 4, batch: int = 4096, seconds: float = 5.0, see
             "mean_return_per_episode": round(returns / max(episodes, 1), 3)}
 
 
+ANSWERS_PER_CALL = 8  # questions a game answers in one play_random call of the board benchmark
+
+
 def bench_board_engine(players: int = 4, batch: int = 4096, seconds: float = 5.0, seed: int = 0,
                        variant: str = "basic", repeats: int = 3) -> dict:
     """Random play of whole board games on the batched board engine: games/s and turns/s.
 
     Two figures. `games_per_s` / `turns_per_s`: the engine's own work unit, as the card
-    benchmark times its engine: every seat puts out a uniformly random tile of its hand by
-    slot (`engine.play_slots`), the luck variant's questions are answered at random
-    through the seat view. `interface_*`: the same play through the game interface, as an
-    environment or agent drives it (seat views, random legal actions from their masks,
-    `Game.step`). A finished batch is dealt anew; the median of `repeats` windows counts.
-    The card engine's rounds/s of the same run give the ratio people ask about (a card
-    round is ten turns; a board game 12 turns, or 24 with 2-3 players).
+    benchmark times its engine (uniformly random tiles from random numbers drawn in
+    NumPy, nothing checked): `engine.play_random`, a turn in one compiled call, in which
+    every seat puts out a uniformly random tile of its hand and every question the rules
+    ask while placing ("+5"?, "2×"?, which luck card, which action card, which free row)
+    is answered with a uniformly random legal answer, from the same legal answers the
+    seat views' masks hold (`kernel_answers.py`); a game asked more than
+    `ANSWERS_PER_CALL` questions in a turn goes on in the next call. `interface_*`: the
+    same play through the game interface, as an environment or agent drives it (seat
+    views, random legal actions from their masks, `Game.step` with its checks). A
+    finished batch is dealt anew; the median of `repeats` windows counts. The card
+    engine's rounds/s of the same run give the ratio people ask about (a card round is
+    ten turns; a board game 12 turns, or 24 with 2-3 players, fewer with play-two turns).
     """
-    from sixnimmt_env.board.engine import play_slots
+    from sixnimmt_env.board.engine import play_random
     from sixnimmt_env.board.rules import HAND_SIZE as HAND_SIZE_BOARD
-    from sixnimmt_env.board.state import PHASE_ASK
     from sixnimmt_env.core.game import make_game
 
     tune_allocator()
     game = make_game("board", players=players, variant=variant)
     rng = np.random.default_rng(seed)
     run = [0]
+    # random numbers a call: a tile per seat, and answers where the variant asks questions
+    draws = players + (ANSWERS_PER_CALL if game.rules.luck or game.rules.pro else 0)
 
     def engine_batch() -> int:
         st = game.new_games(game_seeds(seed + run[0], batch))
         run[0] += 1
         while not game.game_over(st).all():
-            # pro hands differ in size: each seat's slot from its own count
-            count = (st.hands > 0).sum(axis=1) if game.rules.pro else st.hand_size()
-            play_slots(st, (rng.random((players, batch), dtype=np.float32) * count).astype(np.intp))
-            while (asked := st.phase == PHASE_ASK).any():
-                games = np.flatnonzero(asked)
-                answers = np.zeros((players, batch), dtype=np.int64)
-                answers[st.asker[games], games] = game.view(st, st.asker[games], games).random_legal_actions(rng)
-                game.step(st, answers, inplace=True, games=asked)
+            play_random(st, rng.random((draws, batch), dtype=np.float32))
         return int(st.turn.sum())
 
     def interface_batch() -> int:

@@ -1,8 +1,8 @@
-"""The board's compiled kernels (sixnimmt_env/board/kernel.py, kernel_turns.py) read as
-plain Python: with numba's JIT off (NUMBA_DISABLE_JIT=1, in a subprocess: numba reads it
-once at import) the same functions run as Python, play the same games bit for bit on a
-sample of all four variants, and pass the scripted rule cases; and a pro game comes out
-the same alone or among others."""
+"""The board's compiled kernels (sixnimmt_env/board/kernel*.py) read as plain Python: with
+numba's JIT off (NUMBA_DISABLE_JIT=1, in a subprocess: numba reads it once at import) the
+same functions run as Python, play the same games bit for bit on a sample of all four
+variants, and pass the scripted rule cases and the random-play fast path's agreement with
+the checked interface; and a pro game comes out the same alone or among others."""
 
 from __future__ import annotations
 
@@ -57,7 +57,9 @@ def test_the_kernels_play_the_same_games_with_the_jit_off():
 
 def test_the_rule_cases_pass_with_the_jit_off():
     done = _without_jit(["-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "tests/test_board_rules_cases.py",
-                         "tests/test_board_pro_engine_cases.py"], timeout=900)
+                         "tests/test_board_pro_engine_cases.py",
+                         "tests/test_board_answers.py::test_play_random_plays_the_games_of_the_checked_interface"],
+                        timeout=900)
     assert done.returncode == 0, done.stdout[-3000:]
     assert " passed" in done.stdout
 

@@ -69,8 +69,8 @@ def deal_action_cards(st: BoardState, deck: NDArray[np.int8]) -> None:
     st.deck[:] = deck
     dealt = START_ACTION_CARDS * P
     games = np.arange(B)
-    for i in range(dealt):
-        np.add.at(st.action, (deck[i].astype(np.intp), i // START_ACTION_CARDS, games), 1)
+    for i in range(dealt):  # one card a game each time: no index repeats, a plain += adds them all
+        st.action[deck[i].astype(np.intp), i // START_ACTION_CARDS, games] += 1
     st.deck_at[:] = dealt
     st.action_drawn[:] = dealt
     st.action_log[:dealt] = deck[:dealt]

@@ -29,15 +29,15 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..core.batch import step_actions
 from ..core.errors import IllegalActionError
-from . import kernel, kernel_state
-from .actions import N_TILE_ACTIONS
+from . import kernel, kernel_random, kernel_state
+from .actions import N_ACTIONS, N_TILE_ACTIONS
 from .deal import empty_state, from_deal, from_position, new_games, shuffled_tiles
 from .events import BoardEvents
 from .stages import after_kernel, answer, run_stages
 from .state import PHASE_ASK, PHASE_OVER, PHASE_PICK, PHASE_PICK_SECOND, BoardState
 from .turns import put_out
 
-__all__ = ["BoardEvents", "empty_state", "from_deal", "from_position", "new_games", "play_slots",
+__all__ = ["BoardEvents", "empty_state", "from_deal", "from_position", "new_games", "play_random", "play_slots",
            "shuffled_tiles", "step"]
 
 
@@ -90,6 +90,23 @@ def play_slots(st: BoardState, slots: NDArray) -> None:
     status = np.zeros(len(games), dtype=np.int8)
     kernel.play_games(kernel_state.arrays(st), kernel_state.tables(st.config), kernel_state.NO_EVENTS, False, games,
                       slots, status)
+    after_kernel(st, games, status, None)
+
+
+def play_random(st: BoardState, uniforms: NDArray) -> None:
+    """Fast path of uniformly random play, a turn in one compiled call: every game not
+    over uses its column of `uniforms` ((P + K, B) floats in [0, 1)). Picking, seat p puts
+    out the tile at fraction uniforms[p] of its hand; asked a question (or asked while
+    placing), the asker answers with the legal answer at fraction uniforms[P + i] of the
+    legal answers (the seat views' mask, in ascending order) for its next K questions,
+    and the placing goes on between them; a game with more questions waits in PHASE_ASK
+    for the next call. Nothing is checked; mutates `st`. The board benchmark times this.
+    """
+    games = np.flatnonzero(st.phase != PHASE_OVER)
+    uniforms = uniforms if len(games) == st.batch_size else uniforms[:, games]
+    status = np.zeros(len(games), dtype=np.int8)
+    kernel_random.play_random(kernel_state.arrays(st), kernel_state.tables(st.config), kernel_state.NO_EVENTS, games,
+                              np.ascontiguousarray(uniforms), np.zeros(N_ACTIONS, dtype=np.int64), status)
     after_kernel(st, games, status, None)
 
 

@@ -4,7 +4,8 @@ Every board rule that acts while tiles are placed (Rules 1-2 and the too-low exc
 the field effects, a take, the move to a free row, luck cards gained and played, the
 pro side's action cards, draws and H fields) is written here once, as plain Python on
 one game's entries of the state arrays (`state.py`; the pro side's hands, draws and
-cards in `kernel_pro.py`), and compiled by numba (`@njit`):
+cards in `kernel_pro.py`, the field effects and luck cards in `kernel_effects.py`, the
+questions' legal answers in `kernel_answers.py`), and compiled by numba (`@njit`):
 the loop over the batch's games runs inside the compiled call, so branchy per-game
 rules cost what they cost in C, with the state still the documented NumPy arrays. With
 NUMBA_DISABLE_JIT=1 the same functions run as Python (the tests do, on a sample).
@@ -20,13 +21,13 @@ stage is left untouched, so running it again goes on exactly there).
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from . import kernel_turns
-from .kernel_pro import draw_action_card, draw_tile, hand_add, play
-from .layout import DRAW_ACTION, DRAW_TILE, TAKE, TAKE_TO_HAND
-from .rules import ASCENDING, DOUBLE, FRONT, PLUS5, PLUS5_POINTS, SKIP
+from .kernel_effects import BAD_DRAW, clovers_passed, field_effect, needs_reshuffle, usable, use_luck
+from .kernel_pro import hand_add, play
+from .layout import TAKE, TAKE_TO_HAND
+from .rules import ASCENDING, DOUBLE, FRONT, PLUS5, SKIP
 from .state import (
     ASK_ACTION,
     ASK_DOUBLE,
@@ -60,27 +61,6 @@ PICKING = 6  # the seats put out their first tile of two: no placing yet
 # reference counting would touch every array at every call. Nothing here allocates, so
 # the kernel runs without reference counting (_nrt=False).
 inline = njit(inline="always", _nrt=False)
-
-
-# --------------------------------------------------------------------------- the two shared rules
-
-
-@inline
-def clovers_passed(clovers, old, new):
-    """Luck cards a score change from `old` to `new` gains: one per clover c with
-    new <= c < old, only when the score went down (a net loss of one effect)."""
-    if new >= old:
-        return 0
-    return np.searchsorted(clovers, old) - np.searchsorted(clovers, new)
-
-
-@inline
-def usable(s, t, kind, seat, b):
-    """Whether the seat holds a luck card of `kind` gained before this turn (a card
-    gained in a turn waits for the next)."""
-    if not t.luck:
-        return False
-    return s.luck[kind, seat, b] > s.luck_new[kind, seat, b]
 
 
 @inline
@@ -382,46 +362,6 @@ def next_tile(s, t, e, report, b):
     if report:
         e.turn_over[b] = True
     return TURN_OVER
-
-
-# --------------------------------------------------------------------------- field effects, luck cards
-
-BAD_DRAW = -(1 << 30)  # field_effect's points when a scripted draw cannot be followed
-
-
-@inline
-def field_effect(s, t, b, seat, row, field, tile, plus5):
-    """The points of a tile's field (green, red, fixed; on the pro side draw fields draw
-    instead), or "+5" in its place (a played "+5" replaces a draw too)."""
-    if plus5:
-        use_luck(s, PLUS5, seat, b)
-        return PLUS5_POINTS
-    kind = t.kind[row, field]
-    if t.pro and kind == DRAW_TILE:
-        draw_tile(s, seat, b)
-    elif t.pro and kind == DRAW_ACTION:
-        if not draw_action_card(s, seat, b):
-            return BAD_DRAW
-    return t.bull_sign[row, field] * t.bulls[tile] + t.fixed[row, field]
-
-
-@inline
-def use_luck(s, kind, seat, b):
-    """A luck card played goes back on its stack at once."""
-    s.luck[kind, seat, b] -= 1
-    s.stack[kind, b] += 1
-
-
-@inline
-def needs_reshuffle(s, t, b, row, field, plus5):
-    """Whether the tile's field draws an action card from an empty deck while discards
-    wait to be reshuffled into it."""
-    if not t.pro or plus5 or t.kind[row, field] != DRAW_ACTION or s.deck_at[b] < s.deck_end[b]:
-        return False
-    for kind in range(s.discard.shape[0]):
-        if s.discard[kind, b] > 0:
-            return True
-    return False
 
 
 @inline

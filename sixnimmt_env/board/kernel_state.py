@@ -23,9 +23,10 @@ STATE_FIELDS = ("queue", "queue_seat", "queue_extra", "at", "stage", "phase", "a
 Arrays = namedtuple("Arrays", STATE_FIELDS)
 # The layout and rule options: field kinds (R, F); the points a landing tile brings,
 # bull_sign * bullheads + fixed (both (R, F)); two_ahead (R, F + 1): a row of that length
-# still has an uncovered play-two field; bullheads by tile; the clovers (sorted).
+# still has an uncovered play-two field; bullheads by tile; the clovers (sorted); the
+# fields of each row (R,).
 Tables = namedtuple("Tables", ("kind", "bull_sign", "fixed", "two_ahead", "bulls", "clovers", "luck", "pro",
-                               "scan"))
+                               "scan", "row_len"))
 EVENT_FIELDS = ("tile", "seat", "row", "field", "kind", "points", "taken", "moved_to", "plus5", "double",
                 "luck_gained", "turn_over")
 Events = namedtuple("Events", EVENT_FIELDS)
@@ -58,7 +59,8 @@ def tables(config: BoardConfig) -> Tables:
         cached = _TABLES[id(config)] = (config, Tables(
             np.ascontiguousarray(layout.kind), ft.bull_sign, ft.fixed,
             ft.two_ahead, layout.tile_bulls.astype(np.int32),
-            np.asarray(layout.clovers, dtype=np.int64), config.luck, config.pro, config.next_row == "scan"))
+            np.asarray(layout.clovers, dtype=np.int64), config.luck, config.pro, config.next_row == "scan",
+            layout.row_len.astype(np.int64)))
     return cached[1]
 
 

@@ -16,10 +16,11 @@ inline = njit(inline="always", _nrt=False)  # inlined into the compiled drivers 
 
 
 @inline
-def put_out(s, t, b, slots, j):
+def put_out(s, t, b, slots, j, fraction=False):
     """Every seat of game b puts out the tile in its hand slot slots[p, j] (swap-remove:
-    the held tiles stay in front; an empty pro hand puts out nothing). Returns whether
-    the game's tiles are all out, so its placing starts (then revealed)."""
+    the held tiles stay in front; an empty pro hand puts out nothing); with `fraction`,
+    slots[p, j] in [0, 1) is the slot's fraction of the tiles held. Returns whether the
+    game's tiles are all out, so its placing starts (then revealed)."""
     second = s.phase[b] == PHASE_PICK_SECOND
     count = 0
     for p in range(s.hands.shape[0]):
@@ -27,7 +28,8 @@ def put_out(s, t, b, slots, j):
             count = 0
             while count < s.hands.shape[1] and s.hands[p, count, b] > 0:
                 count += 1
-        slot, last = slots[p, j], max(count - 1, 0)
+        slot = int(slots[p, j] * count) if fraction else int(slots[p, j])
+        last = max(count - 1, 0)
         chosen = s.hands[p, slot, b]
         s.hands[p, slot, b] = s.hands[p, last, b]
         s.hands[p, last, b] = 0
@@ -107,8 +109,8 @@ def start_turn(s, t, b):
         if t.two_ahead[r, n]:
             two = True
         elif t.pro:
-            for f in range(n):
-                if s.tiles[r, f, b] == 0 and t.kind[r, f] == PLAY_TWO:
+            for f in range(n):  # (the layout's kind first: few fields are play-two fields)
+                if t.kind[r, f] == PLAY_TWO and s.tiles[r, f, b] == 0:
                     two = True
     if two:
         two = s.hands[0, 1, b] > 0
@@ -136,3 +138,17 @@ def end_turns(s, t, games, started):
 def put_out_games(s, t, games, slots, revealed):
     for j in range(len(games)):
         revealed[j] = put_out(s, t, games[j], slots, j)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def final_scores(s, t, games):
+    """Pro, the end of the game: every seat gains 1 point per action card in hand and
+    loses the bullheads of every tile still in hand."""
+    for b in games:
+        for p in range(s.hands.shape[0]):
+            points = 0
+            for kind in range(s.action.shape[0]):
+                points += s.action[kind, p, b]
+            for h in range(s.hands.shape[1]):
+                points -= t.bulls[s.hands[p, h, b]]
+            s.score[p, b] += points

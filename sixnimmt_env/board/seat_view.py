@@ -16,10 +16,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..core.seat_view import SeatViewBase
-from .actioncards import free_rows
-from .actions import ANSWER_NO, ANSWER_YES, LUCK_ACTION, N_ACTIONS, PASS_ACTION
+from .actions import ANSWER_NO, LUCK_ACTION, N_ACTIONS, PASS_ACTION
 from .rules import DOUBLE, N_TILES, PLUS5
-from .stages import action_options
+from .stages import answer_masks
 from .state import ASK_ACTION, ASK_FREE_ROW, ASK_LUCK_CARD, PHASE_ASK, PHASE_PICK, PHASE_PICK_SECOND, BoardState
 
 
@@ -199,20 +198,9 @@ class BoardSeatView(SeatViewBase):
         held = self.hand[picking].astype(np.intp)
         entry, slot = np.nonzero(held)  # only held tiles: tile t is action t - 1
         mask[picking[entry], held[entry, slot] - 1] = True
-        ask = self.ask
-        yes_no = self.is_asker & (ask != ASK_LUCK_CARD)
-        mask[yes_no, ANSWER_NO] = True
-        mask[yes_no, ANSWER_YES] = True
-        luck = self.is_asker & (ask == ASK_LUCK_CARD)  # from the stacks that hold cards
-        mask[luck, LUCK_ACTION[PLUS5]] = self.stack[luck, PLUS5] > 0
-        mask[luck, LUCK_ACTION[DOUBLE]] = self.stack[luck, DOUBLE] > 0
-        mask[yes_no & self.pro_ask] = False
-        offer = np.flatnonzero(self.is_asker & (ask == ASK_ACTION))
-        if len(offer):
-            mask[offer] = action_options(self._st, self.games[offer])
-        free = np.flatnonzero(self.is_asker & (ask == ASK_FREE_ROW))
-        if len(free):
-            mask[free] = free_rows(self._st, self.games[free])
+        asker = np.flatnonzero(self.is_asker)
+        if len(asker):
+            mask[asker] = answer_masks(self._st, self.games[asker])
         mask[:, PASS_ACTION] = ~self.must_act
         return mask
 
@@ -238,9 +226,11 @@ class BoardSeatView(SeatViewBase):
             actions = np.where(self.is_asker, first + second, actions)
             pro = np.flatnonzero(self.pro_ask)
             if len(pro):  # uniform over the legal answers
-                legal = self.action_mask()[pro]
-                pick = (rng.random(len(pro)) * legal.sum(axis=1)).astype(np.intp)
-                actions[pro] = np.argmax(np.cumsum(legal, axis=1) > pick[:, None], axis=1)
+                legal = answer_masks(self._st, self.games[pro])  # (their rows of action_mask)
+                counts = legal.sum(axis=1)
+                pick = (rng.random(len(pro)) * counts).astype(np.intp)
+                _, answers = np.nonzero(legal)  # row by row, each row's legal answers ascending
+                actions[pro] = answers[np.cumsum(counts) - counts + pick]
         return actions
 
     def known_state(self) -> BoardState:

@@ -13,19 +13,16 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..core.errors import IllegalActionError
-from . import actioncards, kernel, kernel_state
-from .actions import ANSWER_NO, FREE_ROW_ACTION, LUCK_ACTION, N_ACTIONS, decode, describe_action
+from . import actioncards, kernel, kernel_answers, kernel_state
+from .actions import N_ACTIONS, describe_action
 from .events import BoardEvents
-from .rules import ACTION_KINDS, DOUBLE, PLUS5
+from .rules import ACTION_KINDS
 from .state import (
     ASK_ACTION,
     ASK_DOUBLE,
     ASK_FREE_ROW,
     ASK_LUCK_CARD,
-    ASK_NONE,
     ASK_PLUS5,
-    NO_SEAT,
-    PHASE_PICK,
     BoardState,
 )
 from .turns import hands_empty
@@ -65,39 +62,20 @@ def after_kernel(st: BoardState, games: NDArray, status: NDArray, ev: BoardEvent
 
 def answer(st: BoardState, games: NDArray, actions: NDArray, validate: bool) -> None:
     """The askers of `games` answer their questions; the placing goes on from there."""
-    ask = st.ask[games]
     actions = np.asarray(actions, dtype=np.int64)
-    yes_no = (actions == ANSWER_NO) | (actions == ANSWER_NO + 1)
-    kind = np.clip(actions - LUCK_ACTION[PLUS5], 0, 1)
-    luck = ((actions == LUCK_ACTION[PLUS5]) | (actions == LUCK_ACTION[DOUBLE])) & (st.stack[kind, games] > 0)
-    ok = np.where(ask == ASK_LUCK_CARD, luck, yes_no)
-    pro = (ask == ASK_ACTION) | (ask == ASK_FREE_ROW)
-    if pro.any():
-        g = games[pro]
-        legal = np.where((ask[pro] == ASK_ACTION)[:, None], action_options(st, g), actioncards.free_rows(st, g))
-        a = actions[pro]
-        ok[pro] = (a >= 0) & (a < N_ACTIONS) & legal[np.arange(len(g)), np.clip(a, 0, N_ACTIONS - 1)]
-    if validate and not ok.all():
-        j = int(np.flatnonzero(~ok)[0])
-        b = games[j]
-        legal = ""
-        if pro[j]:  # name the legal answers, as the rules allow them now
-            g = np.array([b])
-            mask = action_options(st, g) if ask[j] == ASK_ACTION else actioncards.free_rows(st, g)
-            legal = "; legal: " + ", ".join(f"{a} ({describe_action(int(a))})" for a in np.flatnonzero(mask[0]))
-        raise IllegalActionError(
-            f"game {b}, seat {int(st.asker[b])}, turn {int(st.turn[b])}: action {int(actions[j])} does not "
-            f"answer the question {_ASK_WORDS[int(ask[j])]}{legal}")
-    st.answer[games] = decode(actions).astype(np.int8)
-    if pro.any():
-        g, a = games[pro], actions[pro]
-        card, arg = actioncards.decode_play(a)
-        st.answer[g] = np.where(ask[pro] == ASK_ACTION, card, a - FREE_ROW_ACTION).astype(np.int8)
-        st.answer_arg[g] = arg
-    st.phase[games] = PHASE_PICK
-    st.ask[games] = ASK_NONE
-    st.asker[games] = NO_SEAT
-    st.answered[games] = True
+    if validate:
+        legal = answer_masks(st, games)
+        ok = (actions >= 0) & (actions < N_ACTIONS)
+        ok[ok] = legal[np.flatnonzero(ok), actions[ok]]
+        if not ok.all():
+            j = int(np.flatnonzero(~ok)[0])
+            b, ask = games[j], int(st.ask[games[j]])
+            # name the legal answers of the pro questions, as the rules allow them now
+            named = "; legal: " + ", ".join(f"{a} ({describe_action(int(a))})" for a in np.flatnonzero(legal[j]))
+            raise IllegalActionError(
+                f"game {b}, seat {int(st.asker[b])}, turn {int(st.turn[b])}: action {int(actions[j])} does not "
+                f"answer the question {_ASK_WORDS[ask]}{named if ask in (ASK_ACTION, ASK_FREE_ROW) else ''}")
+    kernel_answers.store_answers(kernel_state.arrays(st), np.asarray(games, np.intp), actions)
 
 
 _ASK_WORDS = {ASK_LUCK_CARD: "which luck card (+5 or 2x, from a stack that holds one)", ASK_PLUS5: "use +5 (yes or no)",
@@ -105,13 +83,12 @@ _ASK_WORDS = {ASK_LUCK_CARD: "which luck card (+5 or 2x, from a stack that holds
               ASK_FREE_ROW: "which free row"}
 
 
-def action_options(st: BoardState, games: NDArray) -> NDArray[np.bool_]:
-    """(g, N_ACTIONS) the legal answers of the action-card offer in each of `games`."""
-    _, tile, seat = _current(st, games)
-    return actioncards.options(st, games, seat, tile)
-
-
-def _current(st: BoardState, games: NDArray) -> tuple[NDArray, NDArray, NDArray]:
-    """(k, tile, seat) of the tile being placed in each of `games`."""
-    k = st.at[games].astype(np.intp)
-    return k, st.queue[k, games].astype(np.intp), st.queue_seat[k, games].astype(np.intp)
+def answer_masks(st: BoardState, games: NDArray) -> NDArray[np.bool_]:
+    """(g, N_ACTIONS) the legal answers of the question each of `games` is asked
+    (`kernel_answers.legal_answers`); all False where none is."""
+    games = np.asarray(games, dtype=np.intp)
+    mask = np.zeros((len(games), N_ACTIONS), dtype=bool)
+    if len(games):
+        kernel_answers.answer_masks(kernel_state.arrays(st), kernel_state.tables(st.config), games, mask,
+                                    np.zeros(N_ACTIONS, dtype=np.int64))
+    return mask

@@ -51,13 +51,9 @@ def hands_empty(st: BoardState, games: NDArray) -> None:
 
 def final_scoring(st: BoardState, games: NDArray) -> None:
     """Pro: every seat gains 1 point per action card in hand and loses the bullheads of
-    every tile still in hand."""
-    if len(games) == 0:
-        return
-    bulls = st.config.board.tile_bulls.astype(np.int32)
-    cards = st.action[:, :, games].sum(axis=0, dtype=np.int32)  # (P, g)
-    in_hand = bulls[st.hands[:, :, games].astype(np.intp)].sum(axis=1, dtype=np.int32)  # (P, g)
-    st.score[:, games] += cards - in_hand
+    every tile still in hand (`kernel_turns.final_scores`)."""
+    if len(games):
+        kernel_turns.final_scores(kernel_state.arrays(st), kernel_state.tables(st.config), np.asarray(games, np.intp))
 
 
 def refill(st: BoardState, games: NDArray) -> None:

@@ -1,0 +1,175 @@
+"""The legal answers of the rules' questions and the storing of an answer, one game at a
+time, compiled like the placing (`kernel.py`).
+
+Every question's legal answers are written here once (docs/rules/board-game.md): yes or
+no ("+5", "2×"); a luck card from a stack that holds one; the pro side's free rows; and
+the action-card offer — no card always, each card held where the rules allow it now.
+`stages.py` turns them into the masks the seat views and the answer checks use
+(`answer_masks`), and the random-play fast path (`kernel_random.py`) draws from them
+without a mask. `store` is the one decoding of an answer into the state (`answer`,
+`answer_arg`) that the placing then reads.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from .actions import (
+    ANSWER_NO,
+    ANSWER_YES,
+    ASCENDING_ACTION,
+    FREE_ROW_ACTION,
+    FRONT_ACTION,
+    LUCK_ACTION,
+    NO_CARD_ACTION,
+    ONE_MORE_ACTION,
+    SKIP_ACTION,
+    STOP_ACTION,
+    SWAP_ACTION,
+)
+from .kernel import rules_row
+from .rules import ASCENDING, FRONT, ONE_MORE, PLUS5, SKIP, STOP, SWAP
+from .state import ASK_ACTION, ASK_FREE_ROW, ASK_LUCK_CARD, ASK_NONE, NO_CARD, NO_SEAT, PHASE_PICK
+
+inline = njit(inline="always", _nrt=False)  # inlined into the compiled drivers (see kernel.py)
+
+
+@inline
+def legal_answers(s, t, b, out):
+    """Write the legal answers (action ids) of the question game b is asked into `out`,
+    ascending; return how many."""
+    ask = s.ask[b]
+    if ask == ASK_ACTION:
+        return offer_answers(s, t, b, out)
+    n = 0
+    if ask == ASK_FREE_ROW:
+        for r in range(s.length.shape[0]):
+            if s.length[r, b] == 0:
+                out[n] = FREE_ROW_ACTION + r
+                n += 1
+    elif ask == ASK_LUCK_CARD:  # a luck card from a stack that holds one
+        for kind in range(s.stack.shape[0]):
+            if s.stack[kind, b] > 0:
+                out[n] = LUCK_ACTION[0] + kind
+                n += 1
+    elif ask != ASK_NONE:  # use "+5" / "2×" now: no or yes
+        out[0], out[1] = ANSWER_NO, ANSWER_YES
+        n = 2
+    return n
+
+
+@inline
+def is_open(s, t, r, b):
+    """An active row without a stop sign: a row a tile may join."""
+    return s.length[r, b] > 0 and not (t.pro and s.stops[r, b])
+
+
+@inline
+def offer_answers(s, t, b, out):
+    """The action-card offer for game b's current tile (the preconditions of
+    docs/rules/board-game.md, "Professional side"): no card; Stop on an open row while a
+    stop sign is left; Front into an open row whose first tile is higher, with a free
+    field before its take field; Ascending onto an open row the tile is higher than;
+    Skip while the rules' row has two free fields before its take field; Swap and One
+    more with any tile of the hand."""
+    k = s.at[b]
+    tile, seat = s.queue[k, b], s.queue_seat[k, b]
+    R = s.length.shape[0]
+    out[0] = NO_CARD_ACTION
+    n = 1
+    if s.action[STOP, seat, b] > 0 and s.stops_left[b] > 0:
+        for r in range(R):
+            if is_open(s, t, r, b):
+                out[n] = STOP_ACTION + r
+                n += 1
+    if s.action[FRONT, seat, b] > 0:
+        for r in range(R):
+            if is_open(s, t, r, b) and s.tiles[r, 0, b] > tile and s.length[r, b] < t.row_len[r] - 1:
+                out[n] = FRONT_ACTION + r
+                n += 1
+    if s.action[ASCENDING, seat, b] > 0:
+        for r in range(R):
+            if is_open(s, t, r, b) and s.tiles[r, s.length[r, b] - 1, b] < tile:
+                out[n] = ASCENDING_ACTION + r
+                n += 1
+    if s.action[SKIP, seat, b] > 0:
+        row = rules_row(s, t, b, tile)
+        if s.length[row, b] + 1 < t.row_len[row] - 1:
+            out[n] = SKIP_ACTION
+            n += 1
+    n = hand_answers(s, b, seat, SWAP, SWAP_ACTION, out, n)
+    return hand_answers(s, b, seat, ONE_MORE, ONE_MORE_ACTION, out, n)
+
+
+@inline
+def hand_answers(s, b, seat, kind, base, out, n):
+    """Swap / One more: one answer per tile in hand (ascending) while the card is held."""
+    if s.action[kind, seat, b] == 0:
+        return n
+    first = n
+    h = 0
+    while h < s.hands.shape[1] and s.hands[seat, h, b] > 0:
+        a = base + int(s.hands[seat, h, b]) - 1  # (int: a NumPy int8 would overflow without the JIT)
+        m = n  # insertion sort: a hand holds a few tiles
+        while m > first and out[m - 1] > a:
+            out[m] = out[m - 1]
+            m -= 1
+        out[m] = a
+        n += 1
+        h += 1
+    return n
+
+
+@inline
+def store(s, b, action):
+    """Game b's asker answers `action` (legal): the answer is stored for the stage that
+    asked (`answer`: 0/1 for no/yes, the luck card's kind, the card's kind or NO_CARD, the
+    free row; `answer_arg`: the card's row or tile), and the placing may go on."""
+    ask = s.ask[b]
+    if ask == ASK_ACTION:
+        kind, arg = decode_play(action)
+        s.answer[b], s.answer_arg[b] = kind, arg
+    elif ask == ASK_FREE_ROW:
+        s.answer[b], s.answer_arg[b] = action - FREE_ROW_ACTION, 0
+    elif action >= LUCK_ACTION[PLUS5]:
+        s.answer[b] = action - LUCK_ACTION[PLUS5]
+    else:
+        s.answer[b] = action - ANSWER_NO
+    s.phase[b] = PHASE_PICK
+    s.ask[b] = ASK_NONE
+    s.asker[b] = NO_SEAT
+    s.answered[b] = True
+
+
+@inline
+def decode_play(action):
+    """An answer to the offer -> (kind, argument): NO_CARD or the card kind; the row
+    (Stop, Front, Ascending) or the tile (Swap, One more), 0 otherwise."""
+    if action >= ONE_MORE_ACTION:
+        return ONE_MORE, action - ONE_MORE_ACTION + 1
+    if action >= SWAP_ACTION:
+        return SWAP, action - SWAP_ACTION + 1
+    if action >= SKIP_ACTION:
+        return SKIP, 0
+    if action >= ASCENDING_ACTION:
+        return ASCENDING, action - ASCENDING_ACTION
+    if action >= FRONT_ACTION:
+        return FRONT, action - FRONT_ACTION
+    if action >= STOP_ACTION:
+        return STOP, action - STOP_ACTION
+    return NO_CARD, 0
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def answer_masks(s, t, games, mask, scratch):
+    """mask[j] (N_ACTIONS,) = the legal answers of the question games[j] is asked."""
+    for j in range(len(games)):
+        for i in range(legal_answers(s, t, games[j], scratch)):
+            mask[j, scratch[i]] = True
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def store_answers(s, games, actions):
+    """The askers of `games` answer actions[j] (checked legal by the caller)."""
+    for j in range(len(games)):
+        store(s, games[j], actions[j])

@@ -1,0 +1,75 @@
+"""The rules a tile's placing applies on the way, one game at a time (inlined into the
+placing kernel, `kernel.py`): the clovers a score change passes, whether a luck card may
+be played, a field's effect (green, red, fixed, the pro side's draw fields, or a played
+"+5"), and when an action card's draw needs the deck reshuffled first.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .kernel_pro import draw_action_card, draw_tile
+from .layout import DRAW_ACTION, DRAW_TILE
+from .rules import PLUS5, PLUS5_POINTS
+
+inline = njit(inline="always", _nrt=False)  # inlined into the compiled drivers (see kernel.py)
+
+
+@inline
+def clovers_passed(clovers, old, new):
+    """Luck cards a score change from `old` to `new` gains: one per clover c with
+    new <= c < old, only when the score went down (a net loss of one effect)."""
+    if new >= old:
+        return 0
+    return np.searchsorted(clovers, old) - np.searchsorted(clovers, new)
+
+
+@inline
+def usable(s, t, kind, seat, b):
+    """Whether the seat holds a luck card of `kind` gained before this turn (a card
+    gained in a turn waits for the next)."""
+    if not t.luck:
+        return False
+    return s.luck[kind, seat, b] > s.luck_new[kind, seat, b]
+
+
+
+BAD_DRAW = -(1 << 30)  # field_effect's points when a scripted draw cannot be followed
+
+
+@inline
+def field_effect(s, t, b, seat, row, field, tile, plus5):
+    """The points of a tile's field (green, red, fixed; on the pro side draw fields draw
+    instead), or "+5" in its place (a played "+5" replaces a draw too)."""
+    if plus5:
+        use_luck(s, PLUS5, seat, b)
+        return PLUS5_POINTS
+    kind = t.kind[row, field]
+    if t.pro and kind == DRAW_TILE:
+        draw_tile(s, seat, b)
+    elif t.pro and kind == DRAW_ACTION:
+        if not draw_action_card(s, seat, b):
+            return BAD_DRAW
+    return t.bull_sign[row, field] * t.bulls[tile] + t.fixed[row, field]
+
+
+@inline
+def use_luck(s, kind, seat, b):
+    """A luck card played goes back on its stack at once."""
+    s.luck[kind, seat, b] -= 1
+    s.stack[kind, b] += 1
+
+
+@inline
+def needs_reshuffle(s, t, b, row, field, plus5):
+    """Whether the tile's field draws an action card from an empty deck while discards
+    wait to be reshuffled into it."""
+    if not t.pro or plus5 or t.kind[row, field] != DRAW_ACTION or s.deck_at[b] < s.deck_end[b]:
+        return False
+    for kind in range(s.discard.shape[0]):
+        if s.discard[kind, b] > 0:
+            return True
+    return False
+
+

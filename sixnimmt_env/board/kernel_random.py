@@ -1,0 +1,44 @@
+"""Random play in one compiled call a turn: the fast path of the benchmark (and of any
+caller that plays uniformly at random), compiled like the placing (`kernel.py`).
+
+A game picking puts out a random tile per seat (`kernel_turns.put_out` by fraction of
+the hand) and places; a game asked a question answers it with a uniformly random legal
+answer (`kernel_answers.legal_answers`, the rules the seat views' masks and the answer
+checks use) and places on, question after question, so the rules' questions of a turn
+cost no trip back to Python. The random numbers come from the caller (NumPy), one
+column per game.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from . import kernel_answers, kernel_turns
+from .kernel import ASKED, PICKING, place_on
+from .state import PHASE_ASK
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def play_random(s, t, e, games, uniforms, scratch, status):
+    """Every game of `games` (j-th: column j of `uniforms`, (P + K, g) in [0, 1)):
+    picking, seat p puts out the tile at fraction uniforms[p, j] of its hand; asked,
+    it answers its next K questions with uniforms[P:, j] (the legal answer at that
+    fraction of the legal answers), placing on between them. status[j]: why game j
+    stopped (kernel.py's codes; ASKED when its K answers are used up)."""
+    P = s.hands.shape[0]
+    K = uniforms.shape[0] - P
+    for j in range(len(games)):
+        b = games[j]
+        if s.phase[b] == PHASE_ASK:
+            why = ASKED
+        elif kernel_turns.put_out(s, t, b, uniforms, j, True):
+            why = place_on(s, t, e, False, b)
+        else:
+            why = PICKING
+        i = 0
+        while why == ASKED and i < K:
+            n = kernel_answers.legal_answers(s, t, b, scratch)
+            kernel_answers.store(s, b, scratch[int(uniforms[P + i, j] * n)])
+            why = place_on(s, t, e, False, b)
+            i += 1
+        status[j] = why
