@@ -166,14 +166,14 @@ class PPOAgent:
         playing = getattr(config, "game", "cards")
         variant = getattr(config, "variant", None)
         model, meta = self.model_for(players, playing, variant)
+        trained_for = meta.get("game", "cards")  # the game first: a size or variant of another game says little
+        if trained_for != playing:
+            raise ConfigError(f"agent {self.name}: the model was trained for the {trained_for!r} game, "
+                              f"the table plays {playing!r}")
         sizes = _sizes(meta)
         if sizes is not None and players not in sizes:
             raise ConfigError(f"agent {self.name}: trained for {_sizes_text(sizes)} players, "
                               f"the table has {players}")
-        trained_for = meta.get("game", "cards")
-        if trained_for != playing:
-            raise ConfigError(f"agent {self.name}: the model was trained for the {trained_for!r} game, "
-                              f"the table plays {playing!r}")
         if not plays_variant(meta, variant):
             raise ConfigError(f"agent {self.name}: the model was trained for {model_variant(meta)}, "
                               f"the table plays {variant}")

@@ -41,6 +41,7 @@ from sixnimmt_env.core.checks import is_int
 from sixnimmt_env.core.errors import ConfigError, writing
 from sixnimmt_env.core.processes import bind_to_parent
 
+from .board_labels import BOARD_IMITATION_DEFAULTS, fitted_meta
 from .config import RunConfig, TrainConfig, check_types
 from .labels import LabelBatch, label_batch
 from .runs import new_run, resume_run, write_json
@@ -54,6 +55,7 @@ class ImitationConfig(RunConfig):
     max_rounds)."""
 
     KIND: ClassVar[str] = "imitation"
+    BOARD_DEFAULTS: ClassVar[dict] = BOARD_IMITATION_DEFAULTS  # game=board (training/board_labels.py)
 
     policy: str = "card-scorer"
     """The network fitted: the card scorer (the only policy imitation fits)."""
@@ -104,13 +106,16 @@ class ImitationConfig(RunConfig):
             raise ConfigError(f"name must be a directory name (no slashes), got {self.name!r}")
         if not self.players or any(not is_int(p) or not MIN_PLAYERS <= p <= MAX_PLAYERS for p in self.players):
             raise ConfigError(f"players must list table sizes {MIN_PLAYERS}..{MAX_PLAYERS}, got {list(self.players)}")
-        if self.policy != "card-scorer":
-            raise ConfigError(f"policy must be card-scorer (the network imitation fits), got {self.policy!r}")
+        self.check_game()
+        fitted = "mlp" if self.game == "board" else "card-scorer"  # the board has no card scorer
+        if self.policy != fitted:
+            raise ConfigError(f"policy must be {fitted} (the network imitation fits for the {self.game} game), "
+                              f"got {self.policy!r}")
         self.check_network()
-        if check_spec(self.teacher, "cards") != "mcs":
+        if check_spec(self.teacher, self.game) != "mcs":
             raise ConfigError(f"teacher must be an mcs spec (mcs:rollouts=N), got {self.teacher!r}")
         for spec in self.field:
-            check_spec(spec, "cards")
+            check_spec(spec, self.game)
         if not self.field and self.field_seats:
             raise ConfigError("field_seats > 0 needs agents in field")
         for name in ("deal_seats", "units", "workers", "batch_size", "torch_threads"):
@@ -124,14 +129,16 @@ class ImitationConfig(RunConfig):
         if not 0 <= self.explore <= 1 or not 0 <= self.holdout < 0.5 or self.value_weight < 0:
             raise ConfigError("explore must be in [0, 1], holdout in [0, 0.5), value_weight >= 0")
         for players in sorted(set(self.players)):
-            self.card_rules(players)  # the rules at every table size, checked by RuleConfig
+            self.game_rules(players)  # the rules at every table size, checked by the game's rules
         self.train_config()  # what training would make of it, checked as training checks it
 
     def train_config(self, players: int | None = None):
         """The TrainConfig of the network this run fits (what `sixnimmt train` would build)."""
-        return TrainConfig(name=self.name, players=players or self.players[0], **self.rule_fields(),
-                           episode="game", **dataclasses.asdict(self.network), seed=self.seed,
-                           learning_rate=self.learning_rate, torch_threads=self.torch_threads)
+        return TrainConfig.from_dict(dict(  # from_dict: a board run's defaults for the rest
+            name=self.name, players=players or self.players[0], **self.game_fields(),
+            **(self.rule_fields() if self.game == "cards" else {"variant": self.variant}),
+            episode="game", **dataclasses.asdict(self.network), seed=self.seed,
+            learning_rate=self.learning_rate, torch_threads=self.torch_threads))
 
     def unit_players(self, index: int) -> int:
         return self.players[index % len(self.players)]
@@ -310,10 +317,7 @@ def fit(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
                **{f"test_{k}": round(v, 4) for k, v in test.items()}}
     with writing(run / "model.zip"):
         model.save(run / "model.zip")
-        meta = {key: value for key, value in model_meta(cfg.train_config(), 0).items()
-                if key in ("game", "variant", "deck", "row_choice", "observation")}
-        meta.update({"players": sorted(set(cfg.players)), "trained": "imitation", "teacher": cfg.teacher,
-                     "value": "bullheads to the round's end", "fit": summary})
+        meta = fitted_meta(cfg, model_meta(cfg.train_config(), 0), summary)
         (run / "model.json").write_text(json.dumps(meta, indent=1) + "\n")
     return summary
 
