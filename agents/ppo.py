@@ -19,7 +19,6 @@ from pathlib import Path
 
 import numpy as np
 
-from sixnimmt_env.cards.rules import RuleConfig as CardRules
 from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.core.game import make_game
 from sixnimmt_env.core.untrusted import read_json
@@ -70,7 +69,7 @@ def shipped_models() -> list[tuple[Path, dict]]:
 def default_variant(game: str) -> str | None:
     """The variant of a model of `game` whose meta names none: classic for the card game
     (models from before Die Sechste), else None (any: the observation size still checks)."""
-    return CardRules.variant if game == "cards" else None
+    return make_game("cards").info.variant if game == "cards" else None  # (agents reach games through core)
 
 
 def model_variant(meta: dict) -> str | None:

@@ -43,7 +43,8 @@ from sixnimmt_env.core.processes import bind_to_parent
 
 from .board_labels import BOARD_IMITATION_DEFAULTS, fitted_meta
 from .config import RunConfig, TrainConfig, check_types
-from .labels import LabelBatch, label_batch
+from .label_units import label_batch
+from .labels import LabelBatch
 from .runs import new_run, resume_run, write_json
 
 

@@ -144,10 +144,6 @@ def label_batch(index: int, players: int, deals: int, teacher: str, field: tuple
     import time
 
     from agents.registry import make_agent
-    if rules.get("game") == "board":  # a board run's unit (its rule options say so)
-        from .board_labels import board_label_batch
-        board = {k: v for k, v in rules.items() if k != "game"}
-        return board_label_batch(index, players, deals, teacher, field, field_seats, explore, observation, board, seed, out)
     t0 = time.perf_counter()
     rng = np.random.default_rng([seed, index])
     game = make_game("cards", players=players, **rules)
