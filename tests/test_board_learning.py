@@ -256,3 +256,19 @@ def test_board_run_options_are_checked(tmp_path):
                            "--set", "observation=card-features")
     assert code == 2 and error_lines(err) == [
         "error: policy card-scorer scores cards from the card game's features; the board game's network is policy=mlp"]
+
+
+def test_guided_board_search_never_reads_hidden_tiles_and_answers_every_question(imitation_run):
+    """The guided search (agents/board/guided.py) with the fitted network: the other hands,
+    face-down tiles and the supply dealt anew give the same decisions; it plays legal
+    moves, questions included; plain `guided` says no board model is shipped."""
+    from agents.arena import run_match
+    from agents.registry import make_agent
+    from tests.test_board_agents import blind
+    spec = f"guided:path={imitation_run / 'model.zip'}:worlds=2"
+    assert blind(make_agent(spec, "board"), 4, "pro-luck")
+    agent = AskRecorder(make_agent(spec, "board"))
+    run_match([agent, "board-safe", "random", "random"], PRO_LUCK, 2, 0, progress=False)
+    assert agent.asks >= {"luck_card", "action", "free_row"}, agent.asks  # legal answers (AskRecorder checks)
+    with pytest.raises(ConfigError, match="no shipped model plays 'board' at 4 players in pro-luck"):
+        run_match(["guided", "random", "random", "random"], PRO_LUCK, 1, 0, progress=False)
