@@ -8,7 +8,9 @@ before the observation variants). It plays any table of that game and variant wh
 count it was trained for (`players`: a count or a list); other games, variants and counts
 are refused with a clear error, as the policy never saw them (a Die Sechste table gives
 a classic network observations of the same size, so only the meta can tell). Plain
-`ppo` plays the shipped model that fits the table (`shipped_model_for`).
+`ppo` plays the shipped model that fits the table (`shipped_model_for`). Board models
+(`game` board, from `imitate`/`train` with game=board) play board tables the same way:
+the game is checked first, then the seat count, the variant and the observation size.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from sixnimmt_env.board.state import ASK_LUCK_CARD, ASK_NAMES
 from sixnimmt_env.core.game import make_game
 from tests.fuzz_support import error_lines, run_cli
 
-TINY_IMITATION = ["game=board", "variant=pro-luck", "players=[4]", "units=2", "deal_seats=4", "workers=1",
+TINY_IMITATION = ["game=board", "variant=pro-luck", "players=[3,4]", "units=2", "deal_seats=4", "workers=1",
                   "teacher=mcs:rollouts=2:horizon=1", "fit_minutes=0.02", "torch_threads=1", "net_arch=[32]",
                   "batch_size=256"]
 TINY_PPO = ["num_games=8", "n_steps=8", "batch_size=64", "n_epochs=1", "eval_deals=1", "torch_threads=1",
@@ -32,7 +32,8 @@ def set_args(options: list[str]) -> list[str]:
 
 @pytest.fixture(scope="module")
 def imitation_run(tmp_path_factory) -> Path:
-    """`sixnimmt imitate` of the board game in pro-luck (every question kind): 2 label units, the fit."""
+    """`sixnimmt imitate` of the board game in pro-luck (every question kind) at 3 and 4
+    players (one network: the observation does not depend on the seat count): 2 label units, the fit."""
     runs = tmp_path_factory.mktemp("board-imitate")
     code, out, err = run_cli("imitate", "--runs-dir", runs, "--no-progress", *set_args(["name=bi", *TINY_IMITATION]))
     assert code == 0, err
@@ -72,7 +73,9 @@ def test_board_imitation_labels_every_decision_kind_with_the_searchs_sign(imitat
     assert rated[:, FREE_ROW_ACTION:].any(axis=1).any()  # the pro questions (action cards, free rows)
     assert rated[:, N_TILES:N_TILES + 4].any(axis=1).any()  # the luck questions
     meta = json.loads((imitation_run / "model.json").read_text())
-    assert (meta["game"], meta["variant"], meta["players"], meta["trained"]) == ("board", "pro-luck", [4], "imitation")
+    assert (meta["game"], meta["variant"], meta["players"], meta["trained"]) == ("board", "pro-luck", [3, 4],
+                                                                                 "imitation")
+    assert set(np.unique(batch.players)) == {3, 4}
     assert meta["value"] == "points to the game's end"
 
 
@@ -200,7 +203,7 @@ def test_board_models_refuse_another_game_variant_or_size(imitation_run):
     from agents.ppo import PPOAgent
     path = imitation_run / "model.zip"
     cases = [(make_game("board", players=4, variant="pro"), "trained for pro-luck, the table plays pro"),
-             (make_game("board", players=3, variant="pro-luck"), "trained for 4 players, the table has 3"),
+             (make_game("board", players=5, variant="pro-luck"), "trained for 3, 4 players, the table has 5"),
              (make_game("cards", players=4), "trained for the 'board' game, the table plays 'cards'")]
     for game, message in cases:
         with pytest.raises(ConfigError, match=message):

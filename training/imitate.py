@@ -15,6 +15,10 @@
    expectation); its value head to minus the bullheads the seat took to the game's end.
    For `fit_minutes`; a held-out share of the units measures agreement with the teacher.
 
+With `game = "board"` the labels are the board search's (training/board_labels.py: every
+decision kind with a choice, the board's points stored as costs) and the network the
+board's MLP; the fit is the same.
+
 The fitted model (model.zip with its model.json) plays as `ppo:path=runs/<name>/model.zip`
 at every table size it saw, and is the starting point of `sixnimmt train` with
 `init_model` (PPO self-play under the full rules).
