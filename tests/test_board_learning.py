@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from sixnimmt_env import ConfigError
-from sixnimmt_env.board.actions import FREE_ROW_ACTION, LUCK_ACTION, N_TILES
+from sixnimmt_env.board.actions import FREE_ROW_ACTION, LUCK_ACTION, N_TILES, PASS_ACTION
 from sixnimmt_env.board.rules import PLUS5
 from sixnimmt_env.board.state import ASK_LUCK_CARD, ASK_NAMES
 from sixnimmt_env.core.game import make_game
@@ -124,8 +124,9 @@ class AskRecorder:
     legal. Every other luck card it is offered is the "+5" (when that stack holds one): a
     fitted network may always take one kind, and then is never asked whether to use the other."""
 
-    def __init__(self, inner):
+    def __init__(self, inner, steer: bool = True):
         self.inner, self.name, self.asks, self.tiles, self.offers = inner, "recorded", set(), 0, 0
+        self.steer = steer
 
     def check(self, game):
         self.inner.check(game)
@@ -136,6 +137,8 @@ class AskRecorder:
         assert mask[np.arange(view.n), actions].all()
         self.asks |= {ASK_NAMES[a] for a in view.ask[view.is_asker]}
         self.tiles += int(view.picking.sum())
+        if not self.steer:
+            return actions
         offered = np.flatnonzero(view.is_asker & (view.ask == ASK_LUCK_CARD) & mask[:, LUCK_ACTION[PLUS5]])
         take = offered[(self.offers + np.arange(len(offered))) % 2 == 0]  # every other offer
         self.offers += len(offered)
@@ -144,12 +147,26 @@ class AskRecorder:
 
 
 def test_the_fitted_board_model_plays_every_question_kind(imitation_run):
+    """The fitted network answers legally in the positions of random pro-luck games (every
+    question kind comes up there, whatever the network plays), and plays whole games."""
     from agents.arena import run_match
     from agents.ppo import PPOAgent
-    agent = AskRecorder(PPOAgent(str(imitation_run / "model.zip")))
-    result = run_match([agent, "mcs:rollouts=1:horizon=1", "board-safe", "random"], PRO_LUCK, 4, 0, progress=False)
-    assert result.games == 16 and agent.tiles > 0
-    assert agent.asks >= {"luck_card", "use_plus5", "use_double", "action", "free_row"}, agent.asks
+    model = PPOAgent(str(imitation_run / "model.zip"))
+    st = PRO_LUCK.new_games(np.arange(8, dtype=np.uint64))
+    rng, asks = np.random.default_rng(0), set()
+    while not PRO_LUCK.game_over(st).all():
+        seats, games = np.nonzero(PRO_LUCK.to_act(st))
+        view = PRO_LUCK.view(st, seats, games)
+        chosen = model.act(view, rng)
+        assert view.action_mask()[np.arange(view.n), chosen].all()
+        asks |= {ASK_NAMES[a] for a in view.ask[view.is_asker]}
+        actions = np.full((4, st.batch_size), PASS_ACTION, dtype=np.int64)
+        actions[seats, games] = view.random_legal_actions(rng)
+        st, _ = PRO_LUCK.step(st, actions)
+    assert asks == set(ASK_NAMES[1:]), asks
+    agent = AskRecorder(model)
+    result = run_match([agent, "mcs:rollouts=1:horizon=1", "board-safe", "random"], PRO_LUCK, 2, 0, progress=False)
+    assert result.games == 8 and agent.tiles > 0 and agent.asks
 
 
 def test_board_training_runs_resume_after_a_kill_and_play(tmp_path):
@@ -187,15 +204,21 @@ def test_board_training_runs_resume_after_a_kill_and_play(tmp_path):
 
 
 def test_board_ppo_starts_from_the_fitted_network(imitation_run, tmp_path):
-    from training.config import TrainConfig
-    from training.train import train
-    cfg = TrainConfig.load(None, ["game=board", "variant=pro-luck", "name=bp", *TINY_PPO, "total_timesteps=64",
-                                  f"init_model={imitation_run / 'model.zip'}"])
-    run = train(cfg, runs_dir=tmp_path, progress=False)
-    assert json.loads((run / "best.json").read_text())["init_model"].endswith("model.zip")
-    with pytest.raises(ConfigError, match="its network does not match"):
-        train(TrainConfig.load(None, ["game=board", "variant=pro-luck", "name=bq", *TINY_PPO, "net_arch=[16]",
-                                      f"init_model={imitation_run / 'model.zip'}"]), runs_dir=tmp_path, progress=False)
+    """`sixnimmt train --set game=board ... --set init_model=...` from the imitation run;
+    a network of another shape, game or variant is refused."""
+    init = f"init_model={imitation_run / 'model.zip'}"
+    code, _, err = run_cli("train", "--runs-dir", tmp_path, "--no-progress",
+                           *set_args(["game=board", "variant=pro-luck", "name=bp", *TINY_PPO, "total_timesteps=64", init]))
+    assert code == 0, err
+    assert json.loads((tmp_path / "bp" / "best.json").read_text())["init_model"].endswith("model.zip")
+    for i, (options, message) in enumerate([(["variant=pro-luck", "net_arch=[16]"], "its network does not match"),
+                                            (["variant=pro"], "a model of the pro-luck variant, this run plays pro")]):
+        code, _, err = run_cli("train", "--runs-dir", tmp_path, "--no-progress",
+                               *set_args(["game=board", f"name=bq{i}", *TINY_PPO, *options, init]))
+        assert code == 2 and message in err, err
+    code, _, err = run_cli("train", "--runs-dir", tmp_path, "--no-progress",
+                           *set_args(["name=bc", "num_games=8", "torch_threads=1", init]))
+    assert code == 2 and "a model of the 'board' game, this run's game is 'cards'" in err, err
 
 
 def test_board_models_refuse_another_game_variant_or_size(imitation_run):
@@ -263,15 +286,17 @@ def test_board_run_options_are_checked(tmp_path):
 
 def test_guided_board_search_never_reads_hidden_tiles_and_answers_every_question(imitation_run):
     """The guided search (agents/board/guided.py) with the fitted network: the other hands,
-    face-down tiles and the supply dealt anew give the same decisions; it plays legal
-    moves, questions included; plain `guided` says no board model is shipped."""
+    face-down tiles and the supply dealt anew give the same decisions; it answers
+    questions legally; plain `guided` says no board model is shipped."""
     from agents.arena import run_match
     from agents.registry import make_agent
     from tests.test_board_agents import blind
     spec = f"guided:path={imitation_run / 'model.zip'}:worlds=2"
-    assert blind(make_agent(spec, "board"), 4, "pro-luck")
-    agent = AskRecorder(make_agent(spec, "board"))
-    run_match([agent, "board-safe", "random", "random"], PRO_LUCK, 2, 0, progress=False)
-    assert agent.asks >= {"luck_card", "action", "free_row"}, agent.asks  # legal answers (AskRecorder checks)
+    agent = AskRecorder(make_agent(spec, "board"), steer=False)  # (it checks that every answer is legal)
+    assert blind(agent, 4, "pro-luck")
+    # the positions of blind's random games (whatever the network plays): every question
+    # kind but use_double comes up for the seats it asks (the network alone meets all five above)
+    assert agent.asks >= {"luck_card", "use_plus5", "action", "free_row"}, agent.asks
+    assert run_match([agent, "board-safe", "random", "random"], PRO_LUCK, 1, 0, progress=False).games == 4
     with pytest.raises(ConfigError, match="no shipped model plays 'board' at 4 players in pro-luck"):
         run_match(["guided", "random", "random", "random"], PRO_LUCK, 1, 0, progress=False)

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import dataclasses
 
+from sixnimmt_env.core.errors import ConfigError
+
 
 def eval_rules(cfg):
     """The rules of `cfg`'s evaluation games: one round of the card game (a round is the
@@ -33,3 +35,16 @@ def board_model_meta(cfg, steps: int, points: float | None = None) -> dict:
             "episode": "game", "reward": cfg.reward, "timesteps": steps, "eval_points_per_game": points,
             "eval_field": f"{cfg.players - 1} x {cfg.eval_opponent}",
             **({"init_model": cfg.init_model} if cfg.init_model else {})}
+
+
+def check_init_model(cfg, meta: dict, path) -> None:
+    """ConfigError when the model a run starts from (`init_model` at `path`, its meta
+    `meta`) was made for another game or variant than the run's: a board network and a
+    card network of equal shapes would load, and play nonsense."""
+    from agents.ppo import model_variant
+    game = meta.get("game", "cards")
+    if game != cfg.game:
+        raise ConfigError(f"init_model {path}: a model of the {game!r} game, this run's game is {cfg.game!r}")
+    variant = model_variant(meta)
+    if variant is not None and variant != cfg.variant:
+        raise ConfigError(f"init_model {path}: a model of the {variant} variant, this run plays {cfg.variant}")

@@ -33,7 +33,7 @@ from agents.ppo import PPOAgent, write_model_meta
 from sixnimmt_env.adapters.vec_env import SixNimmtVecEnv
 from sixnimmt_env.core.errors import ConfigError, writing
 
-from .board_training import better, board_model_meta, eval_rules
+from .board_training import better, board_model_meta, check_init_model, eval_rules
 from .config import TrainConfig
 from .pool import OpponentPool
 from .runs import new_run, read_run_file, read_run_json, resume_run, write_json
@@ -92,11 +92,14 @@ def new_model(cfg: TrainConfig, env=None, *, num_games: int | None = None, tenso
         seed=cfg.seed, device="cpu", verbose=0)
 
 
-def start_from(model, path: str | Path) -> None:
+def start_from(model, path: str | Path, cfg: TrainConfig | None = None) -> None:
     """Load the network weights of the saved model at `path` (e.g. one fitted by imitation)
-    into `model`; a ConfigError when the two networks differ in shape."""
+    into `model`; a ConfigError when the two networks differ in shape, or (given the run's
+    `cfg`) when the model was made for another game or variant."""
     from agents.ppo import load_model
-    source, _ = load_model(path)
+    source, meta = load_model(path)
+    if cfg is not None:
+        check_init_model(cfg, meta, path)
     try:
         model.policy.load_state_dict(source.policy.state_dict())
     except RuntimeError as e:
@@ -361,7 +364,7 @@ def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None,
     else:
         model = new_model(cfg, env, tensorboard_log=str(run / "tb"))
         if cfg.init_model:
-            start_from(model, cfg.init_model)
+            start_from(model, cfg.init_model, cfg)
 
     # ------------------------------------------------------------------ the evaluation log
     eval_csv = run / "eval.csv"
