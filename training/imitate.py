@@ -63,7 +63,7 @@ class ImitationConfig(RunConfig):
     BOARD_DEFAULTS: ClassVar[dict] = BOARD_IMITATION_DEFAULTS  # game=board (training/board_labels.py)
 
     policy: str = "card-scorer"
-    """The network fitted: the card scorer (the only policy imitation fits)."""
+    """The network fitted: the card scorer (the board game's: mlp, its board default)."""
     observation: str = "card-features"
     """Observation variant the network reads."""
 
