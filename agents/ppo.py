@@ -8,7 +8,9 @@ before the observation variants). It plays any table of that game and variant wh
 count it was trained for (`players`: a count or a list); other games, variants and counts
 are refused with a clear error, as the policy never saw them (a Die Sechste table gives
 a classic network observations of the same size, so only the meta can tell). Plain
-`ppo` plays the shipped model that fits the table (`shipped_model_for`).
+`ppo` plays the shipped model that fits the table (`shipped_model_for`). Board models
+(`game` board, from `imitate`/`train` with game=board) play board tables the same way:
+the game is checked first, then the seat count, the variant and the observation size.
 """
 
 from __future__ import annotations
@@ -71,7 +73,7 @@ def shipped_models() -> list[tuple[Path, dict]]:
 def default_variant(game: str) -> str | None:
     """The variant of a model of `game` whose meta names none: classic for the card game
     (models from before Die Sechste), else None (any: the observation size still checks)."""
-    return make_game("cards").rules.variant if game == "cards" else None
+    return make_game("cards").info.variant if game == "cards" else None  # (agents reach games through core)
 
 
 def model_variant(meta: dict) -> str | None:
@@ -167,14 +169,14 @@ class PPOAgent:
         playing = getattr(config, "game", "cards")
         variant = getattr(config, "variant", None)
         model, meta = self.model_for(players, playing, variant)
+        trained_for = meta.get("game", "cards")  # the game first: a size or variant of another game says little
+        if trained_for != playing:
+            raise ConfigError(f"agent {self.name}: the model was trained for the {trained_for!r} game, "
+                              f"the table plays {playing!r}")
         sizes = _sizes(meta)
         if sizes is not None and players not in sizes:
             raise ConfigError(f"agent {self.name}: trained for {_sizes_text(sizes)} players, "
                               f"the table has {players}")
-        trained_for = meta.get("game", "cards")
-        if trained_for != playing:
-            raise ConfigError(f"agent {self.name}: the model was trained for the {trained_for!r} game, "
-                              f"the table plays {playing!r}")
         if not plays_variant(meta, variant):
             raise ConfigError(f"agent {self.name}: the model was trained for {model_variant(meta)}, "
                               f"the table plays {variant}")

@@ -55,6 +55,11 @@ def _guided(**kwargs) -> Agent:
     return GuidedSearchAgent(**kwargs)
 
 
+def _board_guided(**kwargs) -> Agent:
+    from .board.guided import BoardGuidedAgent  # torch loads only when it is built
+    return BoardGuidedAgent(**kwargs)
+
+
 def _entries() -> dict[str, list[AgentEntry]]:
     """Every agent name and its implementations (one per game kind, or one for all)."""
     from .board.search import BoardMonteCarloAgent
@@ -81,7 +86,11 @@ def _entries() -> dict[str, list[AgentEntry]]:
     entries["guided"] = [AgentEntry(_guided, {"path": "", "worlds": 32, "depth": 1},
                                     "search guided by a trained model (default: the shipped ppo-all): the others "
                                     "play its policy in `worlds` determinized deals, its value head judges the rest "
-                                    "of the round")]
+                                    "of the round"),
+                         AgentEntry(_board_guided, {"path": "", "worlds": 16, "horizon": 1},
+                                    "board mcs guided by a trained board model: its policy plays every seat for "
+                                    "`horizon` turns in `worlds` determinized deals, its value head judges the rest",
+                                    ("board",))]
     for rule in ("board-greedy", "board-safe", "board-green"):
         entries[rule] = [_board_heuristic(rule)]
     from .plugins import plugin_entries  # installed plug-ins; a shipped name wins

@@ -324,7 +324,7 @@ def test_board_agents_are_listed_and_refused_elsewhere():
     for spec in HEURISTICS:
         assert any(line.startswith(spec) and line.endswith("(board)") for line in text.splitlines())
     assert sum(line.startswith("mcs:") for line in text.splitlines()) == 2
-    with pytest.raises(ConfigError, match="agents for 'board': random, mcs, ppo, board-greedy"):
+    with pytest.raises(ConfigError, match="agents for 'board': random, mcs, ppo, guided, board-greedy"):
         make_agent("greedy", "board")
     with pytest.raises(ConfigError, match="plays board, not 'cards'"):
         make_agent("board-safe", "cards")

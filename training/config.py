@@ -18,6 +18,7 @@ from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.core.rewards import EPISODES, REWARDS, check_option
 from sixnimmt_env.core.untrusted import decode, loads_json, loads_toml, read_bytes
 
+from .game_rules import GameRules, board_defaults
 from .pool import GROUPS
 
 POLICIES = ("mlp", "card-scorer")
@@ -51,9 +52,16 @@ class NetworkConfig:
             layers = getattr(self, name)
             if not layers or any(not is_int(n) or n < 1 for n in layers):
                 raise ConfigError(f"{name} must list layer sizes >= 1, like [256, 256], got {list(layers)}")
+        check_option("policy", self.policy, POLICIES)
+        if getattr(self, "game", "cards") == "board":  # a run's config (game_rules.GameRules)
+            from sixnimmt_env.board.encoding import OBSERVATIONS as BOARD_OBSERVATIONS
+            if self.policy == "card-scorer":
+                raise ConfigError("policy card-scorer scores cards from the card game's features; "
+                                  "the board game's network is policy=mlp")
+            check_option("observation", self.observation, BOARD_OBSERVATIONS)
+            return
         from sixnimmt_env.cards.encoding import OBSERVATIONS
         check_option("observation", self.observation, OBSERVATIONS)
-        check_option("policy", self.policy, POLICIES)
         if self.policy == "card-scorer" and self.observation != "card-features":
             raise ConfigError("policy card-scorer needs observation card-features")
 
@@ -104,12 +112,13 @@ class CardRules:
 
 
 @dataclass(frozen=True)
-class RunConfig(CardRules, NetworkConfig):
-    """A run's config (training, imitation): the network, the card game's rules and the
-    run's own options, read from a file and overrides, saved as a flat table in the run's
-    config.json."""
+class RunConfig(GameRules, CardRules, NetworkConfig):
+    """A run's config (training, imitation): the network, the game (cards or board, see
+    game_rules.py) and its rules, and the run's own options, read from a file and
+    overrides, saved as a flat table in the run's config.json."""
 
     KIND: ClassVar[str] = "run"  # what messages call the options ("training")
+    BOARD_DEFAULTS: ClassVar[dict] = {}  # a board run's defaults where they differ (game_rules.board_defaults)
 
     def to_dict(self) -> dict:
         """Every field by name (tuples stay tuples; json.dumps writes them as lists)."""
@@ -124,6 +133,7 @@ class RunConfig(CardRules, NetworkConfig):
             raise ConfigError(f"unknown {cls.KIND} option(s): {', '.join(sorted(unknown))}; "
                               f"valid: {', '.join(sorted(names))}")
         # JSON and TOML give lists where the dataclass holds tuples
+        values = board_defaults(values, cls.BOARD_DEFAULTS)
         return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in values.items()})
 
     @classmethod
@@ -138,6 +148,9 @@ class TrainConfig(RunConfig):
     The network options are NetworkConfig's (policy, observation, net_arch, scorer_*)."""
 
     KIND: ClassVar[str] = "training"
+    BOARD_DEFAULTS: ClassVar[dict] = {
+        "variant": "basic", "episode": "game", "reward": "points", "eval_opponent": "board-safe",
+        "pool_heuristics": ["board-greedy", "board-safe", "board-green"], "pool_search": ["mcs:rollouts=4:horizon=1"]}
 
     name: str = "ppo-4p"
     """Run name: outputs go to runs/<name>/."""
@@ -149,7 +162,8 @@ class TrainConfig(RunConfig):
     episode: str = "round"
     """round (one round per episode) or game."""
     reward: str = "penalty"
-    """penalty, relative or rank (see sixnimmt_env.core.rewards)."""
+    """penalty (the card game's name of points), points, relative or rank (see
+    sixnimmt_env.core.rewards; rewards are signed so that higher is better in every game)."""
     num_games: int = 512
     """Games stepped at once by the VecEnv (one learning seat each)."""
     n_steps: int = 32
@@ -205,7 +219,8 @@ class TrainConfig(RunConfig):
     def __post_init__(self) -> None:
         """Check every option: a ConfigError names the option and the values it allows."""
         check_types(self)
-        self.card_rules(self.players)  # the rule options and the seat count, checked by RuleConfig
+        self.check_game()
+        self.game_rules(self.players)  # the rule options and the seat count, checked by the game's rules
         check_option("episode", self.episode, EPISODES)
         check_option("reward", self.reward, REWARDS)
         if not self.name or self.name in (".", "..") or any(c in self.name for c in "/\\\0"):
@@ -239,7 +254,7 @@ class TrainConfig(RunConfig):
             raise ConfigError("pool_heuristics and pool_search must list agent specs (strings)")
         from agents.registry import check_spec
         for spec in (self.eval_opponent, *self.pool_heuristics, *self.pool_search):
-            check_spec(spec, "cards")
+            check_spec(spec, self.game)
 
 
 def read_options(path: str | Path | None, overrides, defaults: dict, kind: str) -> dict:

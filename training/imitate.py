@@ -16,6 +16,10 @@
    expectation); its value head to minus the bullheads the seat took to the game's end.
    For `fit_minutes`; a held-out share of the units measures agreement with the teacher.
 
+With `game = "board"` the labels are the board search's (training/board_labels.py: every
+decision kind with a choice, the board's points stored as costs) and the network the
+board's MLP; the fit is the same.
+
 The fitted model (model.zip with its model.json) plays as `ppo:path=runs/<name>/model.zip`
 at every table size it saw, and is the starting point of `sixnimmt train` with
 `init_model` (PPO self-play under the full rules).
@@ -37,6 +41,7 @@ from sixnimmt_env.cards.rules import MAX_PLAYERS, MIN_PLAYERS
 from sixnimmt_env.core.checks import is_int
 from sixnimmt_env.core.errors import ConfigError, writing
 
+from .board_labels import BOARD_IMITATION_DEFAULTS, fitted_meta
 from .config import RunConfig, TrainConfig, check_types
 from .label_runs import label, unit_files, unit_path  # noqa: F401 (unit_path: the stage's files, by index)
 from .labels import LabelBatch
@@ -51,9 +56,10 @@ class ImitationConfig(RunConfig):
     max_rounds)."""
 
     KIND: ClassVar[str] = "imitation"
+    BOARD_DEFAULTS: ClassVar[dict] = BOARD_IMITATION_DEFAULTS  # game=board (training/board_labels.py)
 
     policy: str = "card-scorer"
-    """The network fitted: the card scorer (the only policy imitation fits)."""
+    """The network fitted: the card scorer (the board game's: mlp, its board default)."""
     observation: str = "card-features"
     """Observation variant the network reads."""
 
@@ -101,13 +107,16 @@ class ImitationConfig(RunConfig):
             raise ConfigError(f"name must be a directory name (no slashes), got {self.name!r}")
         if not self.players or any(not is_int(p) or not MIN_PLAYERS <= p <= MAX_PLAYERS for p in self.players):
             raise ConfigError(f"players must list table sizes {MIN_PLAYERS}..{MAX_PLAYERS}, got {list(self.players)}")
-        if self.policy != "card-scorer":
-            raise ConfigError(f"policy must be card-scorer (the network imitation fits), got {self.policy!r}")
+        self.check_game()
+        fitted = "mlp" if self.game == "board" else "card-scorer"  # the board has no card scorer
+        if self.policy != fitted:
+            raise ConfigError(f"policy must be {fitted} (the network imitation fits for the {self.game} game), "
+                              f"got {self.policy!r}")
         self.check_network()
-        if check_spec(self.teacher, "cards") != "mcs":
+        if check_spec(self.teacher, self.game) != "mcs":
             raise ConfigError(f"teacher must be an mcs spec (mcs:rollouts=N), got {self.teacher!r}")
         for spec in self.field:
-            check_spec(spec, "cards")
+            check_spec(spec, self.game)
         if not self.field and self.field_seats:
             raise ConfigError("field_seats > 0 needs agents in field")
         for name in ("deal_seats", "units", "workers", "batch_size", "torch_threads"):
@@ -121,14 +130,16 @@ class ImitationConfig(RunConfig):
         if not 0 <= self.explore <= 1 or not 0 <= self.holdout < 0.5 or self.value_weight < 0:
             raise ConfigError("explore must be in [0, 1], holdout in [0, 0.5), value_weight >= 0")
         for players in sorted(set(self.players)):
-            self.card_rules(players)  # the rules at every table size, checked by RuleConfig
+            self.game_rules(players)  # the rules at every table size, checked by the game's rules
         self.train_config()  # what training would make of it, checked as training checks it
 
     def train_config(self, players: int | None = None):
         """The TrainConfig of the network this run fits (what `sixnimmt train` would build)."""
-        return TrainConfig(name=self.name, players=players or self.players[0], **self.rule_fields(),
-                           episode="game", **dataclasses.asdict(self.network), seed=self.seed,
-                           learning_rate=self.learning_rate, torch_threads=self.torch_threads)
+        return TrainConfig.from_dict(dict(  # from_dict: a board run's defaults for the rest
+            name=self.name, players=players or self.players[0], **self.game_fields(),
+            **(self.rule_fields() if self.game == "cards" else {"variant": self.variant}),
+            episode="game", **dataclasses.asdict(self.network), seed=self.seed,
+            learning_rate=self.learning_rate, torch_threads=self.torch_threads))
 
     def unit_players(self, index: int) -> int:
         return self.players[index % len(self.players)]
@@ -238,10 +249,7 @@ def fit(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
                **{f"test_{k}": round(v, 4) for k, v in test.items()}}
     with writing(run / "model.zip"):
         model.save(run / "model.zip")
-        meta = {key: value for key, value in model_meta(cfg.train_config(), 0).items()
-                if key in ("game", "variant", "deck", "row_choice", "observation")}
-        meta.update({"players": sorted(set(cfg.players)), "trained": "imitation", "teacher": cfg.teacher,
-                     "value": "bullheads to the round's end", "fit": summary})
+        meta = fitted_meta(cfg, model_meta(cfg.train_config(), 0), summary)
         (run / "model.json").write_text(json.dumps(meta, indent=1) + "\n")
     return summary
 

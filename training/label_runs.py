@@ -1,7 +1,7 @@
 """The label stage of an imitation run: label units, one file each, on this machine's
 processes or on a backend handed in (a Ray cluster: `sixnimmt imitate --backend ray`).
 
-Unit i is `labels.label_unit(i, ...)`: its table size, seating, deals and random draws
+Unit i is `label_units.label_unit(i, ...)`: its table size, seating, deals and random draws
 depend on the run's seed and i alone, and this process writes its file
 (labels/unit-NNNNN.npz, atomically) from the batch the unit returns, so the files are the
 same whichever process or node labelled them. A unit whose file is on disk is done: a
@@ -32,7 +32,7 @@ from typing import Callable, Iterable, Iterator
 
 from sixnimmt_env.core.processes import bind_to_parent
 
-from .labels import label_unit
+from .label_units import label_unit
 from .runs import write_json
 
 

@@ -20,7 +20,6 @@ checkpoint is fully written).
 from __future__ import annotations
 
 import csv
-import dataclasses
 import shutil
 import time
 from pathlib import Path
@@ -34,6 +33,7 @@ from agents.ppo import PPOAgent, write_model_meta
 from sixnimmt_env.adapters.vec_env import SixNimmtVecEnv
 from sixnimmt_env.core.errors import ConfigError, writing
 
+from .board_training import better, board_model_meta, check_init_model, eval_rules
 from .config import TrainConfig
 from .pool import OpponentPool
 from .runs import new_run, read_run_file, read_run_json, resume_run, write_json
@@ -43,7 +43,10 @@ EVAL_COLUMNS = ["timesteps", "wall_s", "penalty_per_round", "ci95", "win_share",
 
 
 def model_meta(cfg: TrainConfig, steps: int, penalty: float | None = None) -> dict:
-    """The sidecar .json of a saved model: what it was trained for, and its evaluation."""
+    """The sidecar .json of a saved model: what it was trained for, and its evaluation
+    (`penalty`: the evaluation's points per round; the board game's: points per game)."""
+    if cfg.game == "board":
+        return board_model_meta(cfg, steps, penalty)
     return {"game": "cards", "variant": cfg.variant, "deck": cfg.deck, "players": cfg.players,
             "row_choice": cfg.row_choice, "observation": cfg.observation, "episode": cfg.episode,
             "reward": cfg.reward, "timesteps": steps, "eval_penalty_per_round": penalty,
@@ -53,10 +56,11 @@ def model_meta(cfg: TrainConfig, steps: int, penalty: float | None = None) -> di
 
 def evaluate(model, cfg: TrainConfig, deals: int | None = None, opponent: str | None = None,
              seed: int = 12345) -> dict:
-    """The policy (deterministic) in one seat against the fixed field, one round per game."""
+    """The policy (deterministic) in one seat against the fixed field: one round per game
+    of the card game, whole games of the board game (`eval_rules`)."""
     from agents.arena import run_match
 
-    rules = dataclasses.replace(cfg.card_rules(cfg.players), end_score=None, max_rounds=1)
+    rules = eval_rules(cfg)
     agent = PPOAgent(model=model, meta=model_meta(cfg, 0))
     agent.name = "ppo"
     field = [opponent or cfg.eval_opponent] * (cfg.players - 1)
@@ -70,7 +74,7 @@ def new_model(cfg: TrainConfig, env=None, *, num_games: int | None = None, tenso
     VecEnv of `num_games` games of cfg's table, with random opponents: enough for the
     spaces, e.g. to fit the network by imitation)."""
     if env is None:
-        env = SixNimmtVecEnv(num_games or cfg.num_games, rules=cfg.card_rules(cfg.players), reward=cfg.reward,
+        env = SixNimmtVecEnv(num_games or cfg.num_games, game=cfg.game, rules=cfg.game_rules(cfg.players), reward=cfg.reward,
                              episode=cfg.episode, seed=cfg.seed, observation=cfg.observation)
     policy, policy_kwargs = "MlpPolicy", {"net_arch": list(cfg.net_arch)}
     if cfg.policy == "card-scorer":
@@ -88,11 +92,14 @@ def new_model(cfg: TrainConfig, env=None, *, num_games: int | None = None, tenso
         seed=cfg.seed, device="cpu", verbose=0)
 
 
-def start_from(model, path: str | Path) -> None:
+def start_from(model, path: str | Path, cfg: TrainConfig | None = None) -> None:
     """Load the network weights of the saved model at `path` (e.g. one fitted by imitation)
-    into `model`; a ConfigError when the two networks differ in shape."""
+    into `model`; a ConfigError when the two networks differ in shape, or (given the run's
+    `cfg`) when the model was made for another game or variant."""
     from agents.ppo import load_model
-    source, _ = load_model(path)
+    source, meta = load_model(path)
+    if cfg is not None:
+        check_init_model(cfg, meta, path)
     try:
         model.policy.load_state_dict(source.policy.state_dict())
     except RuntimeError as e:
@@ -248,7 +255,7 @@ class Bookkeeping(BaseCallback):
         self.logger.record("eval/penalty_per_round", result["penalty_per_round"])
         self.logger.record("eval/win_share", result["win_share"])
         self.logger.record("perf/env_share", self.env_share())
-        if state["best"] is None or result["penalty_per_round"] < state["best"]:
+        if state["best"] is None or better(self.cfg, result["penalty_per_round"], state["best"]):
             state["best"] = result["penalty_per_round"]
             tmp = self.run / "best.tmp.zip"
             self.model.save(tmp)
@@ -346,7 +353,7 @@ def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None,
                                                "search": list(cfg.pool_search)},
                             cfg.players, cfg.max_snapshots)
     # a resumed run plays new games: the seed moves on with the steps done
-    venv = SixNimmtVecEnv(cfg.num_games, rules=cfg.card_rules(cfg.players), opponents=pool, reward=cfg.reward,
+    venv = SixNimmtVecEnv(cfg.num_games, game=cfg.game, rules=cfg.game_rules(cfg.players), opponents=pool, reward=cfg.reward,
                           episode=cfg.episode, seed=cfg.seed + int(state["timesteps"]), observation=cfg.observation)
     env = TimedVecEnv(VecMonitor(venv))
 
@@ -357,7 +364,7 @@ def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None,
     else:
         model = new_model(cfg, env, tensorboard_log=str(run / "tb"))
         if cfg.init_model:
-            start_from(model, cfg.init_model)
+            start_from(model, cfg.init_model, cfg)
 
     # ------------------------------------------------------------------ the evaluation log
     eval_csv = run / "eval.csv"

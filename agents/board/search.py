@@ -252,26 +252,8 @@ class BoardMonteCarloAgent:
         of an entry is played in the same `rollouts` worlds (common random numbers: the
         same hidden tiles, and the others play the same tiles in the same order), so the
         comparison sees the candidates' differences, not the worlds'."""
-        R = self.rollouts
-        E = len(entries)
-        counts = np.array([len(c) for c in cands])
-        worlds = known.take(np.repeat(entries, R))  # world r of entry e at e * R + r (known: one game per entry)
-        seats_w = view.seats[entries].astype(np.intp).repeat(R)
-        sizes = None
-        if view.config.pro:  # every seat's hand size and action-card count are public
-            P = view.players
-            absolute = (np.arange(P)[None, :] - view.seats[entries, None]) % P  # relative index of absolute seat
-            sizes = np.take_along_axis(view.hand_sizes[entries], absolute, axis=1).repeat(R, axis=0)
-            cards = np.take_along_axis(view.action_counts[entries], absolute, axis=1).repeat(R, axis=0)
-        determinize(worlds, seats_w, view.unseen[entries].repeat(R, axis=0), rng, sizes)
-        if view.config.pro:
-            deal_action_cards(worlds, seats_w, cards, rng)
-        # copy (e, candidate j, world r) -> world e * R + r
-        world_of = np.concatenate([np.tile(e * R + np.arange(R), counts[e]) for e in range(E)])
-        st = worlds.take(world_of)
-        seats = seats_w[world_of]
-        first = np.concatenate([np.repeat(c, R) for c in cands])  # (G,) each candidate R times
-        G = st.batch_size
+        st, seats, first, counts = self.candidate_worlds(view, known, entries, cands, rng)
+        R, E, G = self.rollouts, len(entries), st.batch_size
         actions = rollout_actions(st)
         actions[seats, np.arange(G)] = first
         engine.step(st, actions, inplace=True, validate=False)
@@ -294,3 +276,31 @@ class BoardMonteCarloAgent:
             own = own - others
         bounds = np.concatenate([[0], np.cumsum(counts * R)])
         return [own[bounds[i]:bounds[i + 1]].reshape(counts[i], R).mean(axis=1) for i in range(E)]
+
+    def candidate_worlds(self, view: BoardSeatView, known: BoardState, entries: NDArray, cands: list[NDArray],
+                         rng: np.random.Generator) -> tuple[BoardState, NDArray, NDArray, NDArray]:
+        """(state, seats, first, counts): `rollouts` determinized worlds of each entry (from
+        `known`, the view's known_state; hidden tiles and action cards dealt at random),
+        one copy of each for every candidate, candidate-major within an entry: game
+        e's candidate j in world r; `seats` (G,) the observing seat of each game, `first`
+        (G,) the candidate it plays, `counts` (E,) the candidates per entry."""
+        R = self.rollouts
+        E = len(entries)
+        counts = np.array([len(c) for c in cands])
+        worlds = known.take(np.repeat(entries, R))  # world r of entry e at e * R + r (known: one game per entry)
+        seats_w = view.seats[entries].astype(np.intp).repeat(R)
+        sizes = None
+        if view.config.pro:  # every seat's hand size and action-card count are public
+            P = view.players
+            absolute = (np.arange(P)[None, :] - view.seats[entries, None]) % P  # relative index of absolute seat
+            sizes = np.take_along_axis(view.hand_sizes[entries], absolute, axis=1).repeat(R, axis=0)
+            cards = np.take_along_axis(view.action_counts[entries], absolute, axis=1).repeat(R, axis=0)
+        determinize(worlds, seats_w, view.unseen[entries].repeat(R, axis=0), rng, sizes)
+        if view.config.pro:
+            deal_action_cards(worlds, seats_w, cards, rng)
+        # copy (e, candidate j, world r) -> world e * R + r
+        world_of = np.concatenate([np.tile(e * R + np.arange(R), counts[e]) for e in range(E)])
+        st = worlds.take(world_of)
+        seats = seats_w[world_of]
+        first = np.concatenate([np.repeat(c, R) for c in cands])  # (G,) each candidate R times
+        return st, seats, first, counts
