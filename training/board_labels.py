@@ -22,7 +22,6 @@ the return of PPO's `points` reward with gamma 1).
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
