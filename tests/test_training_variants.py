@@ -83,17 +83,27 @@ def test_plain_ppo_and_guided_pick_a_shipped_model_by_variant(sechste_run, tmp_p
     `ppo` and `guided` say what is; with one shipped, they play it."""
     import agents.ppo as ppo
     from agents.arena import run_match
+    # what ships: per game, variant and size the most specialised model
+    assert ppo.shipped_model_for(4).name == "ppo-4p.zip"
+    assert [ppo.shipped_model_for(p).name for p in (2, 3)] == ["imitate-2p.zip", "ppo-all.zip"]
+    assert [ppo.shipped_model_for(p, variant="die-sechste").name for p in (4, 3, 10)] == \
+        ["ppo-sechste-4p.zip", "imitate-sechste.zip", "imitate-sechste.zip"]
+    assert ppo.shipped_model_for(4, variant="die-sechste", trained="imitation").name == "imitate-sechste.zip"
+    classic_only = tmp_path / "classic"
+    classic_only.mkdir()
+    for name in ("ppo-4p.zip", "ppo-4p.json"):
+        shutil.copy(ppo.SHIPPED_DIR / name, classic_only / name)
+    monkeypatch.setattr(ppo, "SHIPPED_DIR", classic_only)
     for spec in ("ppo", "guided:worlds=2"):
         with pytest.raises(ConfigError, match=r"no shipped model plays 'cards' at 4 players in die-sechste.*"
-                                              r"shipped: .*ppo-4p.zip \(cards classic, 4 players\)"):
+                                              r"shipped: ppo-4p.zip \(cards classic, 4 players\)"):
             run_match([spec, "random", "random", "random"], SECHSTE, 1, 0, progress=False)
-    assert ppo.shipped_model_for(4).name == "ppo-4p.zip"  # classic: as before
-    # the most specialised first: the 2-player network at two, the all-size one at three
-    assert [ppo.shipped_model_for(p).name for p in (2, 3)] == ["imitate-2p.zip", "ppo-all.zip"]
-    monkeypatch.setattr(ppo, "SHIPPED_DIR", tmp_path)
+    sechste_only = tmp_path / "sechste"
+    sechste_only.mkdir()
+    monkeypatch.setattr(ppo, "SHIPPED_DIR", sechste_only)
     for name in ("model.zip", "model.json"):
-        shutil.copy(sechste_run / name, tmp_path / name.replace("model", "sechste"))
-    assert ppo.shipped_model_for(4, variant="die-sechste") == tmp_path / "sechste.zip"
+        shutil.copy(sechste_run / name, sechste_only / name.replace("model", "sechste"))
+    assert ppo.shipped_model_for(4, variant="die-sechste") == sechste_only / "sechste.zip"
     with pytest.raises(ConfigError, match="in classic"):
         ppo.shipped_model_for(4)
     for spec in ("ppo", "guided:worlds=2"):
