@@ -144,7 +144,8 @@ ANSWERS_PER_CALL = 8  # questions a game answers in one play_random call of the 
 
 
 def bench_board_engine(players: int = 4, batch: int = 4096, seconds: float = 5.0, seed: int = 0,
-                       variant: str = "basic", repeats: int = 3) -> dict:
+                       variant: str = "basic", repeats: int = 3, threads: int | None = None,
+                       interface: bool = True) -> dict:
     """Random play of whole board games on the batched board engine: games/s and turns/s.
 
     Two figures. `games_per_s` / `turns_per_s`: the engine's own work unit, as the card
@@ -160,9 +161,12 @@ def bench_board_engine(players: int = 4, batch: int = 4096, seconds: float = 5.0
     finished batch is dealt anew; the median of `repeats` windows counts. The card
     engine's rounds/s of the same run give the ratio people ask about (a card round is
     ten turns; a board game 12 turns, or 24 with 2-3 players, fewer with play-two turns).
+    `threads`: play_random's games split over that many threads (None: all cores; the
+    game interface and the deal stay single-threaded); `interface=False` skips its figures.
     """
     from sixnimmt_env.board.engine import play_random
     from sixnimmt_env.board.rules import HAND_SIZE as HAND_SIZE_BOARD
+    from sixnimmt_env.board.threads import blocks
     from sixnimmt_env.core.game import make_game
 
     tune_allocator()
@@ -176,7 +180,7 @@ def bench_board_engine(players: int = 4, batch: int = 4096, seconds: float = 5.0
         st = game.new_games(game_seeds(seed + run[0], batch))
         run[0] += 1
         while not game.game_over(st).all():
-            play_random(st, rng.random((draws, batch), dtype=np.float32))
+            play_random(st, rng.random((draws, batch), dtype=np.float32), threads)
         return int(st.turn.sum())
 
     def interface_batch() -> int:
@@ -189,9 +193,10 @@ def bench_board_engine(players: int = 4, batch: int = 4096, seconds: float = 5.0
         return int(st.turn.sum())
 
     games_per_s, turns_per_s = _median_rates(engine_batch, batch, seconds, repeats)
-    interface_games, interface_turns = _median_rates(interface_batch, batch, seconds, repeats)
+    interface_games, interface_turns = _median_rates(interface_batch, batch, seconds, repeats) if interface else (0, 0)
     tiles_per_game = players * HAND_SIZE_BOARD * (2 if game.rules.refill else 1)
     return {"impl": "board engine (numba kernel)", "P": players, "B": batch, "variant": variant,
+            "threads": len(blocks(batch, threads)),
             "games_per_s": round(games_per_s, 1), "turns_per_s": round(turns_per_s, 1),
             "tiles_per_s": round(games_per_s * tiles_per_game, 1),
             "interface_games_per_s": round(interface_games, 1), "interface_turns_per_s": round(interface_turns, 1)}
@@ -221,24 +226,33 @@ def bench_board_against_cards(players: int = 4, batch: int = 4096, seconds: floa
     """The board engine next to the card engine (P = 4) in the same run: the board's
     figures of the median pair, with the card engine's turns/s and the ratios.
 
-    The two engines take turns, window by window (`seconds / pairs` each), and each pair
-    of windows gives a ratio: on a shared machine the load drifts, and a drift between two
-    long runs would show up as a speed difference. The median pair counts. Added keys:
-    `card_turns_per_s`, `ratio_to_card_turns` (a card round is ten turns),
-    `ratio_to_card_placements` (per tile placed: play-two turns place two tiles a seat, so
-    a board game has fewer turns than tiles per seat; a card turn places one card a seat)
-    and `ratios` (every pair's per-turn ratio).
+    The engines take turns, window by window (`seconds / pairs` each), and each pair of
+    windows gives a ratio: on a shared machine the load drifts, and a drift between two
+    long runs would show up as a speed difference. The median pair counts. The board
+    plays on all cores (`threads`: play_random's games split over them), and in a third
+    window of each pair on one thread, as the card engine (single-threaded NumPy) runs.
+    Added keys: `card_turns_per_s`, `ratio_to_card_turns` (all cores; a card round is
+    ten turns), `ratio_to_card_turns_1_thread` (with `turns_per_s_1_thread`),
+    `ratio_to_card_placements` (per tile placed: play-two turns place two tiles a seat,
+    so a board game has fewer turns than tiles per seat; a card turn places one card a
+    seat) and `ratios` (every pair's per-turn ratio, all cores).
     """
     if batch < 1 or not 0 < seconds < float("inf") or pairs < 1:
         raise ConfigError("batch must be >= 1 and seconds > 0")
-    runs = [(bench_board_engine(players, batch, seconds / pairs, seed, variant, repeats=1),
-             bench_engine(4, batch, seconds / pairs, seed, repeats=1)) for _ in range(pairs)]
-    card_turns = [c["rounds_per_s"] * HAND_SIZE for _, c in runs]
-    ratios = [b["turns_per_s"] / t for (b, _), t in zip(runs, card_turns)]
+    window = seconds / pairs
+    runs = [(bench_board_engine(players, batch, window, seed, variant, repeats=1),
+             bench_engine(4, batch, window, seed, repeats=1),
+             bench_board_engine(players, batch, window, seed, variant, repeats=1, threads=1, interface=False))
+            for _ in range(pairs)]
+    card_turns = [c["rounds_per_s"] * HAND_SIZE for _, c, _ in runs]
+    ratios = [b["turns_per_s"] / t for (b, _, _), t in zip(runs, card_turns)]
+    ratios_1 = [one["turns_per_s"] / t for (_, _, one), t in zip(runs, card_turns)]
     board = runs[int(np.argsort(ratios)[len(ratios) // 2])][0]
     board["card_turns_per_s"] = round(float(np.median(card_turns)), 1)
     board["ratio_to_card_turns"] = round(float(np.median(ratios)), 3)
-    tile_ratios = [b["tiles_per_s"] / (t * 4) for (b, _), t in zip(runs, card_turns)]
+    board["turns_per_s_1_thread"] = round(float(np.median([one["turns_per_s"] for _, _, one in runs])), 1)
+    board["ratio_to_card_turns_1_thread"] = round(float(np.median(ratios_1)), 3)
+    tile_ratios = [b["tiles_per_s"] / (t * 4) for (b, _, _), t in zip(runs, card_turns)]
     board["ratio_to_card_placements"] = round(float(np.median(tile_ratios)), 3)
     board["ratios"] = [round(r, 3) for r in ratios]
     return board

@@ -35,6 +35,7 @@ from .deal import empty_state, from_deal, from_position, new_games, shuffled_til
 from .events import BoardEvents
 from .stages import after_kernel, answer, run_stages
 from .state import PHASE_ASK, PHASE_OVER, PHASE_PICK, PHASE_PICK_SECOND, BoardState
+from .threads import run_blocks
 from .turns import put_out
 
 __all__ = ["BoardEvents", "empty_state", "from_deal", "from_position", "new_games", "play_random", "play_slots",
@@ -93,7 +94,7 @@ def play_slots(st: BoardState, slots: NDArray) -> None:
     after_kernel(st, games, status, None)
 
 
-def play_random(st: BoardState, uniforms: NDArray) -> None:
+def play_random(st: BoardState, uniforms: NDArray, threads: int | None = None) -> None:
     """Fast path of uniformly random play, a turn in one compiled call: every game not
     over uses its column of `uniforms` ((P + K, B) floats in [0, 1)). Picking, seat p puts
     out the tile at fraction uniforms[p] of its hand; asked a question (or asked while
@@ -101,12 +102,19 @@ def play_random(st: BoardState, uniforms: NDArray) -> None:
     legal answers (the seat views' mask, in ascending order) for its next K questions,
     and the placing goes on between them; a game with more questions waits in PHASE_ASK
     for the next call. Nothing is checked; mutates `st`. The board benchmark times this.
+    The games are split over `threads` threads (None: all cores; `threads.py`): the same
+    games whatever the count.
     """
     games = np.flatnonzero(st.phase != PHASE_OVER)
     uniforms = uniforms if len(games) == st.batch_size else uniforms[:, games]
     status = np.zeros(len(games), dtype=np.int8)
-    kernel_random.play_random(kernel_state.arrays(st), kernel_state.tables(st.config), kernel_state.NO_EVENTS, games,
-                              np.ascontiguousarray(uniforms), np.zeros(N_ACTIONS, dtype=np.int64), status)
+    s, t = kernel_state.arrays(st), kernel_state.tables(st.config)
+
+    def block(lo: int, hi: int) -> None:
+        kernel_random.play_random(s, t, kernel_state.NO_EVENTS, games[lo:hi], np.ascontiguousarray(uniforms[:, lo:hi]),
+                                  np.zeros(N_ACTIONS, dtype=np.int64), status[lo:hi])
+
+    run_blocks(block, len(games), threads)
     after_kernel(st, games, status, None)
 
 

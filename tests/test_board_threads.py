@@ -1,0 +1,40 @@
+"""The random-play fast path with the games split over threads (sixnimmt_env/board/threads.py):
+every variant plays bit for bit the same games at 1, 2 and 3 threads, and the blocks
+cover the batch once, in order."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sixnimmt_env.board import engine, kernel_state
+from sixnimmt_env.board.threads import MIN_GAMES_PER_THREAD, blocks
+from sixnimmt_env.core.game import make_game
+from sixnimmt_env.core.rng import game_seeds
+
+
+def play(variant: str, threads: int, batch: int = 3 * MIN_GAMES_PER_THREAD + 5):
+    """A batch of random games played to the end by engine.play_random at `threads`."""
+    game = make_game("board", players=4, variant=variant)
+    st = game.new_games(game_seeds(11, batch))
+    rng = np.random.default_rng(11)
+    while not game.game_over(st).all():
+        engine.play_random(st, rng.random((4 + 8, batch), dtype=np.float32), threads=threads)
+    return st
+
+
+@pytest.mark.parametrize("variant", ["basic", "luck", "pro", "pro-luck"])
+def test_the_games_are_the_same_at_any_thread_count(variant):
+    one = play(variant, 1)
+    for threads in (2, 3):
+        other = play(variant, threads)
+        for name in kernel_state.STATE_FIELDS:
+            assert np.array_equal(getattr(one, name), getattr(other, name)), (threads, name)
+
+
+def test_the_blocks_cover_the_batch_once():
+    for n, threads in [(1000, 2), (1000, 3), (130, 4), (10, 2), (0, 2)]:
+        parts = blocks(n, threads)
+        assert parts[0][0] == 0 and parts[-1][1] == n
+        assert all(hi == lo for (_, hi), (lo, _) in zip(parts, parts[1:]))
+        assert len(parts) == max(1, min(threads, n // MIN_GAMES_PER_THREAD))
