@@ -54,14 +54,13 @@ def test_label_targets_are_the_teachers_estimates_and_the_bullheads_to_come():
     from agents.cards.search import MonteCarloAgent
     from sixnimmt_env.core.game import make_game
     from sixnimmt_env.core.rng import game_seeds
-    from training.labels import Labeller, RoundEnds
+    from training.labels import Labeller
 
     labeller = Labeller(MonteCarloAgent(rollouts=8), "card-features", explore=0.0)
-    ends = RoundEnds()
     game = make_game("cards", players=4, row_choice="player", end_score=30)
     rows, *_ = play_duplicate(["teacher"] * 4, {"teacher": labeller}, game, game_seeds(3, 2),
-                              np.random.default_rng(0), observers=[ends])
-    batch = labeller.batch(np.array([r["totals"] for r in rows]).T, ends, game)
+                              np.random.default_rng(0), observers=labeller.observers)
+    batch = labeller.batch(np.array([r["totals"] for r in rows]).T, game)
     assert len(batch) > 100
     games, seats, rounds, so_far = (np.concatenate(p) for p in list(zip(*labeller.records))[3:])
     for g in range(8):
@@ -69,7 +68,7 @@ def test_label_targets_are_the_teachers_estimates_and_the_bullheads_to_come():
             pick = (games == g) & (seats == s) & (rounds == 0)
             left = batch.ret[pick]
             assert (np.diff(left) <= 0).all() and (np.diff(so_far[pick]) >= 0).all()
-            assert np.allclose(left + so_far[pick], ends.totals[(g, 0)][s])
+            assert np.allclose(left + so_far[pick], labeller.round_ends.totals[(g, 0)][s])
 
 
 def test_batched_estimates_agree_with_one_entry_at_a_time():

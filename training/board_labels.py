@@ -21,19 +21,14 @@ the return of PPO's `points` reward with gamma 1).
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 from numpy.typing import NDArray
 
-from agents.arena import build_agents, play_duplicate
 from agents.board.search import BoardMonteCarloAgent
 from sixnimmt_env.board.actions import PASS_ACTION
-from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.core.game import make_game
-from sixnimmt_env.core.rng import game_seeds
 
-from .labels import LabelBatch, node_name, seating
+from .labels import LabelBatch
 
 BOARD_IMITATION_DEFAULTS = {
     "variant": "basic", "policy": "mlp", "observation": "basic", "teacher": "mcs:rollouts=32",
@@ -63,6 +58,7 @@ class BoardLabeller:
     def __init__(self, teacher: BoardMonteCarloAgent, observation: str, explore: float, name: str = "teacher"):
         self.teacher, self.observation, self.explore, self.name = teacher, observation, explore, name
         self.records: list[tuple] = []  # (obs, mask, q, games, seats, points so far)
+        self.observers: list = []  # one round: the final totals are all batch() needs
 
     def act(self, view, rng: np.random.Generator) -> NDArray[np.int64]:
         actions = np.full(view.n, PASS_ACTION, dtype=np.int64)
@@ -89,31 +85,7 @@ class BoardLabeller:
     def batch(self, totals: NDArray, game) -> LabelBatch:
         """The records with their value targets, from the games' (P, B) final totals."""
         if not self.records:
-            A, D = game.info.n_actions, game.layout(self.observation).size
-            return LabelBatch(np.zeros((0, D), np.float16), np.zeros((0, A), bool), np.zeros((0, A), np.float32),
-                              np.zeros(0, np.float32), np.zeros(0, np.float32), np.zeros(0, np.int8))
+            return LabelBatch.empty(game, self.observation)
         obs, mask, q, games, seats, so_far = (np.concatenate(parts) for parts in zip(*self.records))
         cost = -(totals[seats, games] - so_far).astype(np.float32)  # minus the points still won
         return LabelBatch(obs, mask, q, cost, cost.copy(), np.full(len(q), game.info.players, np.int8))
-
-
-def board_label_unit(index: int, players: int, deals: int, teacher: str, field: tuple[str, ...], field_seats: int,
-                     explore: float, observation: str, rules: dict, seed: int) -> tuple[int, LabelBatch, float, str]:
-    """Label unit `index` of a board run (training.labels.label_unit's arguments; `rules`
-    the board's make_game keywords less players): `deals` duplicate deals; its games and
-    draws depend only on (seed, index). Returns (index, its LabelBatch, seconds, the node
-    it ran on); the caller writes the file."""
-    from agents.registry import make_agent
-    t0 = time.perf_counter()
-    rng = np.random.default_rng([seed, index])
-    game = make_game("board", players=players, **rules)
-    teacher_agent = make_agent(teacher, "board")
-    if not isinstance(teacher_agent, BoardMonteCarloAgent):
-        raise ConfigError(f"the teacher must be an mcs agent, got {teacher!r}")
-    labeller = BoardLabeller(teacher_agent, observation, explore)
-    names = seating(players, field, field_seats, rng)
-    _, agents = build_agents([n for n in names if n != "teacher"], "board")
-    agents["teacher"] = labeller
-    rows, *_ = play_duplicate(names, agents, game, game_seeds(seed, deals, start=index * deals), rng)
-    totals = np.array([r["totals"] for r in rows]).T  # (P, B), games in batch order
-    return index, labeller.batch(totals, game), time.perf_counter() - t0, node_name()

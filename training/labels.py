@@ -59,6 +59,13 @@ class LabelBatch:
             tmp.replace(path)
 
     @classmethod
+    def empty(cls, game, observation: str) -> "LabelBatch":
+        """No records (a unit whose teacher had no choice to make), shaped for `game`."""
+        A, D = game.info.n_actions, game.layout(observation).size
+        return cls(np.zeros((0, D), np.float16), np.zeros((0, A), bool), np.zeros((0, A), np.float32),
+                   np.zeros(0, np.float32), np.zeros(0, np.float32), np.zeros(0, np.int8))
+
+    @classmethod
     def load(cls, paths) -> "LabelBatch":
         parts = []
         for p in paths:
@@ -79,6 +86,8 @@ class Labeller:
     def __init__(self, teacher: MonteCarloAgent, observation: str, explore: float, name: str = "teacher"):
         self.teacher, self.observation, self.explore, self.name = teacher, observation, explore, name
         self.records: list[tuple] = []  # (obs, mask, q, games, seats, rounds, total so far)
+        self.round_ends = RoundEnds()
+        self.observers = [self.round_ends]  # what the unit's games report to (label_unit)
 
     def act(self, view, rng: np.random.Generator) -> NDArray[np.int64]:
         actions = view.random_legal_actions(rng)
@@ -99,18 +108,15 @@ class Labeller:
                                  view.seats[rated], view.round[rated], view.scores[rated, 0]))
         return actions
 
-    def batch(self, totals: NDArray, round_ends: "RoundEnds", game) -> LabelBatch:
+    def batch(self, totals: NDArray, game) -> LabelBatch:
         """The records of `game` (a Game) with their value targets, from the games' (P, B)
-        final totals and the totals at each round's end."""
-        players = game.info.players
+        final totals and the totals at each round's end (`round_ends`, observed)."""
         if not self.records:
-            A, D = game.info.n_actions, game.layout(self.observation).size
-            return LabelBatch(np.zeros((0, D), np.float16), np.zeros((0, A), bool), np.zeros((0, A), np.float32),
-                              np.zeros(0, np.float32), np.zeros(0, np.float32), np.zeros(0, np.int8))
+            return LabelBatch.empty(game, self.observation)
         obs, mask, q, games, seats, rounds, so_far = (np.concatenate(parts) for parts in zip(*self.records))
-        at_round_end = np.array([round_ends.totals[(g, r)][s] for g, r, s in zip(games, rounds, seats)])
+        at_round_end = np.array([self.round_ends.totals[(g, r)][s] for g, r, s in zip(games, rounds, seats)])
         return LabelBatch(obs, mask, q, (at_round_end - so_far).astype(np.float32),
-                          (totals[seats, games] - so_far).astype(np.float32), np.full(len(q), players, np.int8))
+                          (totals[seats, games] - so_far).astype(np.float32), np.full(len(q), game.info.players, np.int8))
 
 
 class RoundEnds:
@@ -136,10 +142,12 @@ def seating(players: int, field: tuple[str, ...], field_seats: int, rng: np.rand
 
 
 def label_unit(index: int, players: int, deals: int, teacher: str, field: tuple[str, ...], field_seats: int,
-               explore: float, observation: str, rules: dict, seed: int) -> tuple[int, LabelBatch, float, str]:
-    """Label unit `index`: `deals` duplicate deals at a table of `players` under the card
-    game's rule options `rules` (teacher in every seat but `field_seats` drawn from
-    `field`). Its games and random draws depend only on (seed, index), so a unit is the
+               explore: float, observation: str, rules: dict, seed: int, kind: str = "cards",
+               labeller=Labeller, searcher=MonteCarloAgent) -> tuple[int, LabelBatch, float, str]:
+    """Label unit `index`: `deals` duplicate deals at a table of `players` of the game
+    `kind` under its rule options `rules` (make_game's keywords less players), the teacher
+    (a `searcher`, recorded by a `labeller`) in every seat but `field_seats` drawn from
+    `field`. Its games and random draws depend only on (seed, index), so a unit is the
     same on any process or node. Returns (index, its LabelBatch, seconds, the node it
     ran on); the caller writes the file (the driver's disk, whichever node labelled it)."""
     import time
@@ -147,19 +155,18 @@ def label_unit(index: int, players: int, deals: int, teacher: str, field: tuple[
     from agents.registry import make_agent
     t0 = time.perf_counter()
     rng = np.random.default_rng([seed, index])
-    game = make_game("cards", players=players, **rules)
-    teacher_agent = make_agent(teacher, "cards")
-    if not isinstance(teacher_agent, MonteCarloAgent):
+    game = make_game(kind, players=players, **rules)
+    teacher_agent = make_agent(teacher, kind)
+    if not isinstance(teacher_agent, searcher):
         raise ConfigError(f"the teacher must be an mcs agent, got {teacher!r}")
-    labeller = Labeller(teacher_agent, observation, explore)
+    recorder = labeller(teacher_agent, observation, explore)
     names = seating(players, field, field_seats, rng)
-    _, agents = build_agents([n for n in names if n != "teacher"], "cards")
-    agents["teacher"] = labeller
-    round_ends = RoundEnds()
+    _, agents = build_agents([n for n in names if n != "teacher"], kind)
+    agents["teacher"] = recorder
     rows, *_ = play_duplicate(names, agents, game, game_seeds(seed, deals, start=index * deals), rng,
-                              observers=[round_ends])
+                              observers=recorder.observers)
     totals = np.array([r["totals"] for r in rows]).T  # (P, B), games in batch order
-    return index, labeller.batch(totals, round_ends, game), time.perf_counter() - t0, node_name()
+    return index, recorder.batch(totals, game), time.perf_counter() - t0, node_name()
 
 
 def node_name() -> str:
