@@ -99,6 +99,23 @@ def _entries() -> dict[str, list[AgentEntry]]:
     return entries
 
 
+STANDARD_LINEUPS = {
+    "cards": ("ppo", "mcs", "bayes", "lowest", "highest", "min-gap", "safe-high", "greedy", "random"),
+    "board": ("ppo", "guided", "mcs", "board-green", "board-safe", "random"),
+}
+"""The standard tournament's agents of each game kind (`sixnimmt tournament` without
+--agents): the learned agents, the search, the heuristics and random. The board's
+leaves out board-greedy (below board-safe and board-green in every variant) so that a
+4-player round robin is 15 line-ups, not 35."""
+
+
+def standard_lineup(game: str) -> list[str]:
+    """The standard tournament's agent specs for the game kind `game`."""
+    if game not in STANDARD_LINEUPS:
+        raise ConfigError(f"no standard line-up for the game {game!r}: give --agents")
+    return list(STANDARD_LINEUPS[game])
+
+
 LOCAL_ONLY_PREFIXES = ("py:", "cmd:")
 
 

@@ -283,8 +283,29 @@ def test_tournament_plays_the_board_game(tmp_path):
     assert again.exit_code == 0 and (out / "report.md").read_text() == report
 
 
+def test_tournament_without_agents_plays_the_games_standard_line_up(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    import experiments.report
+    import experiments.tournament
+    from agents.registry import STANDARD_LINEUPS, check_spec
+    from experiments.cli import app
+
+    seen = []
+    monkeypatch.setattr(experiments.tournament, "run_tournament", lambda cfg, out, **kw: seen.append(cfg) or out)
+    monkeypatch.setattr(experiments.report, "leaderboards", lambda summary: "")  # nothing was played
+    for game, variant in (("board", "pro"), ("cards", "classic")):
+        run = CliRunner().invoke(app, ["tournament", "--game", game, "--variant", variant, "--out", str(tmp_path / game),
+                                       "--no-progress"])
+        assert run.exit_code == 0, run.output
+        assert seen[-1].agents == list(STANDARD_LINEUPS[game]) and seen[-1].game == game
+        assert all(check_spec(spec, game) for spec in seen[-1].agents)  # every one plays that game
+    assert "board-safe" in STANDARD_LINEUPS["board"] and "bayes" in STANDARD_LINEUPS["cards"]
+
+
 def test_tournament_refuses_card_agents_and_card_options_for_the_board(tmp_path):
-    proc = sixnimmt("tournament", "--game", "board", "--out", str(tmp_path / "t"), "--no-progress", check_code=2)
+    proc = sixnimmt("tournament", "--game", "board", "--agents", "bayes,random", "--out", str(tmp_path / "t"),
+                    "--no-progress", check_code=2)
     assert "plays cards, not 'board'" in proc.stderr and not (tmp_path / "t").exists()
     proc = sixnimmt("tournament", "--game", "board", "--agents", "random,ppo", "--max-rounds", "1",
                     "--out", str(tmp_path / "t"), "--no-progress", check_code=2)

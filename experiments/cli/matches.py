@@ -13,8 +13,6 @@ from experiments.cli.app import ADDRESS, BACKEND, app
 from experiments.options import GAME_OPTIONS, GameOptions, game_options
 from sixnimmt_env.core.errors import ConfigError
 
-STANDARD_AGENTS = ("ppo,mcs,bayes,lowest,highest,min-gap,"
-                   "safe-high,greedy,random")
 WORKERS_HELP = "local: worker processes (default 1); ray: CPUs of a local cluster (default all)."
 
 
@@ -84,7 +82,10 @@ def _seat_range(players: int, players_range: Optional[str]) -> list[int]:
 @app.command()
 @game_options
 def tournament(
-    agents: str = typer.Option(STANDARD_AGENTS, help="Agent specs, comma-separated."),
+    agents: Optional[str] = typer.Option(None, help="Agent specs, comma-separated (default: the game's standard "
+                                                    "line-up, agents.registry.STANDARD_LINEUPS: for the cards "
+                                                    "ppo,mcs,bayes,lowest,highest,min-gap,safe-high,greedy,random; "
+                                                    "for the board ppo,guided,mcs,board-green,board-safe,random)."),
     players: int = typer.Option(4, help="Seats per table."),
     players_range: Optional[str] = typer.Option(None, help="Several seat counts, e.g. 2-10 (overrides --players)."),
     games: int = typer.Option(4, help="Deals per line-up; each is played in every seat rotation."),
@@ -99,6 +100,7 @@ def tournament(
     progress: bool = typer.Option(True),
 ) -> None:
     """Round robin over line-ups with duplicate deals; writes results, report and plots (any game)."""
+    from agents.registry import standard_lineup
     from experiments.backends import make_backend
     from experiments.report import build_report, leaderboards
     from experiments.tournament import TournamentConfig, run_tournament
@@ -111,7 +113,8 @@ def tournament(
                                 then=report_it)
     else:
         counts = _seat_range(players, players_range)
-        cfg = TournamentConfig(agents=agent_specs(agents, "--agents"), players=counts, games=games, seed=seed,
+        specs = agent_specs(agents, "--agents") if agents is not None else standard_lineup(options.game)
+        cfg = TournamentConfig(agents=specs, players=counts, games=games, seed=seed,
                                game=options.game, rule_options=dict(options.rule_options), records=records)
         target = run_tournament(cfg, out, workers=workers or 1, progress=progress, backend=runner, then=report_it)
     typer.echo(leaderboards(summary))
