@@ -25,7 +25,8 @@ ENTRIES = {"data", "policy.pth", "policy.optimizer.pth", "pytorch_variables.pth"
            "_stable_baselines3_version", "system_info.txt"}
 """What SB3 writes into a model zip; anything else is refused."""
 MAX_WIDTH, MAX_LAYERS, MAX_OBS, MAX_ACTIONS = 8192, 16, 1 << 20, 1 << 16
-SCORER_KEYS = {"n_ids", "offsets", "context", "hidden"}
+SCORER_KEYS = {"n_ids", "offsets", "context", "hidden"}  # the card scorer's (agents/cards/policy.py)
+TILE_SCORER_KEYS = {"tile_slots", "context", "hidden"}  # the board's tile scorer (agents/board/policy.py)
 
 
 class PolicyModel:
@@ -109,7 +110,10 @@ def _build(obs_dim: int, n_actions: int, kwargs: dict):
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
     cls = MaskableActorCriticPolicy
-    if SCORER_KEYS & set(kwargs):
+    if "tile_slots" in kwargs:
+        from .board.policy import TileScorerPolicy
+        cls = TileScorerPolicy
+    elif SCORER_KEYS & set(kwargs):
         from .cards.policy import CardScorerPolicy
         cls = CardScorerPolicy
     return cls(spaces.Box(-np.inf, np.inf, (obs_dim,), np.float32), spaces.Discrete(n_actions),
@@ -130,14 +134,24 @@ def _architecture(data: dict, path: Path) -> tuple[int, int, dict]:
     if not _int(n, 1, MAX_ACTIONS):
         raise bad("no discrete action count")
     kwargs = _plain(data.get("policy_kwargs", {}), bad)
-    unknown = set(kwargs) - {"net_arch"} - SCORER_KEYS
+    unknown = set(kwargs) - {"net_arch"} - SCORER_KEYS - TILE_SCORER_KEYS
     if unknown:
         raise bad(f"policy options {', '.join(sorted(unknown))}")
     arch = kwargs.get("net_arch")
     if arch is not None and not (_layers(arch) or (isinstance(arch, dict) and set(arch) <= {"pi", "vf"}
                                                     and all(_layers(v) for v in arch.values()))):
         raise bad(f"net_arch {str(arch)[:80]}")
-    if SCORER_KEYS & set(kwargs):
+    if "tile_slots" in kwargs:
+        slots = kwargs["tile_slots"]
+        if not (set(kwargs) - {"net_arch"} == TILE_SCORER_KEYS and isinstance(slots, list) and len(slots) == 2
+                and _int(slots[0], 0, shape[0]) and _int(slots[1], 1, shape[0])
+                and _layers(kwargs["context"]) and _layers(kwargs["hidden"]) and kwargs["context"]
+                and kwargs["hidden"]):
+            raise bad("tile-scorer options out of range")
+        from .board.policy import K
+        if slots[0] + slots[1] * K > shape[0]:
+            raise bad("tile-scorer slots past the observation's end")
+    elif SCORER_KEYS & set(kwargs):
         offsets = kwargs.get("offsets")
         if not (set(kwargs) >= SCORER_KEYS and _int(kwargs["n_ids"], 1, MAX_ACTIONS)
                 and _layers(kwargs["context"]) and _layers(kwargs["hidden"]) and kwargs["context"]

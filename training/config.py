@@ -21,7 +21,7 @@ from sixnimmt_env.core.untrusted import decode, loads_json, loads_toml, read_byt
 from .game_rules import GameRules, board_defaults
 from .pool import GROUPS
 
-POLICIES = ("mlp", "card-scorer")
+POLICIES = ("mlp", "card-scorer", "tile-scorer")
 MAX_CONFIG_BYTES = 2**20  # a config file is under 2 kB
 """Policy networks `train` can build (see the `policy` field)."""
 
@@ -32,15 +32,16 @@ class NetworkConfig:
     their files and `--set` keep these options flat, next to the others)."""
 
     policy: str = "mlp"
-    """mlp (SB3's MlpPolicy) or card-scorer (agents/cards/policy.py; needs card-features)."""
+    """mlp (SB3's MlpPolicy), card-scorer (agents/cards/policy.py; needs card-features) or, for
+    the board game, tile-scorer (agents/board/policy.py; needs tile-features)."""
     observation: str = "basic"
     """Observation variant: basic or card-features (sixnimmt_env.cards.encoding)."""
     net_arch: tuple[int, ...] = (256, 256)
     """Hidden layers of the policy and value networks (card-scorer: of the value network)."""
     scorer_context: tuple[int, ...] = (256, 128)
-    """card-scorer: layers of the context MLP over the whole observation."""
+    """card-scorer, tile-scorer: layers of the context MLP over the whole observation."""
     scorer_hidden: tuple[int, ...] = (128, 64)
-    """card-scorer: layers of the scorer shared by all hand cards (and by the rows)."""
+    """card-scorer, tile-scorer: layers of the scorer shared by all hand cards or tiles (and by the rows)."""
 
     def __post_init__(self) -> None:
         check_types(self)
@@ -53,17 +54,20 @@ class NetworkConfig:
             if not layers or any(not is_int(n) or n < 1 for n in layers):
                 raise ConfigError(f"{name} must list layer sizes >= 1, like [256, 256], got {list(layers)}")
         check_option("policy", self.policy, POLICIES)
-        if getattr(self, "game", "cards") == "board":  # a run's config (game_rules.GameRules)
-            from sixnimmt_env.board.encoding import OBSERVATIONS as BOARD_OBSERVATIONS
-            if self.policy == "card-scorer":
-                raise ConfigError("policy card-scorer scores cards from the card game's features; "
-                                  "the board game's network is policy=mlp")
-            check_option("observation", self.observation, BOARD_OBSERVATIONS)
-            return
-        from sixnimmt_env.cards.encoding import OBSERVATIONS
-        check_option("observation", self.observation, OBSERVATIONS)
-        if self.policy == "card-scorer" and self.observation != "card-features":
-            raise ConfigError("policy card-scorer needs observation card-features")
+        from sixnimmt_env.board.encoding import OBSERVATIONS as BOARD_OBSERVATIONS
+        from sixnimmt_env.cards.encoding import OBSERVATIONS as CARD_OBSERVATIONS
+        game = getattr(self, "game", None)  # a run's config has one (game_rules.GameRules); the network alone not
+        if game == "board" and self.policy == "card-scorer":
+            raise ConfigError("policy card-scorer scores cards from the card game's features; "
+                              "the board game's networks are policy=mlp and tile-scorer")
+        if game == "cards" and self.policy == "tile-scorer":
+            raise ConfigError("policy tile-scorer scores the board game's tiles; the card game's is card-scorer")
+        known = {"board": BOARD_OBSERVATIONS, "cards": CARD_OBSERVATIONS}.get(
+            game, tuple(dict.fromkeys(CARD_OBSERVATIONS + BOARD_OBSERVATIONS)))
+        check_option("observation", self.observation, known)
+        for policy, observation in (("card-scorer", "card-features"), ("tile-scorer", "tile-features")):
+            if self.policy == policy and self.observation != observation:
+                raise ConfigError(f"policy {policy} needs observation {observation}")
 
     @property
     def network(self) -> "NetworkConfig":

@@ -108,10 +108,10 @@ class ImitationConfig(RunConfig):
         if not self.players or any(not is_int(p) or not MIN_PLAYERS <= p <= MAX_PLAYERS for p in self.players):
             raise ConfigError(f"players must list table sizes {MIN_PLAYERS}..{MAX_PLAYERS}, got {list(self.players)}")
         self.check_game()
-        fitted = "mlp" if self.game == "board" else "card-scorer"  # the board has no card scorer
-        if self.policy != fitted:
-            raise ConfigError(f"policy must be {fitted} (the network imitation fits for the {self.game} game), "
-                              f"got {self.policy!r}")
+        fitted = ("mlp", "tile-scorer") if self.game == "board" else ("card-scorer",)
+        if self.policy not in fitted:
+            raise ConfigError(f"policy must be {' or '.join(fitted)} (the networks imitation fits for the "
+                              f"{self.game} game), got {self.policy!r}")
         self.check_network()
         if check_spec(self.teacher, self.game) != "mcs":
             raise ConfigError(f"teacher must be an mcs spec (mcs:rollouts=N), got {self.teacher!r}")

@@ -84,6 +84,13 @@ def new_model(cfg: TrainConfig, env=None, *, num_games: int | None = None, tenso
         layout = card_layout(cfg.card_rules(cfg.players), cfg.observation)
         policy_kwargs = {"net_arch": {"pi": [], "vf": list(cfg.net_arch)},
                          **scorer_kwargs(layout, cfg.scorer_context, cfg.scorer_hidden)}
+    elif cfg.policy == "tile-scorer":
+        from agents.board.policy import TileScorerPolicy, tile_scorer_kwargs
+        from sixnimmt_env.core.game import make_game
+        policy = TileScorerPolicy
+        layout = make_game("board", cfg.game_rules(cfg.players)).layout(cfg.observation)
+        policy_kwargs = {"net_arch": {"pi": [], "vf": list(cfg.net_arch)},
+                         **tile_scorer_kwargs(layout, cfg.scorer_context, cfg.scorer_hidden)}
     return MaskablePPO(
         policy, env, n_steps=cfg.n_steps, batch_size=cfg.batch_size, n_epochs=cfg.n_epochs,
         learning_rate=cfg.learning_rate, gamma=cfg.gamma, gae_lambda=cfg.gae_lambda,

@@ -19,8 +19,9 @@ from .layout import KIND_NAMES
 from .rules import ACTION_KINDS, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, N_TILES, START_ROWS, STOP_SIGNS, BoardConfig
 from .seat_view import BoardSeatView
 from .state import ASK_ACTION, ASK_NAMES, PHASE_PICK, PHASE_PICK_SECOND
+from .tile_features import SLOT_FEATURES, slot_bound, slot_features
 
-OBSERVATIONS = ("basic",)
+OBSERVATIONS = ("basic", "tile-features")  # tile-features: basic + the hand slots (tile_features.py)
 SCORE_SCALE = 50.0  # points are divided by this
 VALUE_SCALE = 10.0  # fixed field values are divided by this
 N_KINDS = len(KIND_NAMES)
@@ -105,6 +106,11 @@ def board_layout(config: BoardConfig, observation: str = "basic") -> ObsLayout:
             Field("deck", (1,), f"action cards left in the deck / {deck}"),
             Field("discard", (len(ACTION_KINDS),), f"the discard pile by kind / {most}"),
         ]
+    if observation == "tile-features":
+        high = slot_bound(config)
+        fields.append(Field("hand_slots", (config.hand_slots, len(SLOT_FEATURES)),
+                            "per tile in hand, ascending (empty slots 0): " + ", ".join(SLOT_FEATURES)
+                            + " (board/tile_features.py)", high, -high))
     return ObsLayout(observation, fields, encoder=_encode)
 
 
@@ -162,4 +168,6 @@ def _encode(view: BoardSeatView, layout: ObsLayout) -> NDArray[np.float32]:
         parts["stops_left"][:, 0] = view.stops_left / STOP_SIGNS
         parts["deck"][:, 0] = view.deck_size / deck
         parts["discard"][:] = view.discard / most
+    if "hand_slots" in parts:
+        parts["hand_slots"][:] = slot_features(view)
     return out

@@ -1,0 +1,100 @@
+"""The tile-scorer policy: one shared function scores every tile in hand (the board game's
+counterpart of agents/cards/policy.py's card scorer).
+
+With the `tile-features` observation each hand slot carries where its tile would land
+and what that field does (sixnimmt_env/board/tile_features.py). This policy scores all
+slots with one small network, conditioned on a context vector computed from the whole
+observation, and places each slot's scores on its tile's actions: putting the tile out,
+and on the pro side swapping it in ("Swap") and adding it ("One more"), one output each.
+Every other action (the answers, the luck cards, pass, the free rows, the action cards
+that name a row) gets a logit from a linear head over the context.
+
+The value function is a plain MLP over the observation (`net_arch`'s `vf` part).
+"""
+
+from __future__ import annotations
+
+import torch as th
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from torch import nn
+
+from agents.cards.policy import _mlp
+from sixnimmt_env.board.actions import ONE_MORE_ACTION, SWAP_ACTION
+from sixnimmt_env.board.rules import N_TILES
+from sixnimmt_env.board.tile_features import ID_FEATURE, SLOT_FEATURES
+from sixnimmt_env.core.layout import ObsLayout
+
+K = len(SLOT_FEATURES)
+
+
+def tile_blocks(n_actions: int) -> list[int]:
+    """Where each block of per-tile actions starts (put out, Swap, One more), those the
+    action space holds."""
+    return [start for start in (0, SWAP_ACTION, ONE_MORE_ACTION) if start + N_TILES <= n_actions]
+
+
+class TileScorer(nn.Module):
+    """Observation (B, D) -> action logits (B, A): scores per hand tile, the rest from the context."""
+
+    def __init__(self, obs_dim: int, n_actions: int, tile_slots: tuple[int, int],
+                 context: tuple[int, ...], hidden: tuple[int, ...]):
+        """`tile_slots` (offset, slots): where the hand slots start and how many;
+        `context` and `hidden` the layer sizes of the context MLP and of the shared scorer."""
+        super().__init__()
+        self.offset, self.slots = int(tile_slots[0]), int(tile_slots[1])
+        self.blocks = tile_blocks(n_actions)
+        in_block = {start + i for start in self.blocks for i in range(N_TILES)}
+        others = [a for a in range(n_actions) if a not in in_block]
+        order = [start + i for start in self.blocks for i in range(N_TILES)] + others
+        position = [0] * n_actions
+        for at, action in enumerate(order):
+            position[action] = at
+        self.register_buffer("position", th.tensor(position, dtype=th.long), persistent=False)
+        self.context = _mlp([obs_dim, *context])
+        self.slot_in = nn.Linear(K, hidden[0])
+        self.slot_ctx = nn.Linear(context[-1], hidden[0], bias=False)
+        self.slot_out = nn.Sequential(nn.ReLU(), _mlp(list(hidden)), nn.Linear(hidden[-1], len(self.blocks)))
+        self.other = nn.Linear(context[-1], len(others))
+        for out in (self.slot_out[-1], self.other):  # near-uniform policy at the start
+            nn.init.orthogonal_(out.weight, gain=0.01)
+            nn.init.zeros_(out.bias)
+
+    def forward(self, obs: th.Tensor) -> th.Tensor:
+        B = obs.shape[0]
+        ctx = self.context(obs)
+        slots = obs[:, self.offset:self.offset + self.slots * K].reshape(B, self.slots, K)
+        scores = self.slot_out(self.slot_in(slots) + self.slot_ctx(ctx)[:, None, :])  # (B, S, blocks)
+        ids = th.round(slots[:, :, ID_FEATURE] * N_TILES).long()
+        target = th.where(ids > 0, ids - 1, th.full_like(ids, N_TILES))  # empty slots: a spare column
+        blocks = [obs.new_zeros(B, N_TILES + 1).scatter(1, target, scores[..., b])[:, :N_TILES]
+                  for b in range(len(self.blocks))]
+        return th.cat([*blocks, self.other(ctx)], dim=1)[:, self.position]
+
+
+class TileScorerPolicy(MaskableActorCriticPolicy):
+    """MaskablePPO policy whose actor is a `TileScorer` (needs the tile-features observation).
+
+    Extra keyword arguments: `tile_slots` (offset, slots: see `tile_scorer_kwargs`),
+    `context` and `hidden`. Pass `net_arch=dict(pi=[], vf=[...])`."""
+
+    def __init__(self, *args, tile_slots, context=(256, 128), hidden=(128, 64), **kwargs):
+        self.scorer_args = (tuple(int(v) for v in tile_slots), tuple(context), tuple(hidden))
+        super().__init__(*args, **kwargs)
+
+    def _build(self, lr_schedule) -> None:
+        super()._build(lr_schedule)
+        self.action_net = TileScorer(self.features_dim, int(self.action_space.n), *self.scorer_args)
+        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
+
+    def _get_constructor_parameters(self) -> dict:
+        tile_slots, context, hidden = self.scorer_args
+        return {**super()._get_constructor_parameters(), "tile_slots": list(tile_slots), "context": context,
+                "hidden": hidden}
+
+
+def tile_scorer_kwargs(layout: ObsLayout, context, hidden) -> dict:
+    """The policy_kwargs a TileScorerPolicy needs for observations laid out by `layout`."""
+    if "hand_slots" not in layout.offsets or layout.field("hand_slots").shape[1:] != (K,):
+        raise ValueError("the tile-scorer policy needs the board's tile-features observation")
+    return {"tile_slots": [layout.offsets["hand_slots"], layout.field("hand_slots").shape[0]],
+            "context": tuple(context), "hidden": tuple(hidden)}
