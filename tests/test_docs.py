@@ -100,7 +100,8 @@ def test_links_point_at_files(page):
 
 
 LAYOUTS = [("cards", {}, "basic"), ("cards", {}, "card-features"), ("board", {}, "basic"),
-           ("board", {"variant": "pro"}, "basic")]
+           ("board", {"variant": "pro"}, "basic"), ("board", {}, "tile-features"),
+           ("board", {"variant": "pro"}, "tile-features")]
 
 
 @pytest.mark.parametrize("game,options,observation", LAYOUTS)

@@ -313,7 +313,8 @@ def test_card_observations_stay_inside_their_space(rules):
 
 @pytest.mark.parametrize("rules", BOARD_CASES, ids=lambda r: f"{r['variant']}-{r['players']}p")
 def test_board_observations_stay_inside_their_space(rules):
-    assert _check_random_games("board", rules, "basic", 48, rules["players"]) > 0
+    for observation, games in (("basic", 48), ("tile-features", 12)):
+        assert _check_random_games("board", rules, observation, games, rules["players"]) > 0
 
 
 def test_board_turn_feature_counts_to_its_rule_bound():

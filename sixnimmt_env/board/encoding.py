@@ -109,8 +109,9 @@ def board_layout(config: BoardConfig, observation: str = "basic") -> ObsLayout:
     if observation == "tile-features":
         high = slot_bound(config)
         fields.append(Field("hand_slots", (config.hand_slots, len(SLOT_FEATURES)),
-                            "per tile in hand, ascending (empty slots 0): " + ", ".join(SLOT_FEATURES)
-                            + " (board/tile_features.py)", high, -high))
+                            f"slot j's features at {len(SLOT_FEATURES)}j+k, tiles in hand ascending, empty slots "
+                            "last and 0: " + "; ".join(f"{k} {name}" for k, name in enumerate(SLOT_FEATURES)),
+                            high, -high))
     return ObsLayout(observation, fields, encoder=_encode)
 
 

@@ -41,7 +41,7 @@ from .rules import N_TILES
 from .seat_view import BoardSeatView
 
 POINT_SCALE = 10.0  # points are divided by this
-SLOT_FEATURES = ("valid", "id", "bulls", "field", "fields_left", *(f"kind_{k}" for k in KIND_NAMES), "too_low",
+SLOT_FEATURES = ("valid", "id", "bulls", "field", "fields_left", *(f"kind_{k.replace(' ', '_')}" for k in KIND_NAMES), "too_low",
                  "gap", "take", "row_sum", "points", "points_double", "points_plus5", "between", "next_take",
                  "next_points")
 ID_FEATURE = SLOT_FEATURES.index("id")
