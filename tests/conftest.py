@@ -1,4 +1,6 @@
-"""Session hooks: the property tests' input counts (tests/fuzz_support.py) are written to
+"""Session hooks: the board kernels are compiled (or loaded from numba's cache) once before
+any test runs, so the two workers of `make test` do not both compile them cold
+(sixnimmt_env/board/warm.py); the property tests' input counts (tests/fuzz_support.py) are written to
 the file SIXNIMMT_FUZZ_STATS names, when it is set; and the suite fails if it leaves a
 process behind (a worker, server or run a test started that still runs at its end)."""
 
@@ -6,6 +8,31 @@ from __future__ import annotations
 
 import json
 import os
+
+import pytest
+
+
+def pytest_configure(config):
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # the controller did it before starting the workers
+        return
+    import time
+
+    from sixnimmt_env.board.warm import compile_kernels
+    t0 = time.perf_counter()
+    compile_kernels()
+    if time.perf_counter() - t0 > 5:
+        print(f"board kernels compiled in {time.perf_counter() - t0:.0f} s (numba caches them: once per checkout)")
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the marks
+def pytest_collection_modifyitems(config, items):
+    """`make test`'s workers (`-n 2 --dist loadgroup`) take whole files (a file's module
+    fixtures, servers and clusters start once), and the files that start Ray clusters all
+    go to one worker (two clusters at once on 2 cores starve each other's timeouts)."""
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None:
+            group = "ray" if item.path.name.startswith("test_ray") else item.path.name
+            item.add_marker(pytest.mark.xdist_group(group))
 
 
 def pytest_sessionfinish(session, exitstatus):

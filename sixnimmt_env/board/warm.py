@@ -1,0 +1,46 @@
+"""Compile the board kernels once, before the work that needs them.
+
+numba compiles each compiled driver (`kernel*.py`, `@njit(cache=True)`) the first time it
+is called with a given signature, and keeps the machine code in `__pycache__`, so only a
+fresh checkout pays: about half a minute on an idle 2-core machine, several minutes on a
+loaded one, and twice over when two processes start cold at once (the test suite's two
+workers). `compile_kernels()` plays a few games of every variant through both entry
+points (the checked interface, `Game.step` with the seat views' masks, and the random-play
+fast path of the benchmark), which calls every driver with the signatures the engine
+uses; with the cache warm it takes about a second. The test suite calls it once before
+its workers start (tests/conftest.py); `python -m sixnimmt_env.board.warm` does it by hand.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.game import make_game
+from ..core.rng import game_seeds
+from . import engine
+from .rules import VARIANTS
+
+
+def compile_kernels(players: int = 3, games: int = 4, seed: int = 0) -> None:
+    """Play `games` games of every variant through the checked interface and the random-play
+    fast path, to their end (which compiles every kernel driver, or loads it from the cache)."""
+    rng = np.random.default_rng(seed)
+    for variant in VARIANTS:
+        game = make_game("board", players=players, variant=variant)
+        state = game.new_games(game_seeds(seed, games))
+        fast = state.copy()
+        turn = 0
+        while not game.game_over(state).all():
+            view = game.view(state, np.repeat(np.arange(players), games), np.tile(np.arange(games), players))
+            actions = view.random_legal_actions(rng).reshape(players, games)
+            game.step(state, actions, inplace=True, report=turn % 2 == 0)  # with and without the events
+            turn += 1
+        while not game.game_over(fast).all():
+            engine.play_random(fast, rng.random((players + 1, games), dtype=np.float32), threads=1)
+
+
+if __name__ == "__main__":
+    import time
+    t0 = time.perf_counter()
+    compile_kernels()
+    print(f"board kernels ready in {time.perf_counter() - t0:.1f} s")
