@@ -13,8 +13,9 @@ seen dealt at random; the real hidden ones are never read). In each world:
 
 The candidate with the most mean points (won in the rollout plus the value's estimate
 of the rest) is played. The network is a board model of `sixnimmt imitate` or `sixnimmt
-train` (`path`; without one, the shipped board model for the table, and a clear error
-while none is shipped): both value heads learnt the points to the game's end.
+train` (`path`; without one, the shipped board model of the table's variant,
+agents/models/board-V.zip, or a clear error where none fits): both value heads learnt
+the points to the game's end.
 """
 
 from __future__ import annotations
