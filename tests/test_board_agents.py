@@ -4,6 +4,8 @@ the registry's per-game `mcs`, and a small strength check."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -344,9 +346,10 @@ def test_random_and_ppo_at_the_board_table():
     from agents.ppo import PPOAgent
     from sixnimmt_env.adapters.vec_env import SixNimmtVecEnv
 
+    with pytest.raises(ConfigError, match="no shipped model plays 'board' at 5 players"):  # shipped: 2, 4, 6
+        run_match(["ppo"] + ["random"] * 4, make_game("board", players=5, variant="luck"), deals=1, seed=0,
+                  progress=False)
     game = make_game("board", players=4, variant="luck")
-    with pytest.raises(ConfigError, match="no shipped model plays 'board' at 4 players"):
-        run_match(["ppo", "random", "random", "random"], game, deals=1, seed=0, progress=False)
     env = SixNimmtVecEnv(num_games=4, game="board", players=4, variant="luck", seed=0)
     model = MaskablePPO("MlpPolicy", env, n_steps=8, batch_size=32, n_epochs=1, verbose=0, seed=0)
     agent = PPOAgent(model=model, meta={"game": "board", "players": 4})
@@ -367,3 +370,19 @@ def test_action_mask_allows_tile_1_beside_empty_slots():
     view = make_game("board", players=2).view(st, 0)
     mask = view.action_mask()[0]
     assert np.flatnonzero(mask).tolist() == [1 - 1, 30 - 1]
+
+
+@pytest.mark.parametrize("variant", ["basic", "luck", "pro", "pro-luck"])
+def test_plain_ppo_and_guided_take_the_shipped_board_model_of_the_variant(variant):
+    """agents/models/board-V.zip: one network per variant for 2, 4 and 6 players, chosen by
+    plain `ppo` and `guided`; it plays legal moves at every question of a whole game."""
+    from agents.ppo import SHIPPED_DIR, shipped_model_for
+    path = shipped_model_for(4, "board", variant)
+    assert path == SHIPPED_DIR / f"board-{variant}.zip"
+    meta = json.loads(path.with_suffix(".json").read_text())
+    assert (meta["game"], meta["variant"], meta["players"]) == ("board", variant, [2, 4, 6])
+    assert meta["observation"] == "tile-features" and path.stat().st_size < 16 * 2**20
+    assert shipped_model_for(2, "board", variant) == shipped_model_for(6, "board", variant) == path
+    result = run_match(["ppo", "guided:worlds=2", "random", "board-safe"], make_game("board", players=4, variant=variant),
+                       1, 0, progress=False)
+    assert result.games == 4

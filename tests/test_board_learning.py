@@ -233,9 +233,9 @@ def test_board_models_refuse_another_game_variant_or_size(imitation_run):
             run_match([PPOAgent(str(path))] + ["random"] * (game.info.players - 1), game, 1, 0, progress=False)
     with pytest.raises(ConfigError, match="trained for the 'cards' game, the table plays 'board'"):
         run_match(["ppo:path=agents/models/ppo-4p.zip", "random", "random", "random"], PRO_LUCK, 1, 0, progress=False)
-    with pytest.raises(ConfigError, match=r"no shipped model plays 'board' at 4 players in pro-luck "
+    with pytest.raises(ConfigError, match=r"no shipped model plays 'board' at 5 players in pro-luck "
                                           r"\(shipped: .*ppo-4p.zip \(cards classic, 4 players\)"):
-        run_match(["ppo", "random", "random", "random"], PRO_LUCK, 1, 0, progress=False)
+        run_match(["ppo"] + ["random"] * 4, make_game("board", players=5, variant="pro-luck"), 1, 0, progress=False)
 
 
 def test_plain_ppo_plays_a_shipped_board_model(imitation_run, tmp_path, monkeypatch):
@@ -298,5 +298,5 @@ def test_guided_board_search_never_reads_hidden_tiles_and_answers_every_question
     # kind but use_double comes up for the seats it asks (the network alone meets all five above)
     assert agent.asks >= {"luck_card", "use_plus5", "action", "free_row"}, agent.asks
     assert run_match([agent, "board-safe", "random", "random"], PRO_LUCK, 1, 0, progress=False).games == 4
-    with pytest.raises(ConfigError, match="no shipped model plays 'board' at 4 players in pro-luck"):
-        run_match(["guided", "random", "random", "random"], PRO_LUCK, 1, 0, progress=False)
+    with pytest.raises(ConfigError, match="no shipped model plays 'board' at 5 players in pro-luck"):
+        run_match(["guided"] + ["random"] * 4, make_game("board", players=5, variant="pro-luck"), 1, 0, progress=False)

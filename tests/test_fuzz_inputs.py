@@ -451,8 +451,8 @@ def test_model_files_that_are_not_models(tmp_path, model_bytes):
 
 
 @pytest.mark.parametrize("args, fragment", [
-    (["--agents", "ppo,random", "--game", "board"], "no shipped model plays 'board' at 2 players"),
-    (["--agents", "ppo,random,random,random", "--game", "board"], "no shipped model plays 'board' at 4 players"),
+    (["--agents", "ppo,random,random", "--game", "board"], "no shipped model plays 'board' at 3 players"),
+    (["--agents", "ppo,random,random,random,random", "--game", "board"], "no shipped model plays 'board' at 5 players"),
     (["--agents", "ppo:path=agents/models/ppo-all.zip,random,random,random", "--game", "board"],
      "trained for the 'cards' game"),
 ])
