@@ -281,13 +281,14 @@ def test_board_run_options_are_checked(tmp_path):
     code, _, err = run_cli("train", "--runs-dir", tmp_path, "--set", "game=board", "--set", "policy=card-scorer",
                            "--set", "observation=card-features")
     assert code == 2 and error_lines(err) == [
-        "error: policy card-scorer scores cards from the card game's features; the board game's network is policy=mlp"]
+        "error: policy card-scorer scores cards from the card game's features; the board game's networks are "
+        "policy=mlp and tile-scorer"]
 
 
 def test_guided_board_search_never_reads_hidden_tiles_and_answers_every_question(imitation_run):
     """The guided search (agents/board/guided.py) with the fitted network: the other hands,
     face-down tiles and the supply dealt anew give the same decisions; it answers
-    questions legally; plain `guided` says no board model is shipped."""
+    questions legally; plain `guided` says no board model fits at 5 players."""
     from agents.arena import run_match
     from agents.registry import make_agent
     from tests.test_board_agents import blind
