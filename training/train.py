@@ -32,6 +32,7 @@ from stable_baselines3.common.vec_env import VecEnvWrapper, VecMonitor
 from agents.ppo import PPOAgent, write_model_meta
 from sixnimmt_env.adapters.vec_env import SixNimmtVecEnv
 from sixnimmt_env.core.errors import ConfigError, writing
+from sixnimmt_env.core.game import make_game
 
 from .board_training import better, board_model_meta, check_init_model, eval_rules
 from .config import TrainConfig
@@ -77,20 +78,16 @@ def new_model(cfg: TrainConfig, env=None, *, num_games: int | None = None, tenso
         env = SixNimmtVecEnv(num_games or cfg.num_games, game=cfg.game, rules=cfg.game_rules(cfg.players), reward=cfg.reward,
                              episode=cfg.episode, seed=cfg.seed, observation=cfg.observation)
     policy, policy_kwargs = "MlpPolicy", {"net_arch": list(cfg.net_arch)}
-    if cfg.policy == "card-scorer":
-        from agents.cards.policy import CardScorerPolicy, scorer_kwargs
-        from sixnimmt_env.cards.encoding import card_layout
-        policy = CardScorerPolicy
-        layout = card_layout(cfg.card_rules(cfg.players), cfg.observation)
+    if cfg.policy != "mlp":  # a scorer: the actor is its own, the value an MLP (net_arch)
+        if cfg.policy == "card-scorer":
+            from agents.cards.policy import CardScorerPolicy as policy
+            from agents.cards.policy import scorer_kwargs
+        else:
+            from agents.board.policy import TileScorerPolicy as policy
+            from agents.board.policy import tile_scorer_kwargs as scorer_kwargs
+        layout = make_game(cfg.game, cfg.game_rules(cfg.players)).layout(cfg.observation)
         policy_kwargs = {"net_arch": {"pi": [], "vf": list(cfg.net_arch)},
                          **scorer_kwargs(layout, cfg.scorer_context, cfg.scorer_hidden)}
-    elif cfg.policy == "tile-scorer":
-        from agents.board.policy import TileScorerPolicy, tile_scorer_kwargs
-        from sixnimmt_env.core.game import make_game
-        policy = TileScorerPolicy
-        layout = make_game("board", cfg.game_rules(cfg.players)).layout(cfg.observation)
-        policy_kwargs = {"net_arch": {"pi": [], "vf": list(cfg.net_arch)},
-                         **tile_scorer_kwargs(layout, cfg.scorer_context, cfg.scorer_hidden)}
     return MaskablePPO(
         policy, env, n_steps=cfg.n_steps, batch_size=cfg.batch_size, n_epochs=cfg.n_epochs,
         learning_rate=cfg.learning_rate, gamma=cfg.gamma, gae_lambda=cfg.gae_lambda,

@@ -35,8 +35,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sixnimmt_env.board.actions import ANSWER_NO, ANSWER_YES, LUCK_ACTION, PASS_ACTION
-from sixnimmt_env.board.layout import FIXED, GREEN, TAKE, TAKE_TO_HAND
-from sixnimmt_env.board.placement import Preview, field_effect, place, preview
+from sixnimmt_env.board.layout import FIXED, GREEN
+from sixnimmt_env.board.placement import Preview, field_effect, is_take, place, preview, unseen_ahead, unseen_below
 from sixnimmt_env.board.rules import DOUBLE, PLUS5, PLUS5_POINTS
 from sixnimmt_env.board.seat_view import BoardSeatView
 from sixnimmt_env.board.state import ASK_DOUBLE, ASK_LUCK_CARD, ASK_PLUS5, PHASE_PICK_SECOND
@@ -92,8 +92,7 @@ class Context:
 def context(view: BoardSeatView, idx: NDArray) -> Context:
     layout = view.config.board
     unseen = view.unseen[idx]
-    below = np.zeros((len(idx), unseen.shape[1] + 1), dtype=np.int64)
-    np.cumsum(unseen, axis=1, out=below[:, 1:])
+    below = unseen_below(unseen)
     u = below[:, -1]
     bulls = (unseen * layout.tile_bulls[None, :]).sum(axis=1)
     usable = view.luck_usable[idx]
@@ -116,13 +115,7 @@ def with_luck(ctx: Context, p: Preview, points: NDArray) -> NDArray:
 
 def clear_chance(ctx: Context, p: Preview, tile: NDArray) -> NDArray[np.float64]:
     """Chance that none of the others' tiles joins the tile's row before it (see module doc)."""
-    m_ = len(ctx.unseen)
-    low = np.where(p.too_low, 0, tile - p.gap)  # the row's end; too low: everything below
-    flat_low = low.reshape(m_, -1).astype(np.intp)
-    flat_tile = tile.reshape(m_, -1).astype(np.intp)
-    rows = np.arange(m_)[:, None]
-    between = ctx.unseen_below[rows, flat_tile] - ctx.unseen_below[rows, np.minimum(flat_low + 1, flat_tile)]
-    between = np.maximum(between, 0).reshape(tile.shape).astype(np.float64)
+    between = unseen_ahead(ctx.unseen_below, p, tile).astype(np.float64)
     u = _per_entry(ctx.unseen.astype(np.float64), between)
     k = _per_entry(ctx.others, between)
     chance = np.ones_like(between)
@@ -137,7 +130,7 @@ def pushed_points(ctx: Context, p: Preview, tile: NDArray) -> NDArray[np.float64
     take of the row with the pusher in it; a tile that would take escapes (0)."""
     layout = ctx.layout
     nxt = np.minimum(p.field + 1, layout.kind.shape[1] - 1)
-    onto_take = (layout.kind[p.row, nxt] == TAKE) | (layout.kind[p.row, nxt] == TAKE_TO_HAND)
+    onto_take = is_take(layout.kind[p.row, nxt])
     effect = field_effect(layout, p.row, nxt, tile).astype(np.float64)
     take_cost = -(p.row_sum + _per_entry(ctx.pusher_bulls, p.row_sum))
     plus5 = _per_entry(ctx.plus5, effect)

@@ -96,6 +96,31 @@ class Preview:
     points_plus5: NDArray[np.int64]
 
 
+def is_take(kind: NDArray) -> NDArray[np.bool_]:
+    """Whether fields of `kind` take the row (pro: H takes it too, into the hand)."""
+    return (kind == TAKE) | (kind == TAKE_TO_HAND)
+
+
+def unseen_below(unseen: NDArray) -> NDArray[np.int64]:
+    """(n, N + 2) from unseen (n, N + 1): [:, t] the unseen tiles numbered below t."""
+    below = np.zeros((len(unseen), unseen.shape[1] + 1), dtype=np.int64)
+    np.cumsum(unseen, axis=1, out=below[:, 1:])
+    return below
+
+
+def unseen_ahead(below: NDArray, p: Preview, tile: NDArray) -> NDArray[np.int64]:
+    """(n, ...) for tiles `tile` (n, ...) previewed as `p`: the unseen tiles that would join
+    the tile's row before it (numbered between the row's end and it; all below it when it
+    is too low). `below` is `unseen_below` of the n seats' unseen tiles."""
+    n = len(below)
+    low = np.where(p.too_low, 0, tile - p.gap)  # the row's end; too low: everything below
+    flat_low = low.reshape(n, -1).astype(np.intp)
+    flat_tile = np.asarray(tile).reshape(n, -1).astype(np.intp)
+    rows = np.arange(n)[:, None]
+    between = below[rows, flat_tile] - below[rows, np.minimum(flat_low + 1, flat_tile)]
+    return np.maximum(between, 0).reshape(np.shape(tile))
+
+
 def _row_tiles(tiles: NDArray, row: NDArray) -> NDArray:
     """(..., H, F) the tiles of row `row` (..., H) of boards `tiles` (..., R, F)."""
     return np.take_along_axis(np.asarray(tiles), np.asarray(row)[..., None], axis=-2)
@@ -113,7 +138,7 @@ def preview(layout: BoardLayout, tiles: NDArray, length: NDArray, hand: NDArray)
     field = np.take_along_axis(length_b, row, axis=-1)
     end = np.take_along_axis(np.broadcast_to(ends, lead + ends.shape[-1:]), row, axis=-1)
     kind = layout.kind[row, field]
-    take = (kind == TAKE) | (kind == TAKE_TO_HAND)  # (pro: H takes the row too, into the hand)
+    take = is_take(kind)
     row_b = layout.tile_bulls[_row_tiles(tiles, row).astype(np.intp)].astype(np.int64)  # (..., H, F)
     row_sum = row_b.sum(axis=-1)
     row_bulls = np.where(take, row_sum, 0)

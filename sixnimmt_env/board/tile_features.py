@@ -35,8 +35,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from .layout import KIND_NAMES, TAKE, TAKE_TO_HAND
-from .placement import field_effect, preview
+from .layout import KIND_NAMES
+from .placement import field_effect, is_take, preview, unseen_ahead, unseen_below
 from .rules import N_TILES
 from .seat_view import BoardSeatView
 
@@ -57,15 +57,9 @@ def slot_features(view: BoardSeatView) -> NDArray[np.float32]:
     hand[hand > N_TILES] = 0
     p = preview(layout, view.tiles, view.length, hand)
     valid = p.valid
-    below = np.zeros((n, N_TILES + 2), dtype=np.int64)
-    np.cumsum(view.unseen, axis=1, out=below[:, 1:])  # below[:, t]: unseen tiles numbered < t
-    rows = np.arange(n)[:, None]
-    end = hand - p.gap  # the row's end (too low: the row it goes after)
-    low = np.where(p.too_low, 0, end)
-    between = np.maximum(below[rows, hand] - below[rows, np.minimum(low + 1, hand)], 0)
+    between = unseen_ahead(unseen_below(view.unseen), p, hand)
     nxt = np.minimum(p.field + 1, F - 1)
-    next_kind = layout.kind[p.row, nxt]
-    next_take = ~p.take & ((next_kind == TAKE) | (next_kind == TAKE_TO_HAND))
+    next_take = ~p.take & is_take(layout.kind[p.row, nxt])
     next_points = np.where(next_take, -p.row_sum, field_effect(layout, p.row, nxt, hand))
     row_len = layout.row_len.astype(np.int64)[p.row]
     parts = [valid, hand / N_TILES, layout.tile_bulls[hand] / 5.0, p.field / F, np.maximum(row_len - 1 - p.field, 0) / F,
