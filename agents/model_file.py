@@ -27,6 +27,7 @@ ENTRIES = {"data", "policy.pth", "policy.optimizer.pth", "pytorch_variables.pth"
 MAX_WIDTH, MAX_LAYERS, MAX_OBS, MAX_ACTIONS = 8192, 16, 1 << 20, 1 << 16
 SCORER_KEYS = {"n_ids", "offsets", "context", "hidden"}  # the card scorer's (agents/cards/policy.py)
 TILE_SCORER_KEYS = {"tile_slots", "context", "hidden"}  # the board's tile scorer (agents/board/policy.py)
+TILE_SCORER_OPTIONAL = {"options"}  # its option rows (the pro side)
 
 
 class PolicyModel:
@@ -134,7 +135,7 @@ def _architecture(data: dict, path: Path) -> tuple[int, int, dict]:
     if not _int(n, 1, MAX_ACTIONS):
         raise bad("no discrete action count")
     kwargs = _plain(data.get("policy_kwargs", {}), bad)
-    unknown = set(kwargs) - {"net_arch"} - SCORER_KEYS - TILE_SCORER_KEYS
+    unknown = set(kwargs) - {"net_arch"} - SCORER_KEYS - TILE_SCORER_KEYS - TILE_SCORER_OPTIONAL
     if unknown:
         raise bad(f"policy options {', '.join(sorted(unknown))}")
     arch = kwargs.get("net_arch")
@@ -143,14 +144,17 @@ def _architecture(data: dict, path: Path) -> tuple[int, int, dict]:
         raise bad(f"net_arch {str(arch)[:80]}")
     if "tile_slots" in kwargs:
         slots = kwargs["tile_slots"]
-        if not (set(kwargs) - {"net_arch"} == TILE_SCORER_KEYS and isinstance(slots, list) and len(slots) == 2
-                and _int(slots[0], 0, shape[0]) and _int(slots[1], 1, shape[0])
+        options = kwargs.get("options")
+        if not (set(kwargs) - {"net_arch"} - TILE_SCORER_OPTIONAL == TILE_SCORER_KEYS and _pair(slots, shape[0])
+                and (options is None or _pair(options, shape[0]))
                 and _layers(kwargs["context"]) and _layers(kwargs["hidden"]) and kwargs["context"]
                 and kwargs["hidden"]):
             raise bad("tile-scorer options out of range")
-        from .board.policy import K
+        from .board.policy import KO, K, option_rows_ok
         if slots[0] + slots[1] * K > shape[0]:
             raise bad("tile-scorer slots past the observation's end")
+        if options is not None and (options[0] + options[1] * KO > shape[0] or not option_rows_ok(options[1], n)):
+            raise bad("tile-scorer option rows past the observation's end or the actions")
     elif SCORER_KEYS & set(kwargs):
         offsets = kwargs.get("offsets")
         if not (set(kwargs) >= SCORER_KEYS and _int(kwargs["n_ids"], 1, MAX_ACTIONS)
@@ -162,6 +166,11 @@ def _architecture(data: dict, path: Path) -> tuple[int, int, dict]:
         if set(offsets) != {"hand_slots", *ROW_INPUTS}:
             raise bad("card-scorer offsets of other fields")
     return shape[0], n, kwargs
+
+
+def _pair(value, most: int) -> bool:
+    """Whether `value` is [offset, count]: ints, offset in 0..most, count in 1..most."""
+    return isinstance(value, list) and len(value) == 2 and _int(value[0], 0, most) and _int(value[1], 1, most)
 
 
 def _plain(entry, bad) -> dict:

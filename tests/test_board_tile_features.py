@@ -13,6 +13,7 @@ import pytest
 
 from sixnimmt_env.board.actions import N_ACTIONS, ONE_MORE_ACTION, SWAP_ACTION
 from sixnimmt_env.board.layout import FIXED, GREEN, KIND_NAMES, RED, TAKE, TAKE_TO_HAND
+from sixnimmt_env.board.option_features import option_actions
 from sixnimmt_env.board.tile_features import SLOT_FEATURES
 from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.core.game import make_game
@@ -82,30 +83,31 @@ def test_every_slot_says_where_its_tile_lands_and_what_it_brings(variant):
     assert checked > 200
 
 
-def _scorer(n_actions: int, slots: int, obs_dim: int):
+def _scorer(n_actions: int, layout):
     import torch as th
 
-    from agents.board.policy import TileScorer
+    from agents.board.policy import TileScorer, tile_scorer_kwargs
     th.manual_seed(0)
-    return TileScorer(obs_dim, n_actions, (obs_dim - slots * len(SLOT_FEATURES), slots), (32,), (16,))
+    kw = tile_scorer_kwargs(layout, (32,), (16,))
+    return TileScorer(layout.size, n_actions, kw["tile_slots"], kw["context"], kw["hidden"], kw.get("options"))
 
 
 def test_the_scorer_puts_each_slots_scores_on_its_tiles_actions():
     """Put out, Swap and One more of tile t come from t's slot (one shared network), empty
-    slots score nothing, the other actions come from the context."""
+    slots score nothing, the option rows' actions from the option scorer
+    (test_board_option_features.py), the other actions from the context."""
     import torch as th
     game = make_game("board", players=4, variant="pro")
     _, views = random_positions("pro", 4, 2, seed=5, turns=1)
     layout = game.layout("tile-features")
     obs = th.tensor(layout.encode(views[0]))
-    net = _scorer(N_ACTIONS, game.rules.hand_slots, layout.size)
+    net = _scorer(N_ACTIONS, layout)
     with th.no_grad():
         for out in (net.slot_out[-1], net.other):
             th.nn.init.normal_(out.weight)
         logits = net(obs)
         ctx = net.context(obs)
-        at = layout.offsets["hand_slots"]
-        slots = obs[:, at:].reshape(obs.shape[0], -1, len(SLOT_FEATURES))
+        slots = th.as_tensor(layout.decode(obs.numpy())["hand_slots"])
         scores = net.slot_out(net.slot_in(slots) + net.slot_ctx(ctx)[:, None, :])
     for e in range(obs.shape[0]):
         held = [int(t) for t in views[0].hand[e] if t > 0]
@@ -114,7 +116,9 @@ def test_the_scorer_puts_each_slots_scores_on_its_tiles_actions():
                 assert logits[e, start + tile - 1] == pytest.approx(float(scores[e, j, b]), abs=1e-5)
         not_held = [t for t in range(1, 101) if t not in held]
         assert (logits[e, [t - 1 for t in not_held]] == 0).all()
-        others = [a for a in range(N_ACTIONS) if not (a < 100 or SWAP_ACTION <= a < ONE_MORE_ACTION + 100)]
+        options = set(option_actions(game.rules.board.kind.shape[0]).tolist())  # their own scorer
+        others = [a for a in range(N_ACTIONS)
+                  if not (a < 100 or SWAP_ACTION <= a < ONE_MORE_ACTION + 100 or a in options)]
         assert th.allclose(logits[e, others], net.other(ctx[e:e + 1])[0])
 
 
@@ -133,7 +137,7 @@ def test_the_scorer_learns_the_greedy_rule_from_the_features_quickly():
     points = np.where(slots[:, :, F["valid"]] > 0, slots[:, :, F["points"]] + 1e-3 * slots[:, :, F["id"]], -np.inf)
     best = np.round(slots[np.arange(len(obs)), points.argmax(axis=1), F["id"]] * 100).astype(int) - 1
     assert len(obs) > 1500
-    net = _scorer(game.info.n_actions, game.rules.hand_slots, layout.size)
+    net = _scorer(game.info.n_actions, layout)
     x, m, y = th.tensor(obs), th.tensor(mask), th.tensor(best)
     train, test = slice(0, len(obs) - 300), slice(len(obs) - 300, None)
     opt = th.optim.Adam(net.parameters(), lr=3e-3)

@@ -6,8 +6,12 @@ and what that field does (sixnimmt_env/board/tile_features.py). This policy scor
 slots with one small network, conditioned on a context vector computed from the whole
 observation, and places each slot's scores on its tile's actions: putting the tile out,
 and on the pro side swapping it in ("Swap") and adding it ("One more"), one output each.
-Every other action (the answers, the luck cards, pass, the free rows, the action cards
-that name a row) gets a logit from a linear head over the context.
+On the pro side the observation also has one row per answer to an action-card offer or a
+free-row question (sixnimmt_env/board/option_features.py: where the tile would land and
+what that does); a second shared network scores those rows onto their actions, as the
+first scores the hand slots: what Front into row 3 is worth is the same function of row
+3's facts as of row 7's. Every other action (the answers, the luck cards, pass, Swap and
+One more's own offers) gets a logit from a linear head over the context.
 
 The value function is a plain MLP over the observation (`net_arch`'s `vf` part).
 """
@@ -20,11 +24,18 @@ from torch import nn
 
 from agents.cards.policy import _mlp
 from sixnimmt_env.board.actions import ONE_MORE_ACTION, SWAP_ACTION
+from sixnimmt_env.board.option_features import OPTION_FEATURES, option_actions
 from sixnimmt_env.board.rules import N_TILES
 from sixnimmt_env.board.tile_features import ID_FEATURE, SLOT_FEATURES
 from sixnimmt_env.core.layout import ObsLayout
 
 K = len(SLOT_FEATURES)
+KO = len(OPTION_FEATURES)
+
+
+def option_rows_ok(rows: int, n_actions: int) -> bool:
+    """Whether `rows` option rows (4R + 2) name actions inside an action space of `n_actions`."""
+    return rows >= 6 and (rows - 2) % 4 == 0 and int(option_actions((rows - 2) // 4).max()) < n_actions
 
 
 def tile_blocks(n_actions: int) -> list[int]:
@@ -37,25 +48,35 @@ class TileScorer(nn.Module):
     """Observation (B, D) -> action logits (B, A): scores per hand tile, the rest from the context."""
 
     def __init__(self, obs_dim: int, n_actions: int, tile_slots: tuple[int, int],
-                 context: tuple[int, ...], hidden: tuple[int, ...]):
-        """`tile_slots` (offset, slots): where the hand slots start and how many;
-        `context` and `hidden` the layer sizes of the context MLP and of the shared scorer."""
+                 context: tuple[int, ...], hidden: tuple[int, ...], options: tuple[int, int] | None = None):
+        """`tile_slots` (offset, slots): where the hand slots start and how many; `options`
+        (offset, rows): where the option rows start and how many (None: no option rows);
+        `context` and `hidden` the layer sizes of the context MLP and of the shared scorers."""
         super().__init__()
         self.offset, self.slots = int(tile_slots[0]), int(tile_slots[1])
+        self.options = None if options is None else (int(options[0]), int(options[1]))
         self.blocks = tile_blocks(n_actions)
-        in_block = {start + i for start in self.blocks for i in range(N_TILES)}
-        others = [a for a in range(n_actions) if a not in in_block]
-        order = [start + i for start in self.blocks for i in range(N_TILES)] + others
+        scored = [start + i for start in self.blocks for i in range(N_TILES)]
+        if self.options is not None:
+            scored += option_actions((self.options[1] - 2) // 4).tolist()
+        taken = set(scored)
+        others = [a for a in range(n_actions) if a not in taken]
         position = [0] * n_actions
-        for at, action in enumerate(order):
+        for at, action in enumerate(scored + others):
             position[action] = at
         self.register_buffer("position", th.tensor(position, dtype=th.long), persistent=False)
         self.context = _mlp([obs_dim, *context])
         self.slot_in = nn.Linear(K, hidden[0])
         self.slot_ctx = nn.Linear(context[-1], hidden[0], bias=False)
         self.slot_out = nn.Sequential(nn.ReLU(), _mlp(list(hidden)), nn.Linear(hidden[-1], len(self.blocks)))
+        heads = [self.slot_out[-1]]
+        if self.options is not None:
+            self.option_in = nn.Linear(KO, hidden[0])
+            self.option_ctx = nn.Linear(context[-1], hidden[0], bias=False)
+            self.option_out = nn.Sequential(nn.ReLU(), _mlp(list(hidden)), nn.Linear(hidden[-1], 1))
+            heads.append(self.option_out[-1])
         self.other = nn.Linear(context[-1], len(others))
-        for out in (self.slot_out[-1], self.other):  # near-uniform policy at the start
+        for out in (*heads, self.other):  # near-uniform policy at the start
             nn.init.orthogonal_(out.weight, gain=0.01)
             nn.init.zeros_(out.bias)
 
@@ -66,19 +87,25 @@ class TileScorer(nn.Module):
         scores = self.slot_out(self.slot_in(slots) + self.slot_ctx(ctx)[:, None, :])  # (B, S, blocks)
         ids = th.round(slots[:, :, ID_FEATURE] * N_TILES).long()
         target = th.where(ids > 0, ids - 1, th.full_like(ids, N_TILES))  # empty slots: a spare column
-        blocks = [obs.new_zeros(B, N_TILES + 1).scatter(1, target, scores[..., b])[:, :N_TILES]
-                  for b in range(len(self.blocks))]
-        return th.cat([*blocks, self.other(ctx)], dim=1)[:, self.position]
+        parts = [obs.new_zeros(B, N_TILES + 1).scatter(1, target, scores[..., b])[:, :N_TILES]
+                 for b in range(len(self.blocks))]
+        if self.options is not None:
+            at, rows = self.options
+            opts = obs[:, at:at + rows * KO].reshape(B, rows, KO)
+            parts.append(self.option_out(self.option_in(opts) + self.option_ctx(ctx)[:, None, :])[..., 0])
+        return th.cat([*parts, self.other(ctx)], dim=1)[:, self.position]
 
 
 class TileScorerPolicy(MaskableActorCriticPolicy):
     """MaskablePPO policy whose actor is a `TileScorer` (needs the tile-features observation).
 
     Extra keyword arguments: `tile_slots` (offset, slots: see `tile_scorer_kwargs`),
-    `context` and `hidden`. Pass `net_arch=dict(pi=[], vf=[...])`."""
+    `options` (offset, rows, or None), `context` and `hidden`. Pass
+    `net_arch=dict(pi=[], vf=[...])`."""
 
-    def __init__(self, *args, tile_slots, context=(256, 128), hidden=(128, 64), **kwargs):
-        self.scorer_args = (tuple(int(v) for v in tile_slots), tuple(context), tuple(hidden))
+    def __init__(self, *args, tile_slots, context=(256, 128), hidden=(128, 64), options=None, **kwargs):
+        self.scorer_args = (tuple(int(v) for v in tile_slots), tuple(context), tuple(hidden),
+                            None if options is None else tuple(int(v) for v in options))
         super().__init__(*args, **kwargs)
 
     def _build(self, lr_schedule) -> None:
@@ -87,14 +114,19 @@ class TileScorerPolicy(MaskableActorCriticPolicy):
         self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
 
     def _get_constructor_parameters(self) -> dict:
-        tile_slots, context, hidden = self.scorer_args
+        tile_slots, context, hidden, options = self.scorer_args
+        extra = {} if options is None else {"options": list(options)}
         return {**super()._get_constructor_parameters(), "tile_slots": list(tile_slots), "context": context,
-                "hidden": hidden}
+                "hidden": hidden, **extra}
 
 
 def tile_scorer_kwargs(layout: ObsLayout, context, hidden) -> dict:
-    """The policy_kwargs a TileScorerPolicy needs for observations laid out by `layout`."""
+    """The policy_kwargs a TileScorerPolicy needs for observations laid out by `layout`
+    (with `options` when the layout has the pro side's option rows)."""
     if "hand_slots" not in layout.offsets or layout.field("hand_slots").shape[1:] != (K,):
         raise ValueError("the tile-scorer policy needs the board's tile-features observation")
-    return {"tile_slots": [layout.offsets["hand_slots"], layout.field("hand_slots").shape[0]],
-            "context": tuple(context), "hidden": tuple(hidden)}
+    kwargs = {"tile_slots": [layout.offsets["hand_slots"], layout.field("hand_slots").shape[0]],
+              "context": tuple(context), "hidden": tuple(hidden)}
+    if "options" in layout.offsets:
+        kwargs["options"] = [layout.offsets["options"], layout.field("options").shape[0]]
+    return kwargs

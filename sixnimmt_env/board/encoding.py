@@ -16,12 +16,13 @@ from numpy.typing import NDArray
 from ..core.errors import ConfigError
 from ..core.layout import Field, ObsLayout
 from .layout import KIND_NAMES
+from .option_features import OPTION_FEATURES, option_features
 from .rules import ACTION_KINDS, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, N_TILES, START_ROWS, STOP_SIGNS, BoardConfig
 from .seat_view import BoardSeatView
 from .state import ASK_ACTION, ASK_NAMES, PHASE_PICK, PHASE_PICK_SECOND
 from .tile_features import SLOT_FEATURES, slot_bound, slot_features
 
-OBSERVATIONS = ("basic", "tile-features")  # tile-features: basic + the hand slots (tile_features.py)
+OBSERVATIONS = ("basic", "tile-features")  # tile-features: + hand slots, pro: + options
 SCORE_SCALE = 50.0  # points are divided by this
 VALUE_SCALE = 10.0  # fixed field values are divided by this
 N_KINDS = len(KIND_NAMES)
@@ -112,6 +113,12 @@ def board_layout(config: BoardConfig, observation: str = "basic") -> ObsLayout:
                             f"slot j's features at {len(SLOT_FEATURES)}j+k, tiles in hand ascending, empty slots "
                             "last and 0: " + "; ".join(f"{k} {name}" for k, name in enumerate(SLOT_FEATURES)),
                             high, -high))
+        if config.pro:  # what each answer to an action-card offer or a free row would do (option_features.py)
+            fields.append(Field("options", (4 * R + 2, len(OPTION_FEATURES)),
+                                f"the pro questions' answers, row i for action option_actions(R)[i], features at "
+                                f"{len(OPTION_FEATURES)}i+k: " + "; ".join(f"{k} {name}" for k, name in
+                                                                        enumerate(OPTION_FEATURES)),
+                                2 * high, -2 * high))
     return ObsLayout(observation, fields, encoder=_encode)
 
 
@@ -171,4 +178,6 @@ def _encode(view: BoardSeatView, layout: ObsLayout) -> NDArray[np.float32]:
         parts["discard"][:] = view.discard / most
     if "hand_slots" in parts:
         parts["hand_slots"][:] = slot_features(view)
+    if "options" in parts:
+        parts["options"][:] = option_features(view)
     return out

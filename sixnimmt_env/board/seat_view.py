@@ -130,17 +130,24 @@ class BoardSeatView(SeatViewBase):
     def revealed(self) -> NDArray[np.int8]:
         """(n, Q) this turn's tiles still to be placed, in placing order (while a question
         stops the placing; all 0 otherwise). The first is the tile asked about."""
-        st = self._st
-        queue = st.queue[:, self.games].T
-        k = np.arange(queue.shape[1])[None, :]
-        waiting = (k >= st.at[self.games][:, None]) & (self.phase == PHASE_ASK)[:, None]
-        return queue * waiting
+        queue = self._waiting(self._st.queue)
+        return queue * (self.phase == PHASE_ASK)[:, None]
 
     @cached_property
     def revealed_seat(self) -> NDArray[np.int64]:
         """(n, Q) who put out each revealed tile, relative to this seat."""
-        seats = self._st.queue_seat[:, self.games].T.astype(np.int64)
+        seats = self._waiting(self._st.queue_seat).astype(np.int64)
         return (seats - self.seats[:, None]) % self.players
+
+    def _waiting(self, queued: NDArray) -> NDArray:
+        """(n, Q) a (Q, B) queue array from the tile being placed on, 0-padded: the queue
+        itself keeps the placed tiles before `at`, and "the first revealed tile is the one
+        asked about" is what every reader of `revealed` relies on."""
+        queued = queued[:, self.games].T
+        Q = queued.shape[1]
+        k = np.arange(Q)[None, :] + self._st.at[self.games].astype(np.intp)[:, None]
+        shifted = np.take_along_axis(queued, np.minimum(k, Q - 1), axis=1)
+        return np.where(k < Q, shifted, 0).astype(queued.dtype)
 
     @cached_property
     def current(self) -> tuple[NDArray, NDArray]:
