@@ -91,9 +91,18 @@ def test_questions_reach_the_mask_and_observation():
             assert legal in ([100, 101], [102, 103], [102], [103]), legal
             obs = game.layout().decode(game.layout().encode(view)[0])
             assert obs["phase"].tolist() == [0, 0, 1] and obs["ask"].sum() == 1
+            # the question is about the tile being placed, whichever of the turn's it is
+            # (the observation once showed tile 0 for all but the turn's first)
+            asked = int(st.queue[st.at[g], g])
+            assert view.revealed[0, 0] == asked and np.flatnonzero(obs["current"]).tolist() == [asked]
+            later = st.queue[st.at[g]:, g]
+            assert view.revealed[0, :len(later)].tolist() == later.tolist()
+            at_least_one_later = bool(st.at[g] > 0)
+            seen.add(("later", at_least_one_later))
             seen.add(int(st.ask[g]))
             others = game.view(st, [(seat + 1) % 4], [g]).action_mask()[0]
             assert np.flatnonzero(others).tolist() == [104]  # pass only
         acts = np.stack([game.view(st, [p] * 256).random_legal_actions(rng) for p in range(4)])
         st, _ = game.step(st, acts)
-    assert seen == {1, 2, 3}  # every question was asked somewhere
+    assert {1, 2, 3} <= seen  # every question was asked somewhere
+    assert ("later", True) in seen  # also about a tile that was not the turn's first
