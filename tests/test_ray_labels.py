@@ -101,3 +101,32 @@ def test_labels_on_two_ray_nodes_equal_local_and_survive_a_killed_node(tmp_path)
         left = wait_gone({**ours, **_descendants(os.getpid())})
         shutil.rmtree(temp, ignore_errors=True)
     assert not left, f"Ray processes left behind: {left}"
+
+
+def test_bench_labels_measures_one_and_two_node_clusters_and_leaves_nothing(tmp_path):
+    """`sixnimmt bench labels`: a fresh cluster per node count, labels/s and per-node rates
+    for each, the ratio to one node, and no Ray process left once it is done; bad node
+    counts get one line and exit code 2."""
+    cfg = tmp_path / "tiny.toml"
+    cfg.write_text("\n".join(f"{k} = {json.dumps(list(v) if isinstance(v, tuple) else v)}" for k, v in
+                             {**TINY, "units": 40, "players": [4]}.items()) + "\n")
+    args = [sys.executable, "-m", "experiments.cli", "bench", "labels", "--config", str(cfg), "--minutes", "0.15"]
+    before = set(_all_processes())
+    out = subprocess.run([*args, "--nodes", "1,2", "--json"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    rows = json.loads(out.stdout.strip().splitlines()[-1])
+    assert [r["nodes"] for r in rows] == [1, 2] and [len(r["per_node"]) for r in rows] == [1, 2]
+    assert all(r["labels"] > 0 and r["labels_per_s"] > 0 for r in rows)
+    assert not wait_gone({p: t for p, t in _all_processes().items() if p not in before}, 20)
+    bad = subprocess.run([*args, "--nodes", "0,x"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and "Traceback" not in bad.stderr
+
+
+def _all_processes() -> dict[int, int]:
+    """Every live process: pid -> start time (a bench's Ray processes are not our descendants)."""
+    from experiments.backends import _stat
+    out = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and (st := _stat(int(entry))) is not None:
+            out[int(entry)] = st[1]
+    return out

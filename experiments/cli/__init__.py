@@ -6,7 +6,7 @@
 | `matches.py` | match, tournament, report, baselines, agents |
 | `runs.py` | train, imitate, sweep |
 | `study.py` | study die-sechste, study board, study board-skill |
-| `bench.py` | bench engine, bench env, bench board, bench serve |
+| `bench.py` | bench engine, bench env, bench board, bench serve, bench labels |
 
 Typed errors become one-line messages with an exit code, never tracebacks. Commands are
 thin: they check their own options and call a library function. They import what they

@@ -142,3 +142,40 @@ def bench_serve_cmd(
     typer.echo(f"{cc['games']} games at once: {cc['finished']} finished, {cc['errors']} errors, "
                f"{cc['moves']} moves in {cc['seconds']:.1f} s; round trip median {cc['median_ms']:.1f} ms, "
                f"p90 {cc['p90_ms']:.1f} ms")
+
+
+@bench_app.command("labels")
+def bench_labels_cmd(
+    nodes: str = typer.Option("1,2", help="Node counts to measure, comma-separated (one CPU per node, "
+                                          "a fresh local cluster for each)."),
+    minutes: float = typer.Option(3.0, help="Label minutes per cluster."),
+    config: Optional[Path] = typer.Option(Path("training/configs/imitate-all.toml"),
+                                          help="The imitation config whose label stage is measured."),
+    set_: list[str] = typer.Option([], "--set", help="Override a config option: --set key=value."),
+    progress: bool = typer.Option(False, help="Show the label progress bar."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """The label stage of `imitate --backend ray` on local Ray clusters of 1, 2, ... nodes: labels/s
+    and the ratio to one node."""
+    from experiments.bench_labels import MAX_NODES, bench_ray_labels
+    from training.imitate import ImitationConfig
+
+    try:
+        counts = [int(n) for n in nodes.split(",")]
+    except ValueError:
+        raise ConfigError(f"--nodes {nodes!r}: comma-separated node counts") from None
+    if not counts or not all(1 <= n <= MAX_NODES for n in counts):
+        raise ConfigError(f"--nodes: counts from 1 to {MAX_NODES}")
+    if not 0 < minutes <= 120:
+        raise ConfigError("--minutes must be in (0, 120]")
+    cfg = ImitationConfig.load(config, [*set_, f"label_minutes={minutes}"])
+    rows = bench_ray_labels(cfg, counts, progress)
+    if as_json:
+        typer.echo(json.dumps(rows))
+        return
+    one = next((r["labels_per_s"] for r in rows if r["nodes"] == 1), None)
+    for r in rows:
+        ratio = f", {r['labels_per_s'] / one:.2f}x one node" if one else ""
+        typer.echo(f"{r['nodes']} node(s): {r['labels']:,} labels in {r['seconds']:.0f} s = "
+                   f"{r['labels_per_s']:,.1f} labels/s{ratio} (per node: "
+                   f"{', '.join(f'{v:,.0f}' for v in r['per_node'])} labels/s)")
