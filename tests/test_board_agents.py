@@ -246,6 +246,15 @@ def test_luck_card_choice():
     st.luck[PLUS5, 0] = 2  # one "+5" per tile in hand already: take a "2x"
     view = make_game("board", players=2, variant="luck").view(st, 0)
     assert answer_questions(view)[0] == LUCK_ACTION[DOUBLE]
+    st.stack[DOUBLE] = 0  # no "2x" left: the "+5" after all, the only legal card
+    view = make_game("board", players=2, variant="luck").view(st, 0)
+    assert answer_questions(view)[0] == LUCK_ACTION[PLUS5]
+    st.luck[PLUS5, 0] = 0
+    st.stack[DOUBLE], st.stack[PLUS5] = 1, 0  # no "+5" left: a "2x", though a "+5" would be wanted
+    view = make_game("board", players=2, variant="luck").view(st, 0)
+    assert answer_questions(view)[0] == LUCK_ACTION[DOUBLE]
+    for spec in HEURISTICS:
+        assert make_agent(spec, "board").act(view, np.random.default_rng(0))[0] == LUCK_ACTION[DOUBLE]
     st.ask[:] = ASK_DOUBLE
     assert answer_questions(make_game("board", players=2, variant="luck").view(st, 0))[0] == ANSWER_YES
 

@@ -51,10 +51,12 @@ _NEG = -1e18
 
 def luck_card_choice(view: BoardSeatView) -> NDArray[np.int64]:
     """(n,) the luck card to take: "+5", unless the seat holds a "+5" for every tile left
-    in its hand already (more could not be played): then "2x"."""
+    in its hand already (more could not be played): then "2x". A card comes from a stack
+    that holds one, so an empty stack forces the other."""
     plus5_held = view.luck[:, 0, PLUS5].astype(np.int64)
-    enough = plus5_held >= view.hand_size
-    return np.where(enough, LUCK_ACTION[DOUBLE], LUCK_ACTION[PLUS5]).astype(np.int64)
+    stack = view.stack
+    double = ((plus5_held >= view.hand_size) | (stack[:, PLUS5] == 0)) & (stack[:, DOUBLE] > 0)
+    return np.where(double, LUCK_ACTION[DOUBLE], LUCK_ACTION[PLUS5]).astype(np.int64)
 
 
 def answer_questions(view: BoardSeatView) -> NDArray[np.int64]:
