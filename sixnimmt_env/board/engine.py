@@ -29,7 +29,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..core.batch import step_actions
 from ..core.errors import IllegalActionError
-from . import kernel, kernel_random, kernel_state
+from . import kernel, kernel_random, kernel_state, padding
 from .actions import N_ACTIONS, N_TILE_ACTIONS
 from .deal import empty_state, from_deal, from_position, new_games, shuffled_tiles
 from .events import BoardEvents
@@ -111,7 +111,7 @@ def play_random(st: BoardState, uniforms: NDArray, threads: int | None = None) -
     s, t = kernel_state.arrays(st), kernel_state.tables(st.config)
 
     def block(lo: int, hi: int) -> None:
-        kernel_random.play_random(s, t, kernel_state.NO_EVENTS, games[lo:hi], np.ascontiguousarray(uniforms[:, lo:hi]),
+        kernel_random.play_random(s, t, kernel_state.NO_EVENTS, games[lo:hi], padding.for_kernel(uniforms[:, lo:hi])[0],
                                   np.zeros(N_ACTIONS, dtype=np.int64), status[lo:hi])
 
     run_blocks(block, len(games), threads)

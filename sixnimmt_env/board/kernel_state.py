@@ -5,12 +5,14 @@ reads a named tuple's fields by name, so the kernels read as `s.tiles[r, f, b]`)
 
 from __future__ import annotations
 
+import weakref
 from collections import namedtuple
 
 import numpy as np
 
+from . import padding
 from .events import BoardEvents
-from .rows import contiguous, field_tables
+from .rows import field_tables
 from .rules import BoardConfig
 from .state import BoardState
 
@@ -33,10 +35,28 @@ Events = namedtuple("Events", EVENT_FIELDS)
 
 
 def arrays(st: BoardState) -> Arrays:
-    """The state's arrays for a kernel (made C-contiguous first: a kernel is compiled for
-    one memory layout)."""
-    contiguous(st, *STATE_FIELDS)
-    return Arrays(*(getattr(st, name) for name in STATE_FIELDS))
+    """The state's arrays for a kernel: C-contiguous (a kernel is compiled for one memory
+    layout), the ones a kernel would read badly stored wider (`padding.py`); the state's
+    fields are replaced by what the kernel writes through. Kept per state while its
+    fields stay the same arrays (checking 40 arrays costs more than a game's turn)."""
+    fields = [getattr(st, name) for name in STATE_FIELDS]
+    known = _ARRAYS.get(id(st))
+    if known is not None and known[0]() is st and all(a is b for a, b in zip(known[1], fields)):
+        return known[2]
+    out = []
+    for i, name in enumerate(STATE_FIELDS):
+        kernel_array, kept = padding.for_kernel(fields[i])
+        if kept is not fields[i]:
+            setattr(st, name, kept)
+            fields[i] = kept
+        out.append(kernel_array)
+    key = id(st)
+    _ARRAYS[key] = (weakref.ref(st, lambda _: _ARRAYS.pop(key, None)), fields, Arrays(*out))
+    return _ARRAYS[key][2]
+
+
+# id(state) -> (the state, weakly; its fields; their kernel arrays), dropped with the state
+_ARRAYS: dict[int, tuple[weakref.ref, list, Arrays]] = {}
 
 
 def events(ev: BoardEvents | None) -> Events:

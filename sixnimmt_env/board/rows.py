@@ -17,7 +17,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .layout import FIXED, GREEN, PLAY_TWO, RED, BoardLayout
-from .state import BoardState
 
 FREE_ROW = -1  # the packed value of a row that holds no tile
 
@@ -89,11 +88,3 @@ def best_rows(packed: NDArray[np.int32], tile: NDArray, scale: int) -> NDArray[n
     below = (packed * (packed < tile.astype(packed.dtype) * scale)).max(axis=0)
     return np.where(below > 0, below, packed.max(axis=0))
 
-
-def contiguous(st: BoardState, *names: str) -> None:
-    """Make the state's arrays `names` C-contiguous (a compiled kernel, and a flat view
-    that writes through, need them so)."""
-    for name in names:
-        a = getattr(st, name)
-        if not a.flags.c_contiguous:
-            setattr(st, name, np.ascontiguousarray(a))

@@ -13,6 +13,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..core.batch import GameBatch
+from . import padding
 from .rules import BoardConfig
 
 # Phases of a game, per game in `BoardState.phase`.
@@ -144,6 +145,11 @@ class BoardState(GameBatch):
     action_log: NDArray[np.int8]
     queue_extra: NDArray[np.bool_]
     action_script: NDArray[np.int8]
+
+    def _map(self, fn):
+        """GameBatch's copies, takes and repeats, the arrays stored as the kernels read
+        them best (`padding.py`)."""
+        return super()._map(lambda a: padding.padded(fn(a)))
 
     def hand_size(self) -> NDArray[np.int64]:
         """(B,) tiles in each hand (every seat holds as many as the others)."""
