@@ -53,7 +53,9 @@ def final_scoring(st: BoardState, games: NDArray) -> None:
     """Pro: every seat gains 1 point per action card in hand and loses the bullheads of
     every tile still in hand (`kernel_turns.final_scores`)."""
     if len(games):
-        kernel_turns.final_scores(kernel_state.arrays(st), kernel_state.tables(st.config), np.asarray(games, np.intp))
+        s = kernel_state.arrays(st)
+        kernel_turns.final_scores(s.hands, s.action, s.score, kernel_state.tables(st.config).bulls,
+                                  np.asarray(games, np.intp))
 
 
 def refill(st: BoardState, games: NDArray) -> None:
