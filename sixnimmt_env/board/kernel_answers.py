@@ -97,8 +97,13 @@ def offer_answers(s, t, b, out):
         if s.length[row, b] + 1 < t.row_len[row] - 1:
             out[n] = SKIP_ACTION
             n += 1
+    swaps = n
     n = hand_answers(s, b, seat, SWAP, SWAP_ACTION, out, n)
-    return hand_answers(s, b, seat, ONE_MORE, ONE_MORE_ACTION, out, n)
+    if n == swaps or s.action[ONE_MORE, seat, b] == 0:
+        return hand_answers(s, b, seat, ONE_MORE, ONE_MORE_ACTION, out, n)
+    for i in range(swaps, n):  # One more takes the same tiles, already sorted for Swap
+        out[i + n - swaps] = out[i] - SWAP_ACTION + ONE_MORE_ACTION
+    return 2 * n - swaps
 
 
 @inline
