@@ -6,7 +6,8 @@ B * itemsize bytes apart. When that distance is a multiple of 512 bytes (B = 409
 exactly 4 KiB, a power-of-two batch as people choose them), they all fall into the
 same few of the L1 cache's 64 sets (a set is picked by address bits 6-11), so a game's
 few hundred cache lines fight over 8 ways and nearly every read misses L1. Measured
-2026-12-03 (pro random play, one thread): B=4096 219K turns/s, B=4000 335K.
+2026-12-03 (random play, 4 players, B=4096, one thread, this padding on and off in one
+process): the pro kernel 2.68 -> 1.91 us a game-turn, basic 1.01 -> 0.67 (docs/speed.md).
 
 Such an array is stored one cache line wider (`LINE` bytes of games past B that nothing
 reads or writes: the kernels touch only games < B) and the state holds the view of the
@@ -38,25 +39,32 @@ def full(shape: tuple[int, ...], fill, dtype) -> NDArray:
     return wide[..., :shape[-1]]
 
 
-def padded(a: NDArray) -> NDArray:
-    """`a`, or a copy of it stored one cache line wider where it `aliases`."""
-    if not aliases(a.shape, a.dtype) or _wide(a) is not None:
-        return a
+def copy(a: NDArray) -> NDArray:
+    """A copy of `a`, stored one cache line wider where it `aliases` (one copy either way)."""
+    if not aliases(a.shape, a.dtype):
+        return a.copy()
     view = full(a.shape, 0, a.dtype)
     view[...] = a
     return view
 
 
+def padded(a: NDArray) -> NDArray:
+    """`a`, or a copy of it stored one cache line wider where it `aliases`."""
+    return a if not aliases(a.shape, a.dtype) or _wide(a) is not None else copy(a)
+
+
 def for_kernel(a: NDArray) -> tuple[NDArray, NDArray]:
-    """(what a kernel is handed, what the state keeps) for the state array `a`: the wider
-    storage and its view of the first B games; else a C-contiguous `a` (copied if need be)
-    twice."""
-    a = padded(a)
+    """(what a kernel is handed, what the state keeps) for the state array `a`: where it
+    `aliases`, the wider storage and its view of the first B games (`a` itself when it is
+    such a view); else `a` made C-contiguous, as both."""
+    if not aliases(a.shape, a.dtype):
+        a = np.ascontiguousarray(a)
+        return a, a
     wide = _wide(a)
-    if wide is not None:
-        return wide, a
-    a = np.ascontiguousarray(a)
-    return a, a
+    if wide is None:
+        a = copy(a)
+        wide = a.base
+    return wide, a
 
 
 def _wide(a: NDArray) -> NDArray | None:

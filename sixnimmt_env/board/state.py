@@ -151,6 +151,10 @@ class BoardState(GameBatch):
         them best (`padding.py`)."""
         return super()._map(lambda a: padding.padded(fn(a)))
 
+    def copy(self):
+        """A deep copy (no array is shared), copied straight into the kernels' storage."""
+        return super()._map(padding.copy)
+
     def hand_size(self) -> NDArray[np.int64]:
         """(B,) tiles in each hand (every seat holds as many as the others)."""
         return (self.hands[0] > 0).sum(axis=0)
