@@ -2,11 +2,14 @@
 review claims ("from luck to strategy")?
 
 For each of the four variants at 2, 4 and 6 players, one search player (`mcs`) sits at a
-table with P - 1 random players, and at a table with P - 1 of the best heuristic
-(`board-safe` by default), over duplicate deals with seat rotation. The gap between the
+table with P - 1 players of each opponent kind — by default random players, and the best
+heuristic (`board-safe`) — over duplicate deals with seat rotation. The gap between the
 searcher's points and its opponents' mean, and its win share, say how much a better
 player gains in that variant: if the professional variants reward skill more, the gap
-grows from basic to pro. Beside it: the spread of final scores, game length in turns,
+grows from basic to pro. With strong players on both sides (e.g. `--search guided
+--opponents ppo`: the shipped network of each variant as the opponents, the search
+guided by it as the searcher) it asks whether skill still pays when everybody is strong.
+Beside it: the spread of final scores, game length in turns,
 how often each field kind and each action card fires, how often a "2x" take pays off
 (the take scores at least 0 thanks to it).
 
@@ -44,12 +47,13 @@ class SkillStudyConfig:
     variants: list[str] = field(default_factory=lambda: list(VARIANTS))
     games: int = 48  # games per cell (rounded up to whole rotations of a deal)
     search: str = "mcs"
-    heuristic: str = "board-safe"  # the best heuristic (README: board-game agents)
+    # the opponent kinds, a table of each: random and the best heuristic (README: board-game agents)
+    opponents: list[str] = field(default_factory=lambda: ["random", "board-safe"])
     seed: int = 0
 
     def jobs(self) -> list[tuple[str, int, str]]:
         """(variant, players, opponents) of every cell."""
-        return [(v, p, o) for v in self.variants for p in self.players for o in ("random", self.heuristic)]
+        return [(v, p, o) for v in self.variants for p in self.players for o in self.opponents]
 
 
 class SkillCounter:
@@ -122,7 +126,8 @@ def report_markdown(summary: dict, files: list[str]) -> str:
     """Tables of every measure, as markdown."""
     cfg, cells = summary["config"], summary["cells"]
     lines = ["# Does the professional side reward skill?\n",
-             f"One `{cfg['search']}` against P − 1 `random` or P − 1 `{cfg['heuristic']}`, {cfg['games']} games per "
+             f"One `{cfg['search']}` against P − 1 {' or P − 1 '.join(f'`{o}`' for o in cfg['opponents'])}, "
+             f"{cfg['games']} games per "
              f"cell (duplicate deals, every seat rotation), seed {cfg['seed']}, the shipped default boards (both "
              "APPROXIMATIONS of the printed board). Gap = the searcher's points minus its opponents' mean, "
              "paired per game. ± = 95% CI over games.\n",
@@ -154,8 +159,11 @@ def plot_skill(summary: dict, out: Path) -> list[str]:
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), squeeze=False)
     for ax, key, title in ((axes[0][0], "gap", "searcher's points minus its opponents' mean"),
                            (axes[0][1], "win_share", "searcher's win share")):
-        for (players, opponents), style in zip(sorted({(r["players"], r["opponents"]) for r in cells}),
-                                               ["o-", "o--", "s-", "s--", "^-", "^--"]):
+        kinds = summary["config"]["opponents"]
+        for players, opponents in sorted({(r["players"], r["opponents"]) for r in cells}, key=lambda c: (c[0], kinds.index(c[1]))):
+            # a marker per table size, a line style per opponent kind
+            marker = "os^dv<>p"[sorted({r["players"] for r in cells}).index(players) % 8]
+            style = marker + ["-", "--", ":", "-."][kinds.index(opponents) % 4]
             rs = [next((r for r in cells if r["variant"] == v and r["players"] == players
                         and r["opponents"] == opponents), None) for v in variants]
             xs = [i for i, r in enumerate(rs) if r]

@@ -352,6 +352,20 @@ def test_study_board_skill(tmp_path):
     assert "expert" in err and "Traceback" not in err
 
 
+def test_study_board_skill_with_learned_opponents(tmp_path):
+    """Strong players on both sides: the shipped network of the variant as the opponents."""
+    out = tmp_path / "skill"
+    sixnimmt("study", "board-skill", "--out", str(out), "--players", "2", "--variants", "luck", "--games", "2",
+             "--search", "mcs:rollouts=2", "--opponents", "ppo", "--workers", "1", "--no-progress")
+    summary = json.loads((out / "results.json").read_text())
+    assert [(c["opponents"], c["players"]) for c in summary["cells"]] == [("ppo", 2)]
+    assert set(summary["cells"][0]["ms_per_decision"]) == {"mcs:rollouts=2", "ppo"}  # the network played
+    assert "P − 1 `ppo`" in (out / "report.md").read_text()
+    for opponents in ("mcs:rollouts=2", "ppo,ppo", ""):
+        err = sixnimmt("study", "board-skill", "--search", "mcs:rollouts=2", "--opponents", opponents, check_code=2).stderr
+        assert "--opponents" in err and "Traceback" not in err
+
+
 @pytest.mark.parametrize("variant", ["pro", "pro-luck"])
 def test_the_pro_variants_through_the_commands(tmp_path, variant):
     path = tmp_path / "pro.json"

@@ -120,19 +120,24 @@ def study_board_skill(
     grid: Grid = GRID,
     games: int = typer.Option(48, help="Games per cell (one searcher, P - 1 opponents; whole seat rotations)."),
     search: str = SEARCH,
-    heuristic: str = typer.Option("board-safe", help="The heuristic opponents' spec."),
+    opponents: str = typer.Option("random,board-safe", help="The opponents' specs, comma-separated: a table of "
+                                  "each (e.g. ppo: the variant's shipped network)."),
     seed: int = SEED,
     workers: int = WORKERS,
     progress: bool = PROGRESS,
 ) -> None:
-    """Board game only: does the professional side reward skill? One searcher against random and heuristic tables."""
+    """Board game only: does the professional side reward skill? One searcher against tables of random, heuristic
+    (or any) opponents."""
     from agents.registry import make_agent
     from experiments.board_skill import SkillStudyConfig, run_skill_study
 
     grid.check("board")
     _at_least_one(games=games, workers=workers)
-    make_agent(search, "board")
-    make_agent(heuristic, "board")
-    run_skill_study(SkillStudyConfig(grid.counts, grid.variants, games, search, heuristic, seed), grid.out,
+    kinds = [o.strip() for o in opponents.split(",") if o.strip()]
+    if not kinds or search in kinds or len(set(kinds)) < len(kinds):
+        raise ConfigError(f"--opponents {opponents!r}: one or more specs, each once, none the searcher's ({search!r})")
+    for spec in [search, *kinds]:
+        make_agent(spec, "board")
+    run_skill_study(SkillStudyConfig(grid.counts, grid.variants, games, search, kinds, seed), grid.out,
                     workers=workers, progress=progress)
     typer.echo(f"report: {grid.out}/report.md  plot: {grid.out}/board_skill.png")
