@@ -87,9 +87,11 @@ def _entries() -> dict[str, list[AgentEntry]]:
                                     "search guided by a trained model (default: the shipped ppo-all): the others "
                                     "play its policy in `worlds` determinized deals, its value head judges the rest "
                                     "of the round"),
-                         AgentEntry(_board_guided, {"path": "", "worlds": 16, "horizon": 1},
+                         AgentEntry(_board_guided, {"path": "", "worlds": 16, "horizon": 1, "top": 0,
+                                                    "rollout": "network"},
                                     "board mcs guided by a trained board model: its policy plays every seat for "
-                                    "`horizon` turns in `worlds` determinized deals, its value head judges the rest",
+                                    "`horizon` turns in `worlds` determinized deals, its value head judges the rest; "
+                                    "top=K searches its K best candidates only, rollout=mcs rolls out as mcs does",
                                     ("board",))]
     for rule in ("board-greedy", "board-safe", "board-green"):
         entries[rule] = [_board_heuristic(rule)]

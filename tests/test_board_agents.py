@@ -395,3 +395,40 @@ def test_plain_ppo_and_guided_take_the_shipped_board_model_of_the_variant(varian
     result = run_match(["ppo", "guided:worlds=2", "random", "board-safe"], make_game("board", players=4, variant=variant),
                        1, 0, progress=False)
     assert result.games == 4
+
+
+def test_guided_top_searches_the_networks_best_candidates_and_rollout_mcs_is_mcs():
+    """guided:top=K keeps, of each decision's legal candidates, the K with the highest
+    logits of the shipped network; rollout=mcs estimates exactly as mcs does (same
+    worlds, same rollouts); the pruned search still never reads a hidden tile."""
+    from agents.board.guided import BoardGuidedAgent
+    game = make_game("board", players=4, variant="pro-luck")
+    rng = np.random.default_rng(3)
+    st = game.new_games(np.arange(24))
+    for _ in range(3):  # into the game: fewer tiles, questions, action-card offers
+        st, _ = game.step(st, np.stack([game.view(st, s).random_legal_actions(rng) for s in range(4)]))
+    view = game.view(st, 0)
+    full, top = BoardGuidedAgent(rollout="mcs", worlds=4, horizon=2), BoardGuidedAgent(top=2, rollout="mcs", worlds=4, horizon=2)
+    for agent in (full, top):
+        agent._network = agent.net.network_for(view.config, view.players)
+    every, best = full.candidates(view), top.candidates(view)
+    assert every.keys() == best.keys() and any(len(c) > 2 for c in every.values())
+    searched = np.array(sorted(every))
+    logits = top.logits(view, searched)
+    for i, e in enumerate(searched):
+        kept = every[e] if len(every[e]) <= 2 else np.sort(every[e][np.argsort(-logits[i, every[e]])[:2]])
+        assert best[e].tolist() == kept.tolist()
+    mcs = BoardMonteCarloAgent(rollouts=4, horizon=2, tie_break="none")
+    ours, theirs = full.estimates(view, np.random.default_rng(9)), mcs.estimates(view, np.random.default_rng(9))
+    assert ours.keys() == theirs.keys()
+    compared = 0
+    for e in ours:  # mcs's candidates include an empty stack's luck card: compare where they agree
+        if len(ours[e][0]) > 1 and ours[e][0].tolist() == theirs[e][0].tolist():
+            assert np.allclose(ours[e][1], theirs[e][1])
+            compared += 1
+    assert compared >= 3
+    assert blind(make_agent("guided:top=2:rollout=mcs:worlds=4:horizon=2", "board"), 4, "pro-luck")
+    with pytest.raises(ValueError, match="top"):
+        BoardGuidedAgent(top=-1)
+    with pytest.raises(ValueError, match="rollout"):
+        BoardGuidedAgent(rollout="random")

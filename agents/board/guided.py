@@ -12,7 +12,16 @@ seen dealt at random; the real hidden ones are never read). In each world:
   game that ended).
 
 The candidate with the most mean points (won in the rollout plus the value's estimate
-of the rest) is played. The network is a board model of `sixnimmt imitate` or `sixnimmt
+of the rest) is played.
+
+Two options spend the same time differently. `top=K` searches only the network's K best
+candidates of a decision (its logits learnt the search's estimates, so its best few
+nearly always hold the search's best): the rollouts go where the choice is close.
+`rollout=mcs` plays the rollouts with `mcs`'s cheap policy for `horizon` turns and no
+value head (`mcs`'s estimate exactly), so a decision costs one network call and the
+rollouts, which `top` makes fewer per world: `guided:top=3:rollout=mcs:worlds=96:horizon=3`
+costs about what `mcs` (32 rollouts of every candidate) costs and rolls out the close
+candidates three times as often. The network is a board model of `sixnimmt imitate` or `sixnimmt
 train` (`path`; without one, the shipped board model of the table's variant,
 agents/models/board-V.zip, or a clear error where none fits): both value heads learnt
 the points to the game's end.
@@ -38,10 +47,16 @@ class BoardGuidedAgent(BoardMonteCarloAgent):
 
     name = "guided"
 
-    def __init__(self, path: str = "", worlds: int = 16, horizon: int = 1, batch: int = 4096):
+    def __init__(self, path: str = "", worlds: int = 16, horizon: int = 1, batch: int = 4096, top: int = 0,
+                 rollout: str = "network"):
         if horizon < 1:
             raise ValueError("horizon must be >= 1 (the value head judges what follows)")
+        if top < 0:
+            raise ValueError("top must be >= 0 (0: every candidate)")
+        if rollout not in ("network", "mcs"):
+            raise ValueError("rollout must be network or mcs")
         super().__init__(rollouts=worlds, horizon=horizon, tie_break="none", batch=batch)
+        self.top, self.cheap = top, rollout == "mcs"
         self.net = PPOAgent(path)
         self._network = None  # (model, layout) of the table being decided
 
@@ -52,11 +67,29 @@ class BoardGuidedAgent(BoardMonteCarloAgent):
         self._network = self.net.network_for(view.config, view.players)
         return super().act(view, rng)
 
-    @staticmethod
-    def candidates(view: BoardSeatView) -> dict[int, NDArray[np.int64]]:
-        """`mcs`'s candidates, the legal ones only (a luck card's include an empty stack's)."""
+    def candidates(self, view: BoardSeatView) -> dict[int, NDArray[np.int64]]:
+        """`mcs`'s candidates, the legal ones only (a luck card's include an empty stack's);
+        with `top`, the network's `top` best of them (by its logits, one batched call)."""
         mask = view.action_mask()
-        return {e: c[mask[e, c]] for e, c in BoardMonteCarloAgent.candidates(view).items()}
+        out = {e: c[mask[e, c]] for e, c in BoardMonteCarloAgent.candidates(view).items()}
+        wide = [e for e, c in out.items() if len(c) > self.top > 0]
+        if wide:
+            logits = self.logits(view, np.array(wide))
+            for i, e in enumerate(wide):
+                best = np.argsort(-logits[i, out[e]], kind="stable")[:self.top]
+                out[e] = np.sort(out[e][best])
+        return out
+
+    def logits(self, view: BoardSeatView, entries: NDArray) -> NDArray[np.float32]:
+        """(len(entries), A) the network's raw logits for those entries of `view` (the
+        imitation fitted them to the search's estimates: higher, more points)."""
+        import torch as th
+        model, layout = self._network
+        policy = model.policy
+        obs = th.as_tensor(layout.encode(view.subset(entries)))
+        with th.no_grad():
+            latent = policy.mlp_extractor.forward_actor(policy.extract_features(obs, policy.pi_features_extractor))
+            return policy.action_net(latent).numpy()
 
     def policy(self, st: BoardState, seats: NDArray, games: NDArray) -> NDArray[np.int64]:
         """The network's actions for seat seats[i] of game games[i] of `st`, from their views."""
@@ -97,7 +130,10 @@ class BoardGuidedAgent(BoardMonteCarloAgent):
     def _simulate(self, view: BoardSeatView, known: BoardState, entries: NDArray, cands: list[NDArray],
                   rng: np.random.Generator) -> list[NDArray]:
         """Mean points of every candidate of `entries`: won in `horizon` turns of network
-        play, plus the value head's estimate of the rest (one engine batch)."""
+        play, plus the value head's estimate of the rest (one engine batch); with
+        `rollout=mcs`, `mcs`'s rollouts and estimate."""
+        if self.cheap:
+            return super()._simulate(view, known, entries, cands, rng)
         st, seats, first, counts = self.candidate_worlds(view, known, entries, cands, rng)
         R, G = self.rollouts, st.batch_size
         rows = np.arange(G)

@@ -34,6 +34,12 @@ class SeatViewBase:
         identity = self.n == state.batch_size and (self.games == np.arange(self.n)).all()
         self._g = slice(None) if identity else self.games
 
+    def subset(self, entries: NDArray) -> SeatViewBase:
+        """The view of these entries only (same seats and games, the same view class)."""
+        view = type(self)(self._st, self.seats[entries], self.games[entries])
+        view._tabler = self._tabler
+        return view
+
     @cached_property
     def _order(self) -> NDArray[np.intp]:
         """(n, P) the absolute seats in relative order (own seat first, then to its left)."""
