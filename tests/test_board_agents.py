@@ -422,8 +422,9 @@ def test_guided_top_searches_the_networks_best_candidates_and_rollout_mcs_is_mcs
     ours, theirs = full.estimates(view, np.random.default_rng(9)), mcs.estimates(view, np.random.default_rng(9))
     assert ours.keys() == theirs.keys()
     compared = 0
-    for e in ours:  # mcs's candidates include an empty stack's luck card: compare where they agree
-        if len(ours[e][0]) > 1 and ours[e][0].tolist() == theirs[e][0].tolist():
+    for e in ours:
+        assert ours[e][0].tolist() == theirs[e][0].tolist()
+        if len(ours[e][0]) > 1:
             assert np.allclose(ours[e][1], theirs[e][1])
             compared += 1
     assert compared >= 3
@@ -432,3 +433,24 @@ def test_guided_top_searches_the_networks_best_candidates_and_rollout_mcs_is_mcs
         BoardGuidedAgent(top=-1)
     with pytest.raises(ValueError, match="rollout"):
         BoardGuidedAgent(rollout="random")
+
+
+def test_mcs_takes_a_luck_card_only_from_a_stack_that_holds_one():
+    """Asked which luck card to take while the "+5" stack is empty, the board mcs takes
+    "2x" (the only answer). It once rolled out both, and a "+5" that does not exist scored
+    better than the real "2x": the validated step refused it and a PPO run stopped."""
+    game = make_game("board", players=4, variant="luck")
+    rng = np.random.default_rng(5)
+    st = game.new_games(np.arange(64))
+    asked = np.zeros(0, dtype=np.intp)
+    while not len(asked) and not game.game_over(st).all():
+        st, _ = game.step(st, np.stack([game.view(st, s).random_legal_actions(rng) for s in range(4)]))
+        asked = np.flatnonzero((st.phase == PHASE_ASK) & (st.ask == ASK_LUCK_CARD))
+    assert len(asked)
+    st.stack[PLUS5, asked] = 0  # the "+5" cards all with the seats
+    st.stack[DOUBLE, asked] = np.maximum(st.stack[DOUBLE, asked], 1)
+    for seed in range(8):
+        view = game.view(st, st.asker[asked], asked)
+        chosen = make_agent("mcs:rollouts=16", "board").act(view, np.random.default_rng(seed))
+        assert (chosen == LUCK_ACTION[DOUBLE]).all(), chosen
+        assert view.action_mask()[np.arange(len(asked)), chosen].all()

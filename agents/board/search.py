@@ -211,14 +211,18 @@ class BoardMonteCarloAgent:
 
     @staticmethod
     def candidates(view: BoardSeatView) -> dict[int, NDArray[np.int64]]:
-        """Entry -> its candidate actions (tiles ascending; no, yes; "+5", "2x")."""
+        """Entry -> its candidate actions (tiles ascending; no, yes; "+5", "2x" from the
+        stacks that hold one: a card from an empty stack is no answer, and in a rollout
+        it would be a card that does not exist, worth more than the legal one)."""
         out = {}
         for e in np.flatnonzero(view.picking):
             out[int(e)] = np.sort(view.hand[e][view.hand[e] > 0]).astype(np.int64) - 1
         pro = view.is_asker & ((view.ask == ASK_ACTION) | (view.ask == ASK_FREE_ROW))
         for e in np.flatnonzero(view.is_asker & ~pro):
-            first = LUCK_ACTION[PLUS5] if view.ask[e] == ASK_LUCK_CARD else ANSWER_NO
-            out[int(e)] = np.array([first, first + 1], dtype=np.int64)
+            if view.ask[e] == ASK_LUCK_CARD:
+                out[int(e)] = np.array([LUCK_ACTION[k] for k in (PLUS5, DOUBLE) if view.stack[e, k] > 0], dtype=np.int64)
+            else:
+                out[int(e)] = np.array([ANSWER_NO, ANSWER_YES], dtype=np.int64)
         if pro.any():  # every legal answer: no card, each card with each argument; each free row
             mask = view.action_mask()
             for e in np.flatnonzero(pro):
