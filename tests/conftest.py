@@ -2,7 +2,9 @@
 any test runs, so the two workers of `make test` do not both compile them cold
 (sixnimmt_env/board/warm.py); the property tests' input counts (tests/fuzz_support.py) are written to
 the file SIXNIMMT_FUZZ_STATS names, when it is set; and the suite fails if it leaves a
-process behind (a worker, server or run a test started that still runs at its end)."""
+process behind (a worker, server or run a test started that still runs at its end).
+SB3's logger, which a bare `model.learn()` sets up, writes into one session directory
+(SB3_LOGDIR) removed at the end, not a new /tmp/SB3-<time> directory per model."""
 
 from __future__ import annotations
 
@@ -15,7 +17,11 @@ import pytest
 def pytest_configure(config):
     if os.environ.get("PYTEST_XDIST_WORKER"):  # the controller did it before starting the workers
         return
+    import tempfile
     import time
+
+    if "SB3_LOGDIR" not in os.environ:  # (the workers inherit it)
+        os.environ["SB3_LOGDIR"] = _SB3_LOGDIR[0] = tempfile.mkdtemp(prefix="sixnimmt-tests-sb3-")
 
     from sixnimmt_env.board.warm import compile_kernels
     t0 = time.perf_counter()
@@ -35,9 +41,15 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.xdist_group(group))
 
 
+_SB3_LOGDIR: list[str | None] = [None]  # the session's SB3 log directory, when this session made it
+
+
 def pytest_sessionfinish(session, exitstatus):
     _check_no_process_left(session)
     _write_fuzz_stats()
+    if _SB3_LOGDIR[0] and not os.environ.get("PYTEST_XDIST_WORKER"):
+        import shutil
+        shutil.rmtree(_SB3_LOGDIR[0], ignore_errors=True)
 
 
 def _check_no_process_left(session) -> None:
