@@ -19,12 +19,15 @@ candidates of a decision (its logits learnt the search's estimates, so its best 
 nearly always hold the search's best): the rollouts go where the choice is close.
 `rollout=mcs` plays the rollouts with `mcs`'s cheap policy for `horizon` turns and no
 value head (`mcs`'s estimate exactly), so a decision costs one network call and the
-rollouts, which `top` makes fewer per world: `guided:top=3:rollout=mcs:worlds=96:horizon=3`
-costs about what `mcs` (32 rollouts of every candidate) costs and rolls out the close
-candidates three times as often. The network is a board model of `sixnimmt imitate` or `sixnimmt
-train` (`path`; without one, the shipped board model of the table's variant,
-agents/models/board-V.zip, or a clear error where none fits): both value heads learnt
-the points to the game's end.
+rollouts: `guided:top=3:rollout=mcs:worlds=56:horizon=3` costs about what `mcs` (32
+rollouts of every candidate) costs, rolls out the close candidates nearly twice as often,
+and beats it (experiments/training-2026-12-04.md).
+
+The network is a board model of `sixnimmt imitate` or `sixnimmt train` (`path`; without
+one, the shipped imitation network of the table's variant, agents/models/board-V.zip, or
+a clear error where none fits): its value head learnt the points to the game's end, and
+its logits the search's estimates, which `top` reads as such (a PPO-tuned network's
+logits learnt to win against its league instead).
 """
 
 from __future__ import annotations
@@ -57,7 +60,7 @@ class BoardGuidedAgent(BoardMonteCarloAgent):
             raise ValueError("rollout must be network or mcs")
         super().__init__(rollouts=worlds, horizon=horizon, tie_break="none", batch=batch)
         self.top, self.cheap = top, rollout == "mcs"
-        self.net = PPOAgent(path)
+        self.net = PPOAgent(path, trained="imitation")
         self._network = None  # (model, layout) of the table being decided
 
     def check(self, game) -> None:
