@@ -314,3 +314,40 @@ def test_cli_imitate_and_guided_smoke(tiny_run):
                              "--games", "2", "--max-rounds", "1", "--no-progress")
     assert code == 0, err
     assert "guided" in out
+
+
+def test_guided_rollout_mcs_is_mcs_and_top_keeps_the_networks_best_cards():
+    """guided:rollout=mcs estimates exactly as mcs does (same worlds and rollouts); with
+    top=K it rolls out only the K cards the shipped imitation network's logits rate best;
+    swapping the other hands changes nothing; top needs rollout=mcs."""
+    from agents.cards.guided import GuidedSearchAgent
+    from agents.cards.search import MonteCarloAgent
+    from sixnimmt_env.cards.engine import new_games
+    from sixnimmt_env.cards.seat_view import SeatView
+    rules = RuleConfig(players=4, row_choice="player")
+    st = new_games(rules, np.arange(6, dtype=np.uint64))
+    view = SeatView(st, 0)
+    entries = np.arange(6)
+    full, top = GuidedSearchAgent(worlds=8, rollout="mcs"), GuidedSearchAgent(worlds=8, rollout="mcs", top=3)
+    model, layout = full.net.network_for(rules, 4)
+    cards, values = full.rollout_values(view, entries, np.random.default_rng(1), model, layout)
+    for (c, v), hand, vals in zip(MonteCarloAgent(rollouts=8).card_estimates_many(view, entries, np.random.default_rng(1)),
+                                  cards, values):
+        assert c.tolist() == hand.tolist() and np.allclose(v, vals)
+    best, _ = top.rollout_values(view, entries, np.random.default_rng(1), model, layout)
+    import torch as th
+    policy = model.policy
+    with th.no_grad():
+        all_logits = policy.action_net(policy.mlp_extractor.forward_actor(policy.extract_features(
+            th.as_tensor(layout.encode(view)), policy.pi_features_extractor))).numpy()
+    for e in entries:
+        hand = cards[e]
+        rated = all_logits[e, hand - 1]
+        assert best[e].tolist() == sorted(hand[np.argsort(-rated, kind="stable")[:3]].tolist())
+    mine = top.act(view, np.random.default_rng(2))
+    swapped = copy.deepcopy(st)
+    swapped.hands[1], swapped.hands[3] = st.hands[3].copy(), st.hands[1].copy()
+    assert (top.act(SeatView(swapped, 0), np.random.default_rng(2)) == mine).all()
+    assert np.isin(mine + 1, best).all()  # one of the three
+    with pytest.raises(ValueError, match="needs rollout=mcs"):
+        GuidedSearchAgent(top=3)

@@ -12,7 +12,10 @@ round's end:
   that many turns with the network in every seat before asking it).
 
 The card with the least mean (bullheads this turn + the value's estimate of the rest) is
-played. Row choices, and hands of one card, are the network's own. The network is a
+played. With `rollout=mcs` the search is `mcs`'s instead (`worlds` random rollouts of the
+round per candidate, no value head), and `top=K` (with it) rolls out only the K cards
+the network's logits rate best — they were fitted to `mcs`'s estimates — so the
+rollouts go where the choice is close. Row choices, and hands of one card, are the network's own. The network is a
 model of `sixnimmt imitate` (its value head learnt the bullheads to the round's end):
 `path`, by default the shipped imitation network that fits the table (its game,
 variant and size: `ppo-all` for every classic table, 2-10).
@@ -29,7 +32,7 @@ from sixnimmt_env.cards.seat_view import SeatView
 from sixnimmt_env.cards.state import PHASE_CARDS
 
 from ..ppo import PPOAgent
-from .search import same_hand_chunks, sample_hands, sim_config
+from .search import MonteCarloAgent, same_hand_chunks, sample_hands, sim_config
 
 WORLDS_PER_CALL = 32768  # simulated games per batch (memory, not speed; each also meets the network)
 # The shipped networks guided picks from: those of imitation, whose value head learnt the
@@ -43,12 +46,17 @@ class GuidedSearchAgent:
 
     name = "guided"
 
-    def __init__(self, path: str = "", worlds: int = 32, depth: int = 1):
+    def __init__(self, path: str = "", worlds: int = 32, depth: int = 1, top: int = 0, rollout: str = "network"):
         if worlds < 1:
             raise ValueError("worlds must be >= 1")
         if depth < 1:
             raise ValueError("depth must be >= 1")
-        self.worlds, self.depth = worlds, depth
+        if rollout not in ("network", "mcs"):
+            raise ValueError("rollout must be network or mcs")
+        if top < 0 or (top and rollout != "mcs"):
+            raise ValueError("top must be >= 0 (0: every card), and needs rollout=mcs")
+        self.worlds, self.depth, self.top = worlds, depth, top
+        self.mcs = MonteCarloAgent(rollouts=worlds) if rollout == "mcs" else None
         self.net = PPOAgent(path, trained=DEFAULT_TRAINING)
 
     def check(self, game) -> None:
@@ -64,11 +72,30 @@ class GuidedSearchAgent:
         plain = view.must_act & ~search  # rows, last cards: the network's choice
         if plain.any():
             actions[plain] = self._policy(model, layout.encode(view)[plain], view.action_mask()[plain])
-        for chunk in same_hand_chunks(np.flatnonzero(search), hand_size, lambda n: n * self.worlds,
-                                      WORLDS_PER_CALL):
-            hands, values = self.card_values(view, chunk, rng, model, layout)
+        searched = (lambda n: min(n, self.top) * self.worlds) if self.top else (lambda n: n * self.worlds)
+        for chunk in same_hand_chunks(np.flatnonzero(search), hand_size, searched, WORLDS_PER_CALL):
+            values_of = self.card_values if self.mcs is None else self.rollout_values
+            hands, values = values_of(view, chunk, rng, model, layout)
             actions[chunk] = hands[np.arange(len(chunk)), values.argmin(axis=1)].astype(np.int64) - 1
         return actions
+
+    def rollout_values(self, view: SeatView, entries: NDArray, rng, model, layout):
+        """(cards (k, m), values (k, m)): `mcs`'s estimates of the entries' cards (each
+        holding as many), of the `top` the network rates best when `top` is set."""
+        hands = np.sort(view.hand[entries], axis=1)
+        n = int((hands[0] > 0).sum())
+        slots = None
+        if 0 < self.top < n:
+            import torch as th
+            policy = model.policy
+            obs = th.as_tensor(layout.encode(view.subset(entries)))
+            with th.no_grad():
+                logits = policy.action_net(policy.mlp_extractor.forward_actor(
+                    policy.extract_features(obs, policy.pi_features_extractor))).numpy()
+            rated = np.take_along_axis(logits, hands[:, hands.shape[1] - n:].astype(np.intp) - 1, axis=1)
+            slots = np.sort(np.argsort(-rated, axis=1, kind="stable")[:, :self.top], axis=1)
+        out = self.mcs.card_estimates_many(view, entries, rng, slots)
+        return np.stack([c for c, _ in out]), np.stack([v for _, v in out])
 
     @staticmethod
     def _policy(model, obs: NDArray, mask: NDArray) -> NDArray[np.int64]:

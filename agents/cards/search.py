@@ -176,11 +176,14 @@ class MonteCarloAgent:
         """
         return self.card_estimates_many(view, [e], rng)[0]
 
-    def card_estimates_many(self, view: SeatView, entries, rng) -> list[tuple[NDArray, NDArray[np.float64]]]:
+    def card_estimates_many(self, view: SeatView, entries, rng, slots: NDArray | None = None
+                            ) -> list[tuple[NDArray, NDArray[np.float64]]]:
         """`card_estimates` of several entries holding as many cards each, simulated in one
         batch (the labelling of training data asks for thousands at once). The random
         numbers are drawn entry by entry for the deals, then for the rollouts of all: with
-        one entry, exactly the draws of the entry-by-entry search."""
+        one entry, exactly the draws of the entry-by-entry search. `slots` (k, m): only
+        those candidates of each entry (indices into its ascending hand), each `rollouts`
+        times; the cards returned are those candidates."""
         entries = np.asarray(entries, dtype=np.intp)
         P, R = view.players, self.rollouts
         hands = np.sort(view.hand[entries], axis=1)
@@ -188,14 +191,16 @@ class MonteCarloAgent:
         k, n = hands.shape
         if (hands <= 0).any():
             raise ValueError("card_estimates_many: the entries must hold as many cards each")
+        slots = np.tile(np.arange(n), (k, 1)) if slots is None else np.asarray(slots, dtype=np.intp)
+        m = slots.shape[1]
         unseen_all = view.unseen
-        G = n * R
+        G = m * R
         worlds = []
         for i, e in enumerate(entries):
             hand = hands[i]
             others = sample_hands(np.flatnonzero(unseen_all[e]), (P - 1) * n, G, rng).reshape(G, P - 1, n)
             mine = np.repeat(hand[None, :], G, axis=0)
-            cand = np.repeat(np.arange(n), R)
+            cand = np.repeat(slots[i], R)
             # the candidate goes to slot 0 of the observer's hand: first turn plays slot 0
             mine[np.arange(G), cand], mine[:, 0] = mine[:, 0], hand[cand]
             worlds.append(np.concatenate([mine[:, None, :], others], axis=1))
@@ -203,8 +208,8 @@ class MonteCarloAgent:
         st = from_deal(sim_config(view.config), np.concatenate(worlds), rows,
                        dealer=np.repeat(view.dealer[entries], G))
         _random_round(st, rng, first_slots=np.zeros(k * G, dtype=np.intp))
-        means = _score(st, self.relative).reshape(k, n, R).mean(axis=2)
-        return [(hands[i], means[i]) for i in range(k)]
+        means = _score(st, self.relative).reshape(k, m, R).mean(axis=2)
+        return [(hands[i, slots[i]], means[i]) for i in range(k)]
 
     def row_estimates(self, view: SeatView, e: int, rng) -> tuple[NDArray, NDArray[np.float64]]:
         """Each row entry e may take now and its mean rollout result (as card_estimates)."""
