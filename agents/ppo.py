@@ -200,6 +200,16 @@ class PPOAgent:
         return np.asarray(actions, dtype=np.int64)
 
 
+def action_logits(policy, observations: np.ndarray) -> np.ndarray:
+    """(n, A) a policy's raw action logits, unmasked, for a batch of observations. An
+    imitation network's were fitted to its teacher search's estimates (training/imitate.py:
+    higher, better), so the guided searches read them as estimates of every action."""
+    import torch as th
+    with th.no_grad():
+        features = policy.extract_features(th.as_tensor(observations), policy.pi_features_extractor)
+        return policy.action_net(policy.mlp_extractor.forward_actor(features)).numpy()
+
+
 def load_model(path: str | Path):
     """A saved MaskablePPO model's policy (`model_file.PolicyModel`, read without running
     any code of the file) and its sidecar meta; a ConfigError that names the file for

@@ -335,11 +335,8 @@ def test_guided_rollout_mcs_is_mcs_and_top_keeps_the_networks_best_cards():
                                   cards, values):
         assert c.tolist() == hand.tolist() and np.allclose(v, vals)
     best, _ = top.rollout_values(view, entries, np.random.default_rng(1), model, layout)
-    import torch as th
-    policy = model.policy
-    with th.no_grad():
-        all_logits = policy.action_net(policy.mlp_extractor.forward_actor(policy.extract_features(
-            th.as_tensor(layout.encode(view)), policy.pi_features_extractor))).numpy()
+    from agents.ppo import action_logits
+    all_logits = action_logits(model.policy, layout.encode(view))
     for e in entries:
         hand = cards[e]
         rated = all_logits[e, hand - 1]

@@ -41,7 +41,7 @@ from sixnimmt_env.board.game import BoardGame
 from sixnimmt_env.board.seat_view import BoardSeatView
 from sixnimmt_env.board.state import PHASE_OVER, BoardState
 
-from ..ppo import PPOAgent
+from ..ppo import PPOAgent, action_logits
 from .search import BoardMonteCarloAgent
 
 
@@ -86,13 +86,8 @@ class BoardGuidedAgent(BoardMonteCarloAgent):
     def logits(self, view: BoardSeatView, entries: NDArray) -> NDArray[np.float32]:
         """(len(entries), A) the network's raw logits for those entries of `view` (the
         imitation fitted them to the search's estimates: higher, more points)."""
-        import torch as th
         model, layout = self._network
-        policy = model.policy
-        obs = th.as_tensor(layout.encode(view.subset(entries)))
-        with th.no_grad():
-            latent = policy.mlp_extractor.forward_actor(policy.extract_features(obs, policy.pi_features_extractor))
-            return policy.action_net(latent).numpy()
+        return action_logits(model.policy, layout.encode(view.subset(entries)))
 
     def policy(self, st: BoardState, seats: NDArray, games: NDArray) -> NDArray[np.int64]:
         """The network's actions for seat seats[i] of game games[i] of `st`, from their views."""

@@ -31,7 +31,7 @@ from sixnimmt_env.cards.engine import from_deal, step
 from sixnimmt_env.cards.seat_view import SeatView
 from sixnimmt_env.cards.state import PHASE_CARDS
 
-from ..ppo import PPOAgent
+from ..ppo import PPOAgent, action_logits
 from .search import MonteCarloAgent, same_hand_chunks, sample_hands, sim_config
 
 WORLDS_PER_CALL = 32768  # simulated games per batch (memory, not speed; each also meets the network)
@@ -86,12 +86,7 @@ class GuidedSearchAgent:
         n = int((hands[0] > 0).sum())
         slots = None
         if 0 < self.top < n:
-            import torch as th
-            policy = model.policy
-            obs = th.as_tensor(layout.encode(view.subset(entries)))
-            with th.no_grad():
-                logits = policy.action_net(policy.mlp_extractor.forward_actor(
-                    policy.extract_features(obs, policy.pi_features_extractor))).numpy()
+            logits = action_logits(model.policy, layout.encode(view.subset(entries)))
             rated = np.take_along_axis(logits, hands[:, hands.shape[1] - n:].astype(np.intp) - 1, axis=1)
             slots = np.sort(np.argsort(-rated, axis=1, kind="stable")[:, :self.top], axis=1)
         out = self.mcs.card_estimates_many(view, entries, rng, slots)
