@@ -127,8 +127,7 @@ def report_markdown(summary: dict, files: list[str]) -> str:
     cfg, cells = summary["config"], summary["cells"]
     lines = ["# Does the professional side reward skill?\n",
              f"One `{cfg['search']}` against P − 1 {' or P − 1 '.join(f'`{o}`' for o in cfg['opponents'])}, "
-             f"{cfg['games']} games per "
-             f"cell (duplicate deals, every seat rotation), seed {cfg['seed']}, the shipped default boards (both "
+             f"{cfg['games']} games per cell (duplicate deals, every seat rotation), seed {cfg['seed']}, the shipped default boards (both "
              "APPROXIMATIONS of the printed board). Gap = the searcher's points minus its opponents' mean, "
              "paired per game. ± = 95% CI over games.\n",
              "## The gap\n"]
@@ -156,14 +155,13 @@ def plot_skill(summary: dict, out: Path) -> list[str]:
 
     cells = summary["cells"]
     variants = summary["config"]["variants"]
+    sizes, kinds = sorted({r["players"] for r in cells}), summary["config"]["opponents"]
+    tables = sorted({(r["players"], r["opponents"]) for r in cells}, key=lambda c: (c[0], kinds.index(c[1])))
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5), squeeze=False)
     for ax, key, title in ((axes[0][0], "gap", "searcher's points minus its opponents' mean"),
                            (axes[0][1], "win_share", "searcher's win share")):
-        kinds = summary["config"]["opponents"]
-        for players, opponents in sorted({(r["players"], r["opponents"]) for r in cells}, key=lambda c: (c[0], kinds.index(c[1]))):
-            # a marker per table size, a line style per opponent kind
-            marker = "os^dv<>p"[sorted({r["players"] for r in cells}).index(players) % 8]
-            style = marker + ["-", "--", ":", "-."][kinds.index(opponents) % 4]
+        for players, opponents in tables:  # a marker per table size, a line style per opponent kind
+            style = "os^dv<>p"[sizes.index(players) % 8] + ["-", "--", ":", "-."][kinds.index(opponents) % 4]
             rs = [next((r for r in cells if r["variant"] == v and r["players"] == players
                         and r["opponents"] == opponents), None) for v in variants]
             xs = [i for i, r in enumerate(rs) if r]

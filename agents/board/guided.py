@@ -71,10 +71,9 @@ class BoardGuidedAgent(BoardMonteCarloAgent):
         return super().act(view, rng)
 
     def candidates(self, view: BoardSeatView) -> dict[int, NDArray[np.int64]]:
-        """`mcs`'s candidates, the legal ones only; with `top`, the network's `top` best
-        of them (by its logits, one batched call)."""
-        mask = view.action_mask()
-        out = {e: c[mask[e, c]] for e, c in BoardMonteCarloAgent.candidates(view).items()}
+        """`mcs`'s candidates; with `top`, the network's `top` best of them (by its
+        logits, one batched call)."""
+        out = BoardMonteCarloAgent.candidates(view)
         wide = [e for e, c in out.items() if len(c) > self.top > 0]
         if wide:
             logits = self.logits(view, np.array(wide))

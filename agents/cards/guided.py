@@ -72,9 +72,9 @@ class GuidedSearchAgent:
         plain = view.must_act & ~search  # rows, last cards: the network's choice
         if plain.any():
             actions[plain] = self._policy(model, layout.encode(view)[plain], view.action_mask()[plain])
-        searched = (lambda n: min(n, self.top) * self.worlds) if self.top else (lambda n: n * self.worlds)
-        for chunk in same_hand_chunks(np.flatnonzero(search), hand_size, searched, WORLDS_PER_CALL):
-            values_of = self.card_values if self.mcs is None else self.rollout_values
+        values_of = self.card_values if self.mcs is None else self.rollout_values
+        for chunk in same_hand_chunks(np.flatnonzero(search), hand_size, lambda n: min(n, self.top or n) * self.worlds,
+                                      WORLDS_PER_CALL):
             hands, values = values_of(view, chunk, rng, model, layout)
             actions[chunk] = hands[np.arange(len(chunk)), values.argmin(axis=1)].astype(np.int64) - 1
         return actions
