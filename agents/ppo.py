@@ -210,6 +210,13 @@ def action_logits(policy, observations: np.ndarray) -> np.ndarray:
         return policy.action_net(policy.mlp_extractor.forward_actor(features)).numpy()
 
 
+def top_k(scores: np.ndarray, k: int) -> np.ndarray:
+    """Indices of the k highest scores along the last axis, in ascending index order (of
+    equal scores the lower index first): the candidates both guided searches keep with
+    `top=K`, rated by `action_logits`."""
+    return np.sort(np.argsort(-scores, axis=-1, kind="stable")[..., :k], axis=-1)
+
+
 def load_model(path: str | Path):
     """A saved MaskablePPO model's policy (`model_file.PolicyModel`, read without running
     any code of the file) and its sidecar meta; a ConfigError that names the file for

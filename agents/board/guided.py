@@ -41,7 +41,7 @@ from sixnimmt_env.board.game import BoardGame
 from sixnimmt_env.board.seat_view import BoardSeatView
 from sixnimmt_env.board.state import PHASE_OVER, BoardState
 
-from ..ppo import PPOAgent, action_logits
+from ..ppo import PPOAgent, action_logits, top_k
 from .search import BoardMonteCarloAgent
 
 
@@ -78,8 +78,7 @@ class BoardGuidedAgent(BoardMonteCarloAgent):
         if wide:
             logits = self.logits(view, np.array(wide))
             for i, e in enumerate(wide):
-                best = np.argsort(-logits[i, out[e]], kind="stable")[:self.top]
-                out[e] = np.sort(out[e][best])
+                out[e] = np.sort(out[e][top_k(logits[i, out[e]], self.top)])
         return out
 
     def logits(self, view: BoardSeatView, entries: NDArray) -> NDArray[np.float32]:

@@ -31,7 +31,7 @@ from sixnimmt_env.cards.engine import from_deal, step
 from sixnimmt_env.cards.seat_view import SeatView
 from sixnimmt_env.cards.state import PHASE_CARDS
 
-from ..ppo import PPOAgent, action_logits
+from ..ppo import PPOAgent, action_logits, top_k
 from .search import MonteCarloAgent, same_hand_chunks, sample_hands, sim_config
 
 WORLDS_PER_CALL = 32768  # simulated games per batch (memory, not speed; each also meets the network)
@@ -88,7 +88,7 @@ class GuidedSearchAgent:
         if 0 < self.top < n:
             logits = action_logits(model.policy, layout.encode(view.subset(entries)))
             rated = np.take_along_axis(logits, hands[:, hands.shape[1] - n:].astype(np.intp) - 1, axis=1)
-            slots = np.sort(np.argsort(-rated, axis=1, kind="stable")[:, :self.top], axis=1)
+            slots = top_k(rated, self.top)
         out = self.mcs.card_estimates_many(view, entries, rng, slots)
         return np.stack([c for c, _ in out]), np.stack([v for _, v in out])
 
