@@ -381,17 +381,24 @@ def test_action_mask_allows_tile_1_beside_empty_slots():
     assert np.flatnonzero(mask).tolist() == [1 - 1, 30 - 1]
 
 
+# the variants with a network labelled at 4-player tables only (training/configs/imitate-board-4p.toml)
+FOUR_PLAYER_BOARD_MODELS = {"pro"}
+
+
 @pytest.mark.parametrize("variant", ["basic", "luck", "pro", "pro-luck"])
 def test_plain_ppo_and_guided_take_the_shipped_board_model_of_the_variant(variant):
     """agents/models/board-V.zip: one network per variant for 2, 4 and 6 players, chosen by
-    plain `ppo` and `guided`; it plays legal moves at every question of a whole game."""
+    plain `ppo` and `guided`; at 4 players board-V-4p.zip where one is shipped (the model
+    for the fewest other sizes wins); each plays legal moves at every question of a whole game."""
     from agents.ppo import SHIPPED_DIR, shipped_model_for
-    path = shipped_model_for(4, "board", variant)
-    assert path == SHIPPED_DIR / f"board-{variant}.zip"
-    meta = json.loads(path.with_suffix(".json").read_text())
-    assert (meta["game"], meta["variant"], meta["players"]) == ("board", variant, [2, 4, 6])
-    assert meta["observation"] == "tile-features" and path.stat().st_size < 16 * 2**20
-    assert shipped_model_for(2, "board", variant) == shipped_model_for(6, "board", variant) == path
+    path = shipped_model_for(2, "board", variant)
+    assert path == SHIPPED_DIR / f"board-{variant}.zip" == shipped_model_for(6, "board", variant)
+    four = SHIPPED_DIR / (f"board-{variant}-4p.zip" if variant in FOUR_PLAYER_BOARD_MODELS else f"board-{variant}.zip")
+    assert shipped_model_for(4, "board", variant) == four
+    for model, players in ((path, [2, 4, 6]), (four, [4] if four != path else [2, 4, 6])):
+        meta = json.loads(model.with_suffix(".json").read_text())
+        assert (meta["game"], meta["variant"], meta["players"]) == ("board", variant, players)
+        assert meta["observation"] == "tile-features" and model.stat().st_size < 16 * 2**20
     result = run_match(["ppo", "guided:worlds=2", "random", "board-safe"], make_game("board", players=4, variant=variant),
                        1, 0, progress=False)
     assert result.games == 4
