@@ -395,7 +395,8 @@ def test_plain_ppo_and_guided_take_the_shipped_board_model_of_the_variant(varian
     assert path == SHIPPED_DIR / f"board-{variant}.zip" == shipped_model_for(6, "board", variant)
     four = SHIPPED_DIR / (f"board-{variant}-4p.zip" if variant in FOUR_PLAYER_BOARD_MODELS else f"board-{variant}.zip")
     assert shipped_model_for(4, "board", variant) == four
-    for model, players in ((path, [2, 4, 6]), (four, [4] if four != path else [2, 4, 6])):
+    sizes = {path: [2, 4, 6], four: [4]} if variant in FOUR_PLAYER_BOARD_MODELS else {path: [2, 4, 6]}
+    for model, players in sizes.items():
         meta = json.loads(model.with_suffix(".json").read_text())
         assert (meta["game"], meta["variant"], meta["players"]) == ("board", variant, players)
         assert meta["observation"] == "tile-features" and model.stat().st_size < 16 * 2**20
