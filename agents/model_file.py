@@ -27,7 +27,7 @@ ENTRIES = {"data", "policy.pth", "policy.optimizer.pth", "pytorch_variables.pth"
 MAX_WIDTH, MAX_LAYERS, MAX_OBS, MAX_ACTIONS = 8192, 16, 1 << 20, 1 << 16
 SCORER_KEYS = {"n_ids", "offsets", "context", "hidden"}  # the card scorer's (agents/cards/policy.py)
 TILE_SCORER_KEYS = {"tile_slots", "context", "hidden"}  # the board's tile scorer (agents/board/policy.py)
-TILE_SCORER_OPTIONAL = {"options"}  # its option rows (the pro side)
+TILE_SCORER_OPTIONAL = {"options", "luck_options"}  # its option rows (the pro side; the luck questions)
 
 
 class PolicyModel:
@@ -150,11 +150,17 @@ def _architecture(data: dict, path: Path) -> tuple[int, int, dict]:
                 and _layers(kwargs["context"]) and _layers(kwargs["hidden"]) and kwargs["context"]
                 and kwargs["hidden"]):
             raise bad("tile-scorer options out of range")
-        from .board.policy import KO, K, option_rows_ok
+        from sixnimmt_env.board.luck_features import LUCK_ROWS, luck_option_actions
+
+        from .board.policy import KL, KO, K, option_rows_ok
         if slots[0] + slots[1] * K > shape[0]:
             raise bad("tile-scorer slots past the observation's end")
         if options is not None and (options[0] + options[1] * KO > shape[0] or not option_rows_ok(options[1], n)):
             raise bad("tile-scorer option rows past the observation's end or the actions")
+        luck = kwargs.get("luck_options")
+        if luck is not None and not (_pair(luck, shape[0]) and luck[1] == LUCK_ROWS and luck[0] + luck[1] * KL <= shape[0]
+                                     and int(luck_option_actions().max()) < n):
+            raise bad("tile-scorer luck option rows past the observation's end or the actions")
     elif SCORER_KEYS & set(kwargs):
         offsets = kwargs.get("offsets")
         if not (set(kwargs) >= SCORER_KEYS and _int(kwargs["n_ids"], 1, MAX_ACTIONS)

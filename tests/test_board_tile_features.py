@@ -152,18 +152,21 @@ def test_the_scorer_learns_the_greedy_rule_from_the_features_quickly():
     assert (picked == y[test]).float().mean() > 0.85
 
 
-def test_a_tile_scorer_model_reads_back_weights_only_and_its_options_are_checked(tmp_path):
+@pytest.mark.parametrize("observation", ["tile-features", "tile-answers"])
+def test_a_tile_scorer_model_reads_back_weights_only_and_its_options_are_checked(tmp_path, observation):
     """A saved tile-scorer model loads through the weights-only reader with the same
-    logits; a file whose slots point past the observation is refused with one line."""
+    logits (with tile-answers, the luck rows' scorer too); a file whose slots point past
+    the observation is refused with one line."""
     import torch as th
 
     from agents.model_file import read_model
     from training.config import TrainConfig
     from training.train import new_model
     cfg = TrainConfig.load(None, ["game=board", "variant=luck", "players=4", "policy=tile-scorer",
-                                  "observation=tile-features", "net_arch=[32]", "scorer_context=[32]",
+                                  f"observation={observation}", "net_arch=[32]", "scorer_context=[32]",
                                   "scorer_hidden=[16]", "num_games=2"])
     model = new_model(cfg)
+    assert ("luck_options" in model.policy_kwargs) == (observation == "tile-answers")
     path = tmp_path / "m.zip"
     model.save(path)
     loaded = read_model(path)

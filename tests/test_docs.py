@@ -101,7 +101,7 @@ def test_links_point_at_files(page):
 
 LAYOUTS = [("cards", {}, "basic"), ("cards", {}, "card-features"), ("board", {}, "basic"),
            ("board", {"variant": "pro"}, "basic"), ("board", {}, "tile-features"),
-           ("board", {"variant": "pro"}, "tile-features")]
+           ("board", {"variant": "pro"}, "tile-features"), ("board", {"variant": "luck"}, "tile-answers")]
 
 
 @pytest.mark.parametrize("game,options,observation", LAYOUTS)

@@ -315,6 +315,8 @@ def test_card_observations_stay_inside_their_space(rules):
 def test_board_observations_stay_inside_their_space(rules):
     for observation, games in (("basic", 48), ("tile-features", 12)):
         assert _check_random_games("board", rules, observation, games, rules["players"]) > 0
+    if "luck" in rules["variant"]:  # elsewhere tile-answers is tile-features
+        assert _check_random_games("board", rules, "tile-answers", 12, rules["players"]) > 0
 
 
 def test_board_turn_feature_counts_to_its_rule_bound():

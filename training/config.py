@@ -33,7 +33,7 @@ class NetworkConfig:
 
     policy: str = "mlp"
     """mlp (SB3's MlpPolicy), card-scorer (agents/cards/policy.py; needs card-features) or, for
-    the board game, tile-scorer (agents/board/policy.py; needs tile-features)."""
+    the board game, tile-scorer (agents/board/policy.py; needs tile-features or tile-answers)."""
     observation: str = "basic"
     """Observation variant: basic or card-features (sixnimmt_env.cards.encoding)."""
     net_arch: tuple[int, ...] = (256, 256)
@@ -65,9 +65,10 @@ class NetworkConfig:
         known = {"board": BOARD_OBSERVATIONS, "cards": CARD_OBSERVATIONS}.get(
             game, tuple(dict.fromkeys(CARD_OBSERVATIONS + BOARD_OBSERVATIONS)))
         check_option("observation", self.observation, known)
-        for policy, observation in (("card-scorer", "card-features"), ("tile-scorer", "tile-features")):
-            if self.policy == policy and self.observation != observation:
-                raise ConfigError(f"policy {policy} needs observation {observation}")
+        for policy, observations in (("card-scorer", ("card-features",)),
+                                     ("tile-scorer", ("tile-features", "tile-answers"))):
+            if self.policy == policy and self.observation not in observations:
+                raise ConfigError(f"policy {policy} needs observation {' or '.join(observations)}")
 
     @property
     def network(self) -> "NetworkConfig":

@@ -16,13 +16,17 @@ from numpy.typing import NDArray
 from ..core.errors import ConfigError
 from ..core.layout import Field, ObsLayout
 from .layout import KIND_NAMES
+from .luck_features import LUCK_FEATURES, LUCK_ROWS, luck_bound, luck_option_features
 from .option_features import OPTION_FEATURES, option_features
 from .rules import ACTION_KINDS, HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, N_TILES, START_ROWS, STOP_SIGNS, BoardConfig
 from .seat_view import BoardSeatView
 from .state import ASK_ACTION, ASK_NAMES, PHASE_PICK, PHASE_PICK_SECOND
 from .tile_features import SLOT_FEATURES, slot_bound, slot_features
 
-OBSERVATIONS = ("basic", "tile-features")  # tile-features: + hand slots, pro: + options
+OBSERVATIONS = ("basic", "tile-features", "tile-answers")
+# tile-features: + hand slots, pro: + the offers' and free rows' option rows; tile-answers: + the
+# luck questions' option rows too (luck_features.py). tile-features stays as it was for the
+# networks fitted on it (the shipped luck ones answer the luck questions from their context).
 SCORE_SCALE = 50.0  # points are divided by this
 VALUE_SCALE = 10.0  # fixed field values are divided by this
 N_KINDS = len(KIND_NAMES)
@@ -107,7 +111,7 @@ def board_layout(config: BoardConfig, observation: str = "basic") -> ObsLayout:
             Field("deck", (1,), f"action cards left in the deck / {deck}"),
             Field("discard", (len(ACTION_KINDS),), f"the discard pile by kind / {most}"),
         ]
-    if observation == "tile-features":
+    if observation in ("tile-features", "tile-answers"):
         high = slot_bound(config)
         fields.append(Field("hand_slots", (config.hand_slots, len(SLOT_FEATURES)),
                             f"slot j's features at {len(SLOT_FEATURES)}j+k, tiles in hand ascending, empty slots "
@@ -119,6 +123,12 @@ def board_layout(config: BoardConfig, observation: str = "basic") -> ObsLayout:
                                 f"{len(OPTION_FEATURES)}i+k: " + "; ".join(f"{k} {name}" for k, name in
                                                                         enumerate(OPTION_FEATURES)),
                                 2 * high, -2 * high))
+        if observation == "tile-answers" and config.luck:  # what each answer to a luck question would do
+            fields.append(Field("luck_options", (LUCK_ROWS, len(LUCK_FEATURES)),
+                                f"the luck questions' answers, row i for action luck_option_actions()[i], features at "
+                                f"{len(LUCK_FEATURES)}i+k: " + "; ".join(f"{k} {name}" for k, name in
+                                                                        enumerate(LUCK_FEATURES)),
+                                luck_bound(config), -luck_bound(config)))
     return ObsLayout(observation, fields, encoder=_encode)
 
 
@@ -180,4 +190,6 @@ def _encode(view: BoardSeatView, layout: ObsLayout) -> NDArray[np.float32]:
         parts["hand_slots"][:] = slot_features(view)
     if "options" in parts:
         parts["options"][:] = option_features(view)
+    if "luck_options" in parts:
+        parts["luck_options"][:] = luck_option_features(view)
     return out

@@ -121,6 +121,14 @@ def unseen_ahead(below: NDArray, p: Preview, tile: NDArray) -> NDArray[np.int64]
     return np.maximum(between, 0).reshape(np.shape(tile))
 
 
+def row_bullheads(layout: BoardLayout, row_tiles: NDArray) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """(bullheads of the row, those of its best two tiles) for rows of tiles (..., F), 0
+    where empty: what a take scores (minus the first) and what "2x" turns to plus (the best
+    two, a one-tile row its tile)."""
+    bulls = layout.tile_bulls[np.asarray(row_tiles).astype(np.intp)].astype(np.int64)
+    return bulls.sum(axis=-1), -np.sort(-bulls, axis=-1)[..., :2].sum(axis=-1)
+
+
 def _row_tiles(tiles: NDArray, row: NDArray) -> NDArray:
     """(..., H, F) the tiles of row `row` (..., H) of boards `tiles` (..., R, F)."""
     return np.take_along_axis(np.asarray(tiles), np.asarray(row)[..., None], axis=-2)
@@ -139,10 +147,9 @@ def preview(layout: BoardLayout, tiles: NDArray, length: NDArray, hand: NDArray)
     end = np.take_along_axis(np.broadcast_to(ends, lead + ends.shape[-1:]), row, axis=-1)
     kind = layout.kind[row, field]
     take = is_take(kind)
-    row_b = layout.tile_bulls[_row_tiles(tiles, row).astype(np.intp)].astype(np.int64)  # (..., H, F)
-    row_sum = row_b.sum(axis=-1)
+    row_sum, best_two = row_bullheads(layout, _row_tiles(tiles, row))
     row_bulls = np.where(take, row_sum, 0)
-    best_two = np.where(take, -np.sort(-row_b, axis=-1)[..., :2].sum(axis=-1), 0)
+    best_two = np.where(take, best_two, 0)
     effect = field_effect(layout, row, field, hand)
     points = np.where(take, -row_bulls, effect)
     return Preview(valid=hand > 0, row=row, field=field, kind=kind, too_low=too_low, gap=hand - end,
