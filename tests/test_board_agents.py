@@ -382,7 +382,7 @@ def test_action_mask_allows_tile_1_beside_empty_slots():
 
 
 # the variants with a network labelled at 4-player tables only (training/configs/imitate-board-4p.toml)
-FOUR_PLAYER_BOARD_MODELS = {"pro"}
+FOUR_PLAYER_BOARD_MODELS = {"pro", "pro-luck"}
 
 
 @pytest.mark.parametrize("variant", ["basic", "luck", "pro", "pro-luck"])
