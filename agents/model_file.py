@@ -150,16 +150,14 @@ def _architecture(data: dict, path: Path) -> tuple[int, int, dict]:
                 and _layers(kwargs["context"]) and _layers(kwargs["hidden"]) and kwargs["context"]
                 and kwargs["hidden"]):
             raise bad("tile-scorer options out of range")
-        from sixnimmt_env.board.luck_features import LUCK_ROWS, luck_option_actions
-
-        from .board.policy import KL, KO, K, option_rows_ok
+        from .board.policy import KL, KO, K, luck_rows_ok, option_rows_ok
         if slots[0] + slots[1] * K > shape[0]:
             raise bad("tile-scorer slots past the observation's end")
         if options is not None and (options[0] + options[1] * KO > shape[0] or not option_rows_ok(options[1], n)):
             raise bad("tile-scorer option rows past the observation's end or the actions")
         luck = kwargs.get("luck_options")
-        if luck is not None and not (_pair(luck, shape[0]) and luck[1] == LUCK_ROWS and luck[0] + luck[1] * KL <= shape[0]
-                                     and int(luck_option_actions().max()) < n):
+        if luck is not None and not (_pair(luck, shape[0]) and luck_rows_ok(luck[1], n)
+                                     and luck[0] + luck[1] * KL <= shape[0]):
             raise bad("tile-scorer luck option rows past the observation's end or the actions")
     elif SCORER_KEYS & set(kwargs):
         offsets = kwargs.get("offsets")

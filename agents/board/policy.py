@@ -43,6 +43,12 @@ def option_rows_ok(rows: int, n_actions: int) -> bool:
     return rows >= 6 and (rows - 2) % 4 == 0 and int(option_actions((rows - 2) // 4).max()) < n_actions
 
 
+def luck_rows_ok(rows: int, n_actions: int) -> bool:
+    """Whether `rows` luck option rows are the LUCK_ROWS whose actions an action space of
+    `n_actions` holds."""
+    return rows == LUCK_ROWS and int(luck_option_actions().max()) < n_actions
+
+
 def tile_blocks(n_actions: int) -> list[int]:
     """Where each block of per-tile actions starts (put out, Swap, One more), those the
     action space holds."""
