@@ -16,6 +16,7 @@ from sixnimmt_env.board.luck_features import LUCK_ANSWERS, LUCK_FEATURES, clover
 from sixnimmt_env.board.rules import DOUBLE, PLUS5
 from sixnimmt_env.board.state import ASK_DOUBLE, ASK_LUCK_CARD, ASK_PLUS5, PHASE_ASK
 from sixnimmt_env.core.game import make_game
+from tests.test_board_option_features import questions as pro_questions
 
 F = {name: k for k, name in enumerate(LUCK_FEATURES)}
 LUCK_ASKS = (ASK_PLUS5, ASK_DOUBLE, ASK_LUCK_CARD)
@@ -23,19 +24,7 @@ LUCK_ASKS = (ASK_PLUS5, ASK_DOUBLE, ASK_LUCK_CARD)
 
 def questions(variant: str, games: int, seed: int, wanted: int):
     """Yield (game, state, seat, g) at luck questions of random 4-player games, until `wanted`."""
-    game = make_game("board", players=4, variant=variant)
-    rng = np.random.default_rng(seed)
-    state = game.new_games(np.arange(games) + 100 * seed)
-    found = 0
-    while not game.game_over(state).all() and found < wanted:
-        actions = np.full((4, games), PASS_ACTION, dtype=np.int64)
-        for s in range(4):
-            view = game.view(state, np.full(games, s))
-            for g in np.flatnonzero(view.is_asker & np.isin(view.ask, LUCK_ASKS)):
-                found += 1
-                yield game, state, s, int(g)
-            actions[s] = view.random_legal_actions(rng)
-        game.step(state, actions, inplace=True)
+    return pro_questions(variant, games, seed, wanted, asks=LUCK_ASKS)
 
 
 def rows_of(game, state, seat, g):

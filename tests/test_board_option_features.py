@@ -19,8 +19,9 @@ TAKES = (TAKE, TAKE_TO_HAND)
 F = {name: k for k, name in enumerate(OPTION_FEATURES)}
 
 
-def questions(variant: str, games: int, seed: int, wanted: int):
-    """Yield (game, state, seat, g) at pro questions of random 4-player games, until `wanted`."""
+def questions(variant: str, games: int, seed: int, wanted: int, asks=(ASK_ACTION, ASK_FREE_ROW)):
+    """Yield (game, state, seat, g) at questions `asks` (the pro ones by default) of random
+    4-player games, until `wanted`."""
     game = make_game("board", players=4, variant=variant)
     rng = np.random.default_rng(seed)
     state = game.new_games(np.arange(games) + 100 * seed)
@@ -29,7 +30,7 @@ def questions(variant: str, games: int, seed: int, wanted: int):
         actions = np.full((4, games), PASS_ACTION, dtype=np.int64)
         for s in range(4):
             view = game.view(state, np.full(games, s))
-            for g in np.flatnonzero(view.is_asker & np.isin(view.ask, (ASK_ACTION, ASK_FREE_ROW))):
+            for g in np.flatnonzero(view.is_asker & np.isin(view.ask, asks)):
                 found += 1
                 yield game, state, s, int(g)
             actions[s] = view.random_legal_actions(rng)
