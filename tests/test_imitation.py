@@ -46,6 +46,24 @@ def test_imitation_run_writes_its_config_labels_and_model(tiny_run):
     assert report["fit"]["records"] + report["fit"]["held_out"] >= len(batch) - report["fit"]["held_out"]
 
 
+def test_label_files_load_in_order_and_a_foreign_file_is_refused(tiny_run, tmp_path):
+    """LabelBatch.load fills one array per field from the files in order (what each file
+    holds, end to end); a file that is not a label file, or of other shapes, is a ConfigError."""
+    from sixnimmt_env.core.errors import ConfigError
+    from training.labels import LABEL_FIELDS, LabelBatch
+    units = sorted((tiny_run / "labels").glob("unit-*.npz"))
+    batch = LabelBatch.load(units[::-1])
+    parts = [np.load(u) for u in units[::-1]]
+    for k in LABEL_FIELDS:
+        assert batch.__dict__[k].dtype == parts[0][k].dtype
+        assert np.array_equal(batch.__dict__[k], np.concatenate([z[k] for z in parts]), equal_nan=True)
+    (tmp_path / "other.npz").write_bytes(b"not a zip")
+    np.savez(tmp_path / "narrow.npz", **{k: v[:, :3] if k == "obs" else v for k, v in parts[0].items()})
+    for bad in ("other.npz", "narrow.npz"):
+        with pytest.raises(ConfigError, match="label file"):
+            LabelBatch.load([units[0], tmp_path / bad])
+
+
 def test_label_targets_are_the_teachers_estimates_and_the_bullheads_to_come():
     """One unit with the teacher in every seat and no exploration: every labelled card is
     the teacher's own estimate (lower is better); the value targets add up: along a

@@ -18,6 +18,7 @@ of them by least squares learns their expectation: the teacher with unlimited ro
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,16 +68,40 @@ class LabelBatch:
 
     @classmethod
     def load(cls, paths) -> "LabelBatch":
-        parts = []
-        for p in paths:
-            try:
-                with np.load(p) as z:
-                    parts.append({k: z[k] for k in LABEL_FIELDS})
-            except (OSError, KeyError, ValueError) as e:
-                raise ConfigError(f"{p} is not a label file ({e})") from None
-        if not parts:
+        """The records of every file in `paths`, in order, each field filled in place into one
+        array (not a list of parts concatenated: a few million board records of float16
+        observations are several GB, and a concatenation would hold them twice)."""
+        paths = list(paths)
+        if not paths:
             raise ConfigError("no label files to load")
-        return cls(**{k: np.concatenate([p[k] for p in parts]) for k in LABEL_FIELDS})
+        fields, offsets = None, [0]
+        for p in paths:  # first pass: the shapes (the small `ret` field of each file)
+            with _label_file(p) as z:
+                offsets.append(offsets[-1] + len(z["ret"]))
+                if fields is None:
+                    fields = {k: np.empty((0, *z[k].shape[1:]), z[k].dtype) for k in LABEL_FIELDS}
+        out = {k: np.empty((offsets[-1], *a.shape[1:]), a.dtype) for k, a in fields.items()}
+        for p, lo, hi in zip(paths, offsets, offsets[1:]):
+            with _label_file(p) as z:
+                for k in LABEL_FIELDS:
+                    part = z[k]
+                    if part.shape[1:] != out[k].shape[1:] or len(part) != hi - lo:
+                        raise ConfigError(f"{p} is not a label file of this run ({k} shaped {part.shape})")
+                    out[k][lo:hi] = part
+        return cls(**out)
+
+
+@contextmanager
+def _label_file(path):
+    """An open label file (np.load without pickles); a ConfigError naming it when it is not one."""
+    try:
+        with np.load(path) as z:
+            missing = [k for k in LABEL_FIELDS if k not in z.files]
+            if missing:
+                raise KeyError(", ".join(missing))
+            yield z
+    except (OSError, KeyError, ValueError) as e:
+        raise ConfigError(f"{path} is not a label file ({e})") from None
 
 
 class Labeller:
