@@ -64,6 +64,22 @@ def test_label_files_load_in_order_and_a_foreign_file_is_refused(tiny_run, tmp_p
             LabelBatch.load([units[0], tmp_path / bad])
 
 
+def test_the_fit_holds_observations_as_the_files_do_and_feeds_float32(tiny_run):
+    """The fit keeps the label files' float16 observations (a 45-minute board label stage
+    fits in memory only so) and makes each minibatch float32; targets centre on rated actions."""
+    import torch as th
+
+    from training.imitate import _minibatch, _tensors
+    from training.labels import LabelBatch
+    batch = LabelBatch.load(sorted((tiny_run / "labels").glob("unit-*.npz")))
+    tensors = _tensors(batch, tau=2.0)
+    assert tensors[0].dtype == th.float16 and np.shares_memory(tensors[0].numpy(), batch.obs)
+    obs, rated, target, ret = _minibatch(tensors, th.arange(5))
+    assert obs.dtype == th.float32 and th.equal(obs, th.from_numpy(batch.obs[:5].astype(np.float32)))
+    assert th.equal(rated, th.from_numpy(~np.isnan(batch.q[:5])))
+    assert np.allclose(target.numpy()[rated.numpy()], -batch.q[:5][~np.isnan(batch.q[:5])] / 2.0)
+
+
 def test_label_targets_are_the_teachers_estimates_and_the_bullheads_to_come():
     """One unit with the teacher in every seat and no exploration: every labelled card is
     the teacher's own estimate (lower is better); the value targets add up: along a
