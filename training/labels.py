@@ -74,13 +74,12 @@ class LabelBatch:
         paths = list(paths)
         if not paths:
             raise ConfigError("no label files to load")
-        fields, offsets = None, [0]
-        for p in paths:  # first pass: the shapes (the small `ret` field of each file)
+        offsets = [0]
+        for p in paths:  # first pass: the records of each file (its small `ret` field)
             with _label_file(p) as z:
                 offsets.append(offsets[-1] + len(z["ret"]))
-                if fields is None:
-                    fields = {k: np.empty((0, *z[k].shape[1:]), z[k].dtype) for k in LABEL_FIELDS}
-        out = {k: np.empty((offsets[-1], *a.shape[1:]), a.dtype) for k, a in fields.items()}
+        with _label_file(paths[0]) as z:  # each field's row shape and type: the first file's
+            out = {k: np.empty((offsets[-1], *z[k].shape[1:]), z[k].dtype) for k in LABEL_FIELDS}
         for p, lo, hi in zip(paths, offsets, offsets[1:]):
             with _label_file(p) as z:
                 for k in LABEL_FIELDS:
