@@ -1,0 +1,95 @@
+"""The board kernels' numba cache, fresh only while every source they are compiled from is.
+
+numba (0.68) keys a cached function on the content of its own file. A driver in
+`kernel_random.py` inlines the rules of `kernel.py`, `kernel_effects.py`, ... and the
+constants of `state.py` and `rules.py` are frozen into its machine code; none of those files
+is part of its key, so after an edit to one of them the cached driver goes on running the
+old rules (measured 2026-12-04: a changed `kernel.rules_row` left `play_random` as it was
+until its cache files were deleted). The locators below stamp every cached board kernel
+with one digest of all the board modules the kernel modules import, directly or not, so an
+edit to any of them compiles every kernel anew; everything else about where numba keeps
+its cache (the package's `__pycache__`, NUMBA_CACHE_DIR, the user-wide fallback) is
+numba's own.
+
+`install()` runs when the package is imported (`board/__init__.py`), before any kernel
+module is: numba picks a function's locator when `@njit(cache=True)` decorates it.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+
+from numba.core import caching
+
+HERE = Path(__file__).resolve().parent
+KERNEL_MODULES = "kernel*.py"  # the modules holding compiled code
+
+
+def kernel_sources(package: Path = HERE) -> tuple[Path, ...]:
+    """The kernel modules of `package` and every module of the package they import from
+    (`from .x import ...`, `from . import x`), transitively, sorted."""
+    todo, seen = sorted(package.glob(KERNEL_MODULES)), set()
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path))):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                names = [node.module] if node.module else [alias.name for alias in node.names]
+                todo.extend(f for name in names if (f := package / f"{name.split('.')[0]}.py").is_file())
+    return tuple(sorted(seen))
+
+
+def sources_digest(package: Path = HERE) -> str:
+    """One digest of the names and contents of `kernel_sources(package)`."""
+    digest = hashlib.sha256()
+    for path in kernel_sources(package):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+@lru_cache(maxsize=1)
+def _this_package_digest() -> str:
+    # once a process: numba asks for the stamp at every load and save of a kernel
+    return sources_digest()
+
+
+class _KernelSourcesStamp:
+    """A locator of numba's for the board's kernel modules only, stamped with the digest
+    of all their sources instead of their own file's."""
+
+    def get_source_stamp(self):
+        return _this_package_digest()
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if Path(py_file).resolve().parent != HERE:
+            return None
+        return super().from_function(py_func, py_file)
+
+
+class UserProvidedLocator(_KernelSourcesStamp, caching.UserProvidedCacheLocator):
+    """NUMBA_CACHE_DIR, when set."""
+
+
+class InTreeLocator(_KernelSourcesStamp, caching.InTreeCacheLocator):
+    """The package's own __pycache__, when writable."""
+
+
+class UserWideLocator(_KernelSourcesStamp, caching.UserWideCacheLocator):
+    """The user's cache directory otherwise."""
+
+
+LOCATORS = (UserProvidedLocator, InTreeLocator, UserWideLocator)  # numba's order of preference
+
+
+def install() -> None:
+    """Put the board's locators ahead of numba's own (once)."""
+    classes = caching.CacheImpl._locator_classes
+    for cls in reversed(LOCATORS):
+        if cls not in classes:
+            classes.insert(0, cls)
