@@ -162,7 +162,8 @@ def bench_board_engine(players: int = 4, batch: int = 4096, seconds: float = 5.0
     engine's rounds/s of the same run give the ratio people ask about (a card round is
     ten turns; a board game 12 turns, or 24 with 2-3 players, fewer with play-two turns).
     `threads`: play_random's games split over that many threads (None: all cores; the
-    game interface and the deal stay single-threaded); `interface=False` skips its figures.
+    game interface stays single-threaded; the deal's shuffles use all cores, `board/deal.py`);
+    `interface=False` skips its figures.
     """
     from sixnimmt_env.board.engine import play_random
     from sixnimmt_env.board.rules import HAND_SIZE as HAND_SIZE_BOARD

