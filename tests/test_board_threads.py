@@ -1,6 +1,7 @@
 """The random-play fast path with the games split over threads (sixnimmt_env/board/threads.py):
-every variant plays bit for bit the same games at 1, 2 and 3 threads, and the blocks
-cover the batch once, in order."""
+every variant plays bit for bit the same games at 1, 2 and 3 threads, the blocks
+cover the batch once, in order, and the deal's shuffles split over the cores are those of
+one thread."""
 
 from __future__ import annotations
 
