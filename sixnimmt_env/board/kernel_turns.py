@@ -151,5 +151,8 @@ def final_scores(hands, action, score, bulls, games):
             for kind in range(action.shape[0]):
                 points += action[kind, p, b]
             for h in range(hands.shape[1]):
-                points -= bulls[hands[p, h, b]]
+                tile = hands[p, h, b]
+                if tile == 0:  # the held tiles are in front (kernel_pro.hand_add, hand_remove)
+                    break
+                points -= bulls[tile]
             score[p, b] += points
