@@ -1,4 +1,5 @@
-"""The games of a batch split over threads for a compiled kernel (`kernel_random.py`).
+"""The games of a batch split over threads: a compiled kernel (`kernel_random.py`) or the deal's
+shuffles (`deal.py`).
 
 The kernels are compiled `nogil`, and each game's rules read and write only that game's
 entries of the state arrays (its random numbers are its own column, drawn by the
@@ -32,7 +33,8 @@ def blocks(n: int, threads: int | None) -> list[tuple[int, int]]:
 
 def run_blocks(run: Callable[[int, int], None], n: int, threads: int | None) -> None:
     """run(lo, hi) on every block of n games, the blocks at once on `threads` threads
-    (None: all cores)."""
+    (None: all cores). `run` must not call run_blocks itself: the pool's threads would
+    wait for each other."""
     parts = blocks(n, threads)
     if len(parts) == 1:
         run(*parts[0])
