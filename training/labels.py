@@ -78,12 +78,13 @@ class LabelBatch:
         for p in paths:  # first pass: the records of each file (its small `ret` field)
             with _label_file(p) as z:
                 offsets.append(offsets[-1] + len(z["ret"]))
-        with _label_file(paths[0]) as z:  # each field's row shape and type: the first file's
-            out = {k: np.empty((offsets[-1], *z[k].shape[1:]), z[k].dtype) for k in LABEL_FIELDS}
+        out = {}
         for p, lo, hi in zip(paths, offsets, offsets[1:]):
             with _label_file(p) as z:
                 for k in LABEL_FIELDS:
-                    part = z[k]
+                    part = z[k]  # (each z[k] reads and decompresses the field anew: read once)
+                    if k not in out:  # each field's row shape and type: the first file's
+                        out[k] = np.empty((offsets[-1], *part.shape[1:]), part.dtype)
                     if part.shape[1:] != out[k].shape[1:] or len(part) != hi - lo:
                         raise ConfigError(f"{p} is not a label file of this run ({k} shaped {part.shape})")
                     out[k][lo:hi] = part
