@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 
 from sixnimmt_env.board import engine, kernel_state
+from sixnimmt_env.board.deal import action_deck, on_all_cores, shuffled_tiles
+from sixnimmt_env.board.rules import BoardConfig
 from sixnimmt_env.board.threads import MIN_GAMES_PER_THREAD, blocks
 from sixnimmt_env.core.game import make_game
 from sixnimmt_env.core.rng import game_seeds
@@ -42,9 +44,6 @@ def test_the_blocks_cover_the_batch_once():
 
 
 def test_the_deal_split_over_the_cores_is_the_deal_of_one_thread():
-    from sixnimmt_env.board.deal import action_deck, on_all_cores, shuffled_tiles
-    from sixnimmt_env.board.rules import BoardConfig
-
     seeds = game_seeds(13, 10 * MIN_GAMES_PER_THREAD + 3)
     assert np.array_equal(on_all_cores(shuffled_tiles, seeds), shuffled_tiles(seeds))
     config = BoardConfig(players=4, variant="pro")
