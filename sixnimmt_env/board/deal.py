@@ -7,7 +7,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..core import rng
 from ..core.errors import ConfigError
-from . import padding
+from . import storage
 from .rules import (
     ACTION_KINDS,
     DOUBLE,
@@ -36,23 +36,23 @@ def empty_state(config: BoardConfig, seeds: NDArray[np.uint64]) -> BoardState:
     extra = config.action_cards[ONE_MORE] if config.pro else 0  # One more adds a tile to the queue
     L = START_ACTION_CARDS * P + N_TILES if config.pro else 0  # the deal, then one card per tile at most
 
-    def i8(*shape):  # (the arrays of two or more axes stored wider where kernels need it: padding.py)
-        return padding.full(shape + (B,), 0, np.int8)
+    def i8(*shape):  # (the arrays of two or more axes stored game-major for the kernels: storage.py)
+        return storage.full(shape + (B,), 0, np.int8)
 
     return BoardState(
         config=config, seed=np.array(seeds, dtype=np.uint64), turn=np.zeros(B, np.int16),
         phase=i8(), picks=np.ones(B, np.int8), hands=i8(P, config.hand_slots), picked=i8(2, P),
         tiles=i8(R, F), length=i8(R), supply=i8(N_TILES), drawn=i8(),
-        gone=padding.full((N_TILES + 1, B), False, bool), score=padding.full((P, B), 0, np.int32),
+        gone=storage.full((N_TILES + 1, B), False, bool), score=storage.full((P, B), 0, np.int32),
         luck=i8(2, P), luck_new=i8(2, P), stack=i8(2), pointer=i8(), refilled=np.zeros(B, bool),
         queue=i8(2 * P + extra), queue_seat=i8(2 * P + extra), at=i8(), stage=i8(), row=i8(), field=i8(),
         gain=i8(), after_gain=i8(), ask=i8(), asker=np.full(B, NO_SEAT, np.int8), answer=i8(),
         answered=np.zeros(B, dtype=bool),
         action=i8(K, P), deck=i8(D), deck_at=i8(), deck_end=np.full(B, D, np.int8), discard=i8(K),
-        action_drawn=np.zeros(B, np.int16), stops=padding.full((R, B), False, bool),
+        action_drawn=np.zeros(B, np.int16), stops=storage.full((R, B), False, bool),
         stops_left=np.full(B, STOP_SIGNS if config.pro else 0, np.int8), card=np.full(B, NO_CARD, np.int8),
-        card_row=i8(), answer_arg=i8(), action_log=i8(L), queue_extra=padding.full((2 * P + extra, B), False, bool),
-        action_script=padding.full((L, B), NO_CARD, np.int8),
+        card_row=i8(), answer_arg=i8(), action_log=i8(L), queue_extra=storage.full((2 * P + extra, B), False, bool),
+        action_script=storage.full((L, B), NO_CARD, np.int8),
     )
 
 

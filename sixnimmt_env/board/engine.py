@@ -29,7 +29,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..core.batch import step_actions
 from ..core.errors import IllegalActionError
-from . import kernel, kernel_random, kernel_state, padding
+from . import kernel, kernel_random, kernel_state
 from .actions import N_ACTIONS, N_TILE_ACTIONS
 from .deal import empty_state, from_deal, from_position, new_games, shuffled_tiles
 from .events import BoardEvents
@@ -87,7 +87,7 @@ def play_slots(st: BoardState, slots: NDArray) -> None:
     """
     games = np.flatnonzero((st.phase == PHASE_PICK) | (st.phase == PHASE_PICK_SECOND))
     slots = np.asarray(slots, dtype=np.intp)
-    slots = np.ascontiguousarray(slots if len(games) == st.batch_size else slots[:, games])
+    slots = np.ascontiguousarray((slots if len(games) == st.batch_size else slots[:, games]).T)  # (g, P): kernels read a game's row
     status = np.zeros(len(games), dtype=np.int8)
     kernel.play_games(kernel_state.arrays(st), kernel_state.tables(st.config), kernel_state.NO_EVENTS, False, games,
                       slots, status)
@@ -111,7 +111,7 @@ def play_random(st: BoardState, uniforms: NDArray, threads: int | None = None) -
     s, t = kernel_state.arrays(st), kernel_state.tables(st.config)
 
     def block(lo: int, hi: int) -> None:
-        kernel_random.play_random(s, t, kernel_state.NO_EVENTS, games[lo:hi], padding.for_kernel(uniforms[:, lo:hi])[0],
+        kernel_random.play_random(s, t, kernel_state.NO_EVENTS, games[lo:hi], np.ascontiguousarray(uniforms[:, lo:hi].T),
                                   np.zeros(N_ACTIONS, dtype=np.int64), status[lo:hi])
 
     run_blocks(block, len(games), threads)

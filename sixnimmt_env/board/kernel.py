@@ -68,7 +68,7 @@ def park(s, b, ask):
     """Stop game b until the current tile's owner answers `ask`."""
     s.phase[b] = PHASE_ASK
     s.ask[b] = ask
-    s.asker[b] = s.queue_seat[s.at[b], b]
+    s.asker[b] = s.queue_seat[b, s.at[b]]
     return ASKED
 
 
@@ -85,7 +85,7 @@ def run_games(s, t, e, report, games, status):
 
 @njit(cache=True, nogil=True, _nrt=False)
 def play_games(s, t, e, report, games, slots, status):
-    """Every seat of `games` puts out the tile in hand slot slots[p, j]; the games whose
+    """Every seat of `games` puts out the tile in hand slot slots[j, p]; the games whose
     tiles are all out place them (`run_games`), the others wait (PICKING)."""
     for j in range(len(games)):
         b = games[j]
@@ -137,14 +137,14 @@ def place(s, t, b):
     """Rules 1-2 (and the too-low exception) among the open rows, or the placing card's
     row and field; the "2×" or "+5" question of the field reached."""
     k = s.at[b]
-    tile, seat = s.queue[k, b], s.queue_seat[k, b]
+    tile, seat = s.queue[b, k], s.queue_seat[b, k]
     row = rules_row(s, t, b, tile)
-    field = s.length[row, b]
+    field = s.length[b, row]
     card = s.card[b]
     if t.pro and card != NO_CARD:
         if card == ASCENDING or card == FRONT:
             row = s.card_row[b]
-            field = s.length[row, b]
+            field = s.length[b, row]
         if card == SKIP:
             field += 1
         elif card == FRONT:
@@ -167,11 +167,11 @@ def rules_row(s, t, b, tile):
     """The active row without a stop sign whose end is the highest one below `tile`; a
     tile lower than every such end goes after the highest one."""
     below, below_row, high, high_row = -1, -1, -1, -1
-    for r in range(s.length.shape[0]):
-        n = s.length[r, b]
-        if n == 0 or (t.pro and s.stops[r, b]):
+    for r in range(s.length.shape[1]):
+        n = s.length[b, r]
+        if n == 0 or (t.pro and s.stops[b, r]):
             continue
-        end = s.tiles[r, n - 1, b]
+        end = s.tiles[b, r, n - 1]
         if below < end < tile:
             below, below_row = end, r
         if end > high:
@@ -185,27 +185,27 @@ def take(s, t, e, report, b):
     the game ("2×": the two best count plus); on an H field they go into the hand
     unscored. The tile moves on (STAGE_MOVE, or the free-row choice on the pro side)."""
     k = s.at[b]
-    tile, seat, row, field = s.queue[k, b], s.queue_seat[k, b], s.row[b], s.field[b]
+    tile, seat, row, field = s.queue[b, k], s.queue_seat[b, k], s.row[b], s.field[b]
     to_hand = t.kind[row, field] == TAKE_TO_HAND
     s.card[b] = NO_CARD  # (an Ascending that reached the take field is used up)
     lost, best, second, count = 0, 0, 0, 0
-    for f in range(s.tiles.shape[1]):
-        x = s.tiles[row, f, b]
+    for f in range(s.tiles.shape[2]):
+        x = s.tiles[b, row, f]
         if x == 0:
             continue
         count += 1
-        s.tiles[row, f, b] = 0
+        s.tiles[b, row, f] = 0
         if to_hand:
             hand_add(s, seat, b, x)
             continue
-        s.gone[x, b] = True
+        s.gone[b, x] = True
         bulls = t.bulls[x]
         lost += bulls
         if bulls > best:
             best, second = bulls, best
         elif bulls > second:
             second = bulls
-    s.length[row, b] = 0
+    s.length[b, row] = 0
     double = s.answer[b] == 1
     points = 2 * (best + second) - lost if double else -lost
     if double:
@@ -222,19 +222,19 @@ def land(s, t, e, report, b):
     """The tile lands on a field that takes nothing: the field's effect, or "+5". Front:
     the row's tiles and gaps first move one field right (they trigger nothing)."""
     k = s.at[b]
-    tile, seat, row, field = s.queue[k, b], s.queue_seat[k, b], s.row[b], s.field[b]
+    tile, seat, row, field = s.queue[b, k], s.queue_seat[b, k], s.row[b], s.field[b]
     plus5 = s.answer[b] == 1
     if needs_reshuffle(s, t, b, row, field, plus5):
         return RESHUFFLE
-    n = s.length[row, b]
+    n = s.length[b, row]
     if s.card[b] == FRONT:
         for f in range(n, 0, -1):
-            s.tiles[row, f, b] = s.tiles[row, f - 1, b]
-        s.length[row, b] = n + 1
+            s.tiles[b, row, f] = s.tiles[b, row, f - 1]
+        s.length[b, row] = n + 1
     else:
-        s.length[row, b] = field + 1
+        s.length[b, row] = field + 1
     s.card[b] = NO_CARD
-    s.tiles[row, field, b] = tile
+    s.tiles[b, row, field] = tile
     points = field_effect(s, t, b, seat, row, field, tile, plus5)
     if points == BAD_DRAW:
         return BAD_SCRIPT
@@ -257,8 +257,8 @@ def score(s, t, b, seat, points, then):
     """Add one effect's points; a net loss that passes clovers gains luck cards
     (STAGE_GAIN), else the tile goes on to `then`."""
     s.answered[b] = False  # the question before this effect is answered and used
-    old = s.score[seat, b]
-    s.score[seat, b] = old + points
+    old = s.score[b, seat]
+    s.score[b, seat] = old + points
     gained = clovers_passed(t.clovers, old, old + points) if t.luck else 0
     s.gain[b] = gained
     s.after_gain[b] = then
@@ -272,14 +272,14 @@ def gain(s, e, report, b):
     gained; with one stack empty the other is the only answer; with both empty nothing is
     gained and nothing asked)."""
     k = s.at[b]
-    some = (s.stack[PLUS5, b] > 0) | (s.stack[DOUBLE, b] > 0)
+    some = (s.stack[b, PLUS5] > 0) | (s.stack[b, DOUBLE] > 0)
     if some and not s.answered[b]:
         return park(s, b, ASK_LUCK_CARD)
     if some:
-        kind, seat = s.answer[b], s.queue_seat[k, b]
-        s.luck[kind, seat, b] += 1
-        s.luck_new[kind, seat, b] += 1
-        s.stack[kind, b] -= 1
+        kind, seat = s.answer[b], s.queue_seat[b, k]
+        s.luck[b, kind, seat] += 1
+        s.luck_new[b, kind, seat] += 1
+        s.stack[b, kind] -= 1
         if report:
             e.luck_gained[k, b] += 1
         s.gain[b] -= 1
@@ -297,11 +297,11 @@ def move(s, t, e, report, b):
     the first empty row after the origin, wrapping, never the row just taken."""
     taken = s.row[b]
     origin = taken if t.scan else s.pointer[b]
-    R = s.length.shape[0]
+    R = s.length.shape[1]
     row = 0
     for i in range(1, R + 1):
         row = (origin + i) % R
-        if s.length[row, b] == 0 and row != taken:
+        if s.length[b, row] == 0 and row != taken:
             break
     return move_to(s, t, e, report, b, row)
 
@@ -319,8 +319,8 @@ def free(s, t, e, report, b):
 def move_to(s, t, e, report, b, row):
     """The tile moves to field 1 of `row`; a "+5" may act on that field."""
     k = s.at[b]
-    s.tiles[row, 0, b] = s.queue[k, b]
-    s.length[row, b] = 1
+    s.tiles[b, row, 0] = s.queue[b, k]
+    s.length[b, row] = 1
     s.pointer[b] = row
     s.row[b], s.field[b] = row, 0
     if report:
@@ -328,7 +328,7 @@ def move_to(s, t, e, report, b, row):
     s.answer[b] = 0
     s.answered[b] = False
     s.stage[b] = STAGE_MOVED
-    if usable(s, t, PLUS5, s.queue_seat[k, b], b):
+    if usable(s, t, PLUS5, s.queue_seat[b, k], b):
         return park(s, b, ASK_PLUS5)
     return GO
 
@@ -337,7 +337,7 @@ def move_to(s, t, e, report, b, row):
 def moved(s, t, e, report, b):
     """The moved tile on field 1: the field's effect (plain on the basic side), or "+5"."""
     k = s.at[b]
-    tile, seat, row = s.queue[k, b], s.queue_seat[k, b], s.row[b]
+    tile, seat, row = s.queue[b, k], s.queue_seat[b, k], s.row[b]
     plus5 = s.answer[b] == 1
     if needs_reshuffle(s, t, b, row, 0, plus5):
         return RESHUFFLE
@@ -355,7 +355,7 @@ def moved(s, t, e, report, b):
 def next_tile(s, t, e, report, b):
     """The next tile of the queue, or the end of the turn."""
     at = s.at[b] + 1
-    if at < s.queue.shape[0] and s.queue[at, b] > 0:
+    if at < s.queue.shape[1] and s.queue[b, at] > 0:
         s.at[b] = at
         s.stage[b] = STAGE_OFFER if t.pro else STAGE_PLACE
         return GO
@@ -369,15 +369,15 @@ def offer(s, t, b):
     """Pro: before a tile is placed its owner, while holding action cards, is offered them
     (playable or not), one card at a time; a card that places the tile, or no card, ends
     the offer (STAGE_PLACE). Stop, Swap and One more are played and the offer comes again."""
-    seat = s.queue_seat[s.at[b], b]
+    seat = s.queue_seat[b, s.at[b]]
     if s.answered[b]:
         s.answered[b] = False
         kind = s.answer[b]
         if kind == NO_CARD or play(s, b, seat, kind, s.answer_arg[b]):
             s.stage[b] = STAGE_PLACE
         return GO
-    for kind in range(s.action.shape[0]):
-        if s.action[kind, seat, b] > 0:
+    for kind in range(s.action.shape[1]):
+        if s.action[b, kind, seat] > 0:
             return park(s, b, ASK_ACTION)
     s.stage[b] = STAGE_PLACE
     return GO

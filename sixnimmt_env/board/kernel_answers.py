@@ -43,13 +43,13 @@ def legal_answers(s, t, b, out):
         return offer_answers(s, t, b, out)
     n = 0
     if ask == ASK_FREE_ROW:
-        for r in range(s.length.shape[0]):
-            if s.length[r, b] == 0:
+        for r in range(s.length.shape[1]):
+            if s.length[b, r] == 0:
                 out[n] = FREE_ROW_ACTION + r
                 n += 1
     elif ask == ASK_LUCK_CARD:  # a luck card from a stack that holds one
-        for kind in range(s.stack.shape[0]):
-            if s.stack[kind, b] > 0:
+        for kind in range(s.stack.shape[1]):
+            if s.stack[b, kind] > 0:
                 out[n] = LUCK_ACTION[0] + kind
                 n += 1
     elif ask != ASK_NONE:  # use "+5" / "2×" now: no or yes
@@ -61,7 +61,7 @@ def legal_answers(s, t, b, out):
 @inline
 def is_open(s, t, r, b):
     """An active row without a stop sign: a row a tile may join."""
-    return s.length[r, b] > 0 and not (t.pro and s.stops[r, b])
+    return s.length[b, r] > 0 and not (t.pro and s.stops[b, r])
 
 
 @inline
@@ -73,33 +73,33 @@ def offer_answers(s, t, b, out):
     Skip while the rules' row has two free fields before its take field; Swap and One
     more with any tile of the hand."""
     k = s.at[b]
-    tile, seat = s.queue[k, b], s.queue_seat[k, b]
-    R = s.length.shape[0]
+    tile, seat = s.queue[b, k], s.queue_seat[b, k]
+    R = s.length.shape[1]
     out[0] = NO_CARD_ACTION
     n = 1
-    if s.action[STOP, seat, b] > 0 and s.stops_left[b] > 0:
+    if s.action[b, STOP, seat] > 0 and s.stops_left[b] > 0:
         for r in range(R):
             if is_open(s, t, r, b):
                 out[n] = STOP_ACTION + r
                 n += 1
-    if s.action[FRONT, seat, b] > 0:
+    if s.action[b, FRONT, seat] > 0:
         for r in range(R):
-            if is_open(s, t, r, b) and s.tiles[r, 0, b] > tile and s.length[r, b] < t.row_len[r] - 1:
+            if is_open(s, t, r, b) and s.tiles[b, r, 0] > tile and s.length[b, r] < t.row_len[r] - 1:
                 out[n] = FRONT_ACTION + r
                 n += 1
-    if s.action[ASCENDING, seat, b] > 0:
+    if s.action[b, ASCENDING, seat] > 0:
         for r in range(R):
-            if is_open(s, t, r, b) and s.tiles[r, s.length[r, b] - 1, b] < tile:
+            if is_open(s, t, r, b) and s.tiles[b, r, s.length[b, r] - 1] < tile:
                 out[n] = ASCENDING_ACTION + r
                 n += 1
-    if s.action[SKIP, seat, b] > 0:
+    if s.action[b, SKIP, seat] > 0:
         row = rules_row(s, t, b, tile)
-        if s.length[row, b] + 1 < t.row_len[row] - 1:
+        if s.length[b, row] + 1 < t.row_len[row] - 1:
             out[n] = SKIP_ACTION
             n += 1
     swaps = n
     n = hand_answers(s, b, seat, SWAP, SWAP_ACTION, out, n)
-    if n == swaps or s.action[ONE_MORE, seat, b] == 0:
+    if n == swaps or s.action[b, ONE_MORE, seat] == 0:
         return hand_answers(s, b, seat, ONE_MORE, ONE_MORE_ACTION, out, n)
     for i in range(swaps, n):  # One more takes the same tiles, already sorted for Swap
         out[i + n - swaps] = out[i] - SWAP_ACTION + ONE_MORE_ACTION
@@ -109,12 +109,12 @@ def offer_answers(s, t, b, out):
 @inline
 def hand_answers(s, b, seat, kind, base, out, n):
     """Swap / One more: one answer per tile in hand (ascending) while the card is held."""
-    if s.action[kind, seat, b] == 0:
+    if s.action[b, kind, seat] == 0:
         return n
     first = n
     h = 0
-    while h < s.hands.shape[1] and s.hands[seat, h, b] > 0:
-        a = base + int(s.hands[seat, h, b]) - 1  # (int: a NumPy int8 would overflow without the JIT)
+    while h < s.hands.shape[2] and s.hands[b, seat, h] > 0:
+        a = base + int(s.hands[b, seat, h]) - 1  # (int: a NumPy int8 would overflow without the JIT)
         m = n  # insertion sort: a hand holds a few tiles
         while m > first and out[m - 1] > a:
             out[m] = out[m - 1]

@@ -31,7 +31,7 @@ def usable(s, t, kind, seat, b):
     gained in a turn waits for the next)."""
     if not t.luck:
         return False
-    return s.luck[kind, seat, b] > s.luck_new[kind, seat, b]
+    return s.luck[b, kind, seat] > s.luck_new[b, kind, seat]
 
 
 
@@ -57,8 +57,8 @@ def field_effect(s, t, b, seat, row, field, tile, plus5):
 @inline
 def use_luck(s, kind, seat, b):
     """A luck card played goes back on its stack at once."""
-    s.luck[kind, seat, b] -= 1
-    s.stack[kind, b] += 1
+    s.luck[b, kind, seat] -= 1
+    s.stack[b, kind] += 1
 
 
 @inline
@@ -67,8 +67,8 @@ def needs_reshuffle(s, t, b, row, field, plus5):
     wait to be reshuffled into it."""
     if not t.pro or plus5 or t.kind[row, field] != DRAW_ACTION or s.deck_at[b] < s.deck_end[b]:
         return False
-    for kind in range(s.discard.shape[0]):
-        if s.discard[kind, b] > 0:
+    for kind in range(s.discard.shape[1]):
+        if s.discard[b, kind] > 0:
             return True
     return False
 

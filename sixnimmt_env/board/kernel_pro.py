@@ -17,30 +17,30 @@ inline = njit(inline="always", _nrt=False)  # inlined into the compiled drivers 
 def hand_add(s, seat, b, tile):
     """Put a tile into the seat's hand, after the tiles it holds."""
     n = 0
-    while n < s.hands.shape[1] and s.hands[seat, n, b] > 0:
+    while n < s.hands.shape[2] and s.hands[b, seat, n] > 0:
         n += 1
-    s.hands[seat, n, b] = tile
+    s.hands[b, seat, n] = tile
 
 
 @inline
 def hand_remove(s, seat, b, tile):
     """Take a tile out of the seat's hand (swap-remove: the held tiles stay in front)."""
     n, slot = 0, 0
-    while n < s.hands.shape[1] and s.hands[seat, n, b] > 0:
-        if s.hands[seat, n, b] == tile:
+    while n < s.hands.shape[2] and s.hands[b, seat, n] > 0:
+        if s.hands[b, seat, n] == tile:
             slot = n
         n += 1
-    s.hands[seat, slot, b] = s.hands[seat, n - 1, b]
-    s.hands[seat, n - 1, b] = 0
+    s.hands[b, seat, slot] = s.hands[b, seat, n - 1]
+    s.hands[b, seat, n - 1] = 0
 
 
 @inline
 def draw_tile(s, seat, b):
     """A draw-tile field: the next tile of the supply into the hand, if any is left."""
     at = s.drawn[b]
-    if at < s.supply.shape[0] and s.supply[at, b] > 0:
+    if at < s.supply.shape[1] and s.supply[b, at] > 0:
         s.drawn[b] += 1
-        hand_add(s, seat, b, s.supply[at, b])
+        hand_add(s, seat, b, s.supply[b, at])
 
 
 @inline
@@ -51,18 +51,18 @@ def draw_action_card(s, seat, b):
     at, end, n = s.deck_at[b], s.deck_end[b], s.action_drawn[b]
     if at >= end:
         return True
-    wanted = s.action_script[n, b] if n < s.action_script.shape[0] else NO_CARD
+    wanted = s.action_script[b, n] if n < s.action_script.shape[1] else NO_CARD
     if wanted != NO_CARD:
         i = at
-        while i < end and s.deck[i, b] != wanted:
+        while i < end and s.deck[b, i] != wanted:
             i += 1
         if i == end:
             return False
-        s.deck[at, b], s.deck[i, b] = s.deck[i, b], s.deck[at, b]
-    kind = s.deck[at, b]
-    s.action_log[n, b] = kind
+        s.deck[b, at], s.deck[b, i] = s.deck[b, i], s.deck[b, at]
+    kind = s.deck[b, at]
+    s.action_log[b, n] = kind
     s.deck_at[b] += 1
-    s.action[kind, seat, b] += 1
+    s.action[b, kind, seat] += 1
     s.action_drawn[b] += 1
     return True
 
@@ -73,18 +73,18 @@ def play(s, b, seat, kind, arg):
     the discard pile at once). Returns whether the card places the tile (Skip, Front,
     Ascending: placed next); else the seat is offered its cards again."""
     k = s.at[b]
-    s.action[kind, seat, b] -= 1
-    s.discard[kind, b] += 1
+    s.action[b, kind, seat] -= 1
+    s.discard[b, kind] += 1
     if kind == SKIP or kind == FRONT or kind == ASCENDING:
         s.card[b], s.card_row[b] = kind, arg
         return True
     if kind == STOP:
-        s.stops[arg, b] = True
+        s.stops[b, arg] = True
         s.stops_left[b] -= 1
     elif kind == SWAP:  # the revealed tile back into the hand, the new one in its place
         hand_remove(s, seat, b, arg)
-        hand_add(s, seat, b, s.queue[k, b])
-        s.queue[k, b] = arg
+        hand_add(s, seat, b, s.queue[b, k])
+        s.queue[b, k] = arg
     elif kind == ONE_MORE:
         hand_remove(s, seat, b, arg)
         one_more(s, b, seat, k, arg)
@@ -97,14 +97,14 @@ def one_more(s, b, seat, k, extra):
     still waiting: the lower one stays current (the seat's next cards act on it), the
     other joins the seat's tiles waiting to be placed now (the extra tiles queued after
     the current one, kept ascending: a Swap may have made the current tile the highest)."""
-    if extra < s.queue[k, b]:
-        extra, s.queue[k, b] = s.queue[k, b], extra
-        s.queue_extra[k, b] = True
-    Q = s.queue.shape[0]
+    if extra < s.queue[b, k]:
+        extra, s.queue[b, k] = s.queue[b, k], extra
+        s.queue_extra[b, k] = True
+    Q = s.queue.shape[1]
     at = k + 1
-    while at < Q and s.queue_extra[at, b] and s.queue[at, b] < extra:
+    while at < Q and s.queue_extra[b, at] and s.queue[b, at] < extra:
         at += 1
     for i in range(Q - 1, at, -1):
-        s.queue[i, b], s.queue_seat[i, b], s.queue_extra[i, b] = s.queue[i - 1, b], s.queue_seat[i - 1, b], \
-            s.queue_extra[i - 1, b]
-    s.queue[at, b], s.queue_seat[at, b], s.queue_extra[at, b] = extra, seat, True
+        s.queue[b, i], s.queue_seat[b, i], s.queue_extra[b, i] = s.queue[b, i - 1], s.queue_seat[b, i - 1], \
+            s.queue_extra[b, i - 1]
+    s.queue[b, at], s.queue_seat[b, at], s.queue_extra[b, at] = extra, seat, True

@@ -6,7 +6,7 @@ the hand) and places; a game asked a question answers it with a uniformly random
 answer (`kernel_answers.legal_answers`, the rules the seat views' masks and the answer
 checks use) and places on, question after question, so the rules' questions of a turn
 cost no trip back to Python. The random numbers come from the caller (NumPy), one
-column per game.
+row per game (the caller's columns, transposed: a game's numbers in one cache line).
 """
 
 from __future__ import annotations
@@ -20,13 +20,13 @@ from .state import PHASE_ASK
 
 @njit(cache=True, nogil=True, _nrt=False)
 def play_random(s, t, e, games, uniforms, scratch, status):
-    """Every game of `games` (j-th: column j of `uniforms`, (P + K, g) in [0, 1)):
-    picking, seat p puts out the tile at fraction uniforms[p, j] of its hand; asked,
-    it answers its next K questions with uniforms[P:, j] (the legal answer at that
+    """Every game of `games` (j-th: row j of `uniforms`, (g, P + K) in [0, 1)):
+    picking, seat p puts out the tile at fraction uniforms[j, p] of its hand; asked,
+    it answers its next K questions with uniforms[j, P:] (the legal answer at that
     fraction of the legal answers), placing on between them. status[j]: why game j
     stopped (kernel.py's codes; ASKED when its K answers are used up)."""
-    P = s.hands.shape[0]
-    K = uniforms.shape[0] - P
+    P = s.hands.shape[1]
+    K = uniforms.shape[1] - P
     for j in range(len(games)):
         b = games[j]
         asked = s.phase[b] == PHASE_ASK
@@ -41,7 +41,7 @@ def play_random(s, t, e, games, uniforms, scratch, status):
             if why != ASKED or i == K:
                 break
             n = kernel_answers.legal_answers(s, t, b, scratch)
-            kernel_answers.store(s, b, scratch[int(uniforms[P + i, j] * n)])
+            kernel_answers.store(s, b, scratch[int(uniforms[j, P + i] * n)])
             asked = False
             i += 1
         status[j] = why

@@ -1,6 +1,8 @@
 """What the compiled kernels (`kernel.py`, `kernel_turns.py`) are handed: the state's
 arrays, the layout and rule options, the events, as named tuples of NumPy arrays (numba
-reads a named tuple's fields by name, so the kernels read as `s.tiles[r, f, b]`).
+reads a named tuple's fields by name). The arrays of two or more axes are handed as
+their game-major storage (`storage.py`), so the kernels read as `s.tiles[b, r, f]`: game
+b's field f of row r.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from . import padding
+from . import storage
 from .events import BoardEvents
 from .rows import field_tables
 from .rules import BoardConfig
@@ -36,8 +38,8 @@ Events = namedtuple("Events", EVENT_FIELDS)
 
 def arrays(st: BoardState) -> Arrays:
     """The state's arrays for a kernel: C-contiguous (a kernel is compiled for one memory
-    layout), the ones a kernel would read badly stored wider (`padding.py`); the state's
-    fields are replaced by what the kernel writes through. Kept per state while its
+    layout), game first where they have two or more axes (`storage.py`); a state field
+    not stored so is replaced by the game-last view of the storage the kernel writes. Kept per state while its
     fields stay the same arrays (checking 40 arrays costs more than a game's turn)."""
     fields = [getattr(st, name) for name in STATE_FIELDS]
     known = _ARRAYS.get(id(st))
@@ -45,7 +47,7 @@ def arrays(st: BoardState) -> Arrays:
         return known[2]
     out = []
     for i, name in enumerate(STATE_FIELDS):
-        kernel_array, kept = padding.for_kernel(fields[i])
+        kernel_array, kept = storage.for_kernel(fields[i])
         if kept is not fields[i]:
             setattr(st, name, kept)
             fields[i] = kept

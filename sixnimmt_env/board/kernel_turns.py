@@ -17,23 +17,23 @@ inline = njit(inline="always", _nrt=False)  # inlined into the compiled drivers 
 
 @inline
 def put_out(s, t, b, slots, j, fraction=False):
-    """Every seat of game b puts out the tile in its hand slot slots[p, j] (swap-remove:
+    """Every seat of game b puts out the tile in its hand slot slots[j, p] (swap-remove:
     the held tiles stay in front; an empty pro hand puts out nothing); with `fraction`,
-    slots[p, j] in [0, 1) is the slot's fraction of the tiles held. Returns whether the
+    slots[j, p] in [0, 1) is the slot's fraction of the tiles held. Returns whether the
     game's tiles are all out, so its placing starts (then revealed)."""
     second = s.phase[b] == PHASE_PICK_SECOND
     count = 0
-    for p in range(s.hands.shape[0]):
+    for p in range(s.hands.shape[1]):
         if p == 0 or t.pro:  # on the basic side every seat holds as many tiles
             count = 0
-            while count < s.hands.shape[1] and s.hands[p, count, b] > 0:
+            while count < s.hands.shape[2] and s.hands[b, p, count] > 0:
                 count += 1
-        slot = int(slots[p, j] * count) if fraction else int(slots[p, j])
+        slot = int(slots[j, p] * count) if fraction else int(slots[j, p])
         last = max(count - 1, 0)
-        chosen = s.hands[p, slot, b]
-        s.hands[p, slot, b] = s.hands[p, last, b]
-        s.hands[p, last, b] = 0
-        s.picked[1 if second else 0, p, b] = chosen
+        chosen = s.hands[b, p, slot]
+        s.hands[b, p, slot] = s.hands[b, p, last]
+        s.hands[b, p, last] = 0
+        s.picked[b, 1 if second else 0, p] = chosen
     if not second and s.picks[b] == 2:
         s.phase[b] = PHASE_PICK_SECOND
         return False
@@ -44,21 +44,21 @@ def put_out(s, t, b, slots, j, fraction=False):
 @inline
 def reveal(s, t, b):
     """Sort the tiles put out in game b into its placing queue, lowest first."""
-    Q = s.queue.shape[0]
+    Q = s.queue.shape[1]
     for q in range(Q):
-        s.queue[q, b] = 0
-        s.queue_seat[q, b] = 0
+        s.queue[b, q] = 0
+        s.queue_seat[b, q] = 0
     n = 0
     for i in range(s.picks[b]):
-        for p in range(s.hands.shape[0]):
-            x = s.picked[i, p, b]
+        for p in range(s.hands.shape[1]):
+            x = s.picked[b, i, p]
             if x == 0:
                 continue
             m = n
-            while m > 0 and s.queue[m - 1, b] > x:
-                s.queue[m, b], s.queue_seat[m, b] = s.queue[m - 1, b], s.queue_seat[m - 1, b]
+            while m > 0 and s.queue[b, m - 1] > x:
+                s.queue[b, m], s.queue_seat[b, m] = s.queue[b, m - 1], s.queue_seat[b, m - 1]
                 m -= 1
-            s.queue[m, b], s.queue_seat[m, b] = x, p
+            s.queue[b, m], s.queue_seat[b, m] = x, p
             n += 1
     s.at[b] = 0
     s.stage[b] = STAGE_OFFER if t.pro else STAGE_PLACE
@@ -71,27 +71,27 @@ def end_turn(s, t, b):
     the next turn started; False where the hands are empty (every hand; pro: some hand),
     for the caller's refill or end of the game."""
     s.turn[b] += 1
-    P = s.hands.shape[0]
+    P = s.hands.shape[1]
     if t.luck:
-        for kind in range(s.luck_new.shape[0]):
+        for kind in range(s.luck_new.shape[1]):
             for p in range(P):
-                s.luck_new[kind, p, b] = 0
-    for i in range(s.picked.shape[0]):
+                s.luck_new[b, kind, p] = 0
+    for i in range(s.picked.shape[1]):
         for p in range(P):
-            s.picked[i, p, b] = 0
-    for q in range(s.queue.shape[0]):
-        s.queue[q, b] = 0
+            s.picked[b, i, p] = 0
+    for q in range(s.queue.shape[1]):
+        s.queue[b, q] = 0
         if t.pro:
-            s.queue_extra[q, b] = False
+            s.queue_extra[b, q] = False
     s.at[b] = 0
     s.stage[b] = STAGE_OFFER if t.pro else STAGE_PLACE
-    empty = s.hands[0, 0, b] == 0
+    empty = s.hands[b, 0, 0] == 0
     if t.pro:
-        for r in range(s.stops.shape[0]):
-            s.stops[r, b] = False
+        for r in range(s.stops.shape[1]):
+            s.stops[b, r] = False
         s.stops_left[b] = STOP_SIGNS
         for p in range(P):
-            if s.hands[p, 0, b] == 0:
+            if s.hands[b, p, 0] == 0:
                 empty = True
     if empty:
         return False
@@ -104,19 +104,19 @@ def start_turn(s, t, b):
     """A new turn in game b: one tile each, or two while an active row has an uncovered
     play-two field (pro: a field a Skip left empty stays uncovered) and the hands hold two."""
     two = False
-    for r in range(s.length.shape[0]):
-        n = s.length[r, b]
+    for r in range(s.length.shape[1]):
+        n = s.length[b, r]
         if t.two_ahead[r, n]:
             two = True
         elif t.pro:
             for f in range(n):  # (the layout's kind first: few fields are play-two fields)
-                if t.kind[r, f] == PLAY_TWO and s.tiles[r, f, b] == 0:
+                if t.kind[r, f] == PLAY_TWO and s.tiles[b, r, f] == 0:
                     two = True
     if two:
-        two = s.hands[0, 1, b] > 0
+        two = s.hands[b, 0, 1] > 0
         if t.pro:  # a seat holding one tile puts out one
-            for p in range(s.hands.shape[0]):
-                if s.hands[p, 1, b] > 0:
+            for p in range(s.hands.shape[1]):
+                if s.hands[b, p, 1] > 0:
                     two = True
     s.picks[b] = 2 if two else 1
     s.phase[b] = PHASE_PICK
@@ -146,13 +146,13 @@ def final_scores(hands, action, score, bulls, games):
     loses the bullheads of every tile still in hand. (Handed the four arrays it reads, not
     the whole state: unboxing ~40 arrays costs more than a few games' scoring.)"""
     for b in games:
-        for p in range(hands.shape[0]):
+        for p in range(hands.shape[1]):
             points = 0
-            for kind in range(action.shape[0]):
-                points += action[kind, p, b]
-            for h in range(hands.shape[1]):
-                tile = hands[p, h, b]
+            for kind in range(action.shape[1]):
+                points += action[b, kind, p]
+            for h in range(hands.shape[2]):
+                tile = hands[b, p, h]
                 if tile == 0:  # the held tiles are in front (kernel_pro.hand_add, hand_remove)
                     break
                 points -= bulls[tile]
-            score[p, b] += points
+            score[b, p] += points

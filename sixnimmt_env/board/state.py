@@ -13,7 +13,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..core.batch import GameBatch
-from . import padding
+from . import storage
 from .rules import BoardConfig
 
 # Phases of a game, per game in `BoardState.phase`.
@@ -147,13 +147,32 @@ class BoardState(GameBatch):
     action_script: NDArray[np.int8]
 
     def _map(self, fn):
-        """GameBatch's copies, takes and repeats, the arrays stored as the kernels read
-        them best (`padding.py`)."""
-        return super()._map(lambda a: padding.padded(fn(a)))
+        """GameBatch's other maps, the arrays stored as the kernels read them (`storage.py`)."""
+        return super()._map(lambda a: storage.stored(fn(a)))
+
+    def _map_games(self, fn):
+        """A new state with `fn` applied along the game axis of each array's game-major
+        storage (axis 0; a one-axis array is its own), the result stored so as well."""
+        def one(a):
+            major = storage.game_major(a) if a.ndim >= 2 else a
+            if major is None:
+                return storage.stored(np.moveaxis(fn(np.moveaxis(a, -1, 0)), 0, -1))
+            return np.moveaxis(fn(major), 0, -1) if a.ndim >= 2 else fn(major)
+        return super()._map(one)
 
     def copy(self):
         """A deep copy (no array is shared), copied straight into the kernels' storage."""
-        return super()._map(padding.copy)
+        return self._map_games(np.copy)
+
+    def take(self, games):
+        """The games at index, indices or boolean mask `games`, as a new batch (rows of
+        the game-major storage)."""
+        idx = np.atleast_1d(np.arange(self.batch_size)[games])
+        return self._map_games(lambda a: a[idx])
+
+    def repeat(self, n: int):
+        """Each game repeated n times in a row (GameBatch.repeat), in the game-major storage."""
+        return self._map_games(lambda a: np.repeat(a, n, axis=0))
 
     def hand_size(self) -> NDArray[np.int64]:
         """(B,) tiles in each hand (every seat holds as many as the others)."""

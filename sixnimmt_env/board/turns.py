@@ -18,7 +18,7 @@ def put_out(st: BoardState, games: NDArray, slot: NDArray) -> NDArray:
     the games whose tiles are all out, their queue sorted (revealed)."""
     revealed = np.zeros(len(games), dtype=bool)
     kernel_turns.put_out_games(kernel_state.arrays(st), kernel_state.tables(st.config), np.asarray(games, np.intp),
-                               np.ascontiguousarray(slot, dtype=np.intp), revealed)
+                               np.ascontiguousarray(np.asarray(slot).T, dtype=np.intp), revealed)
     return games[revealed]
 
 
