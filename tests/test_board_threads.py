@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from sixnimmt_env.board import engine, kernel_state
-from sixnimmt_env.board.deal import action_deck, on_all_cores, shuffled_tiles
+from sixnimmt_env.board.deal import action_deck, action_decks, dealing_orders, on_all_cores, shuffled_tiles
 from sixnimmt_env.board.rules import BoardConfig
 from sixnimmt_env.board.threads import MIN_GAMES_PER_THREAD, blocks
 from sixnimmt_env.core.game import make_game
@@ -45,7 +45,7 @@ def test_the_blocks_cover_the_batch_once():
 
 def test_the_deal_split_over_the_cores_is_the_deal_of_one_thread():
     seeds = game_seeds(13, 10 * MIN_GAMES_PER_THREAD + 3)
-    assert np.array_equal(on_all_cores(shuffled_tiles, seeds), shuffled_tiles(seeds))
+    assert np.array_equal(on_all_cores(dealing_orders, seeds), shuffled_tiles(seeds).T)
     config = BoardConfig(players=4, variant="pro")
-    assert np.array_equal(on_all_cores(lambda part: action_deck(config, part), seeds), action_deck(config, seeds))
-    assert on_all_cores(shuffled_tiles, seeds[:0]).shape == (100, 0)
+    assert np.array_equal(on_all_cores(lambda part: action_decks(config, part), seeds), action_deck(config, seeds).T)
+    assert on_all_cores(dealing_orders, seeds[:0]).shape == (0, 100)

@@ -59,9 +59,14 @@ def empty_state(config: BoardConfig, seeds: NDArray[np.uint64]) -> BoardState:
 def action_deck(config: BoardConfig, seeds: NDArray[np.uint64], shuffle: int = 0) -> NDArray[np.int8]:
     """(D, B) the action deck's kinds in draw order: shuffle number `shuffle` (0: the
     deal) of each game's full deck, a function of its seed alone."""
+    return action_decks(config, seeds, shuffle).T
+
+
+def action_decks(config: BoardConfig, seeds: NDArray[np.uint64], shuffle: int = 0) -> NDArray[np.int8]:
+    """`action_deck` game first: (B, D), a game's deck one run of bytes (`storage.py`)."""
     kinds = np.repeat(np.arange(len(ACTION_KINDS)), config.action_cards).astype(np.int8)
     keys = rng.round_keys(np.asarray(seeds, dtype=np.uint64), TAG_ACTION_DECK, np.full(len(seeds), shuffle))
-    return kinds[rng.permutations(keys, len(kinds))].T
+    return kinds[rng.permutations(keys, len(kinds))]
 
 
 def deal_action_cards(st: BoardState, deck: NDArray[np.int8]) -> None:
@@ -80,8 +85,14 @@ def deal_action_cards(st: BoardState, deck: NDArray[np.int8]) -> None:
 
 def shuffled_tiles(seeds: NDArray[np.uint64]) -> NDArray[np.int8]:
     """(N, B) the tiles 1..100 of each game in dealing order, a function of its seed alone."""
+    return dealing_orders(seeds).T
+
+
+def dealing_orders(seeds: NDArray[np.uint64]) -> NDArray[np.int8]:
+    """`shuffled_tiles` game first: (B, N), as the deal copies it into the state's
+    game-major storage (`storage.py`)."""
     keys = rng.round_keys(np.asarray(seeds, dtype=np.uint64), TAG_BOARD_DEAL, np.zeros(len(seeds)))
-    return (rng.permutations(keys, N_TILES).T + 1).astype(np.int8)
+    return (rng.permutations(keys, N_TILES) + 1).astype(np.int8)
 
 
 def new_games(config: BoardConfig, seeds: ArrayLike) -> BoardState:
@@ -91,25 +102,25 @@ def new_games(config: BoardConfig, seeds: ArrayLike) -> BoardState:
     four start tiles of rows 1-4, then the supply in order.
     """
     seeds = np.atleast_1d(np.asarray(seeds)).astype(np.uint64)
-    deck = on_all_cores(shuffled_tiles, seeds)
+    deck = on_all_cores(dealing_orders, seeds)  # (B, N)
     P = config.players
     dealt = P * HAND_SIZE
-    hands = deck[:dealt].reshape(P, HAND_SIZE, -1).transpose(2, 0, 1)
-    return from_deal(config, hands, deck[dealt:dealt + START_ROWS].T, deck[dealt + START_ROWS:].T, seeds=seeds,
-                     actions=on_all_cores(lambda part: action_deck(config, part), seeds).T if config.pro else None)
+    hands = deck[:, :dealt].reshape(-1, P, HAND_SIZE)
+    return from_deal(config, hands, deck[:, dealt:dealt + START_ROWS], deck[:, dealt + START_ROWS:], seeds=seeds,
+                     actions=on_all_cores(lambda part: action_decks(config, part), seeds) if config.pro else None)
 
 
 def on_all_cores(shuffle, seeds: NDArray[np.uint64]) -> NDArray:
-    """shuffle(seeds) for a batch, its games split over the cores (`threads.py`): a game's
-    shuffle is a function of its seed alone, so the blocks give the same arrays, and
-    NumPy's sorts and ufuncs let go of the GIL, so they run at once (measured 2026-12-04:
-    the basic deal of 4096 games 4.55 -> 2.33 ms on 2 cores; a deal is about a fifth of
-    a random game's time)."""
+    """shuffle(seeds) for a batch, its games split over the cores (`threads.py`; the game
+    index first, as `dealing_orders` and `action_decks` give it): a game's shuffle is a
+    function of its seed alone, so the blocks give the same arrays, and NumPy's sorts and
+    ufuncs let go of the GIL, so they run at once (measured 2026-12-04: the basic deal of
+    4096 games 4.55 -> 2.33 ms on 2 cores; a deal is about a fifth of a random game's time)."""
     first = shuffle(seeds[:1])
-    out = np.empty(first.shape[:-1] + (len(seeds),), dtype=first.dtype)
+    out = np.empty((len(seeds),) + first.shape[1:], dtype=first.dtype)
 
     def block(lo: int, hi: int) -> None:
-        out[..., lo:hi] = shuffle(seeds[lo:hi])
+        out[lo:hi] = shuffle(seeds[lo:hi])
 
     run_blocks(block, len(seeds), None)
     return out
