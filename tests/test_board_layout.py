@@ -200,6 +200,7 @@ REFUSED = [
      "row 2 must be a list of field codes"),
     ("rows not a list", lambda: basic(rows=". . T"), "rows must be a list of rows"),
     ("four rows", lambda: basic(rows=BASIC_ROWS[:4]), "4 rows; a board needs at least 5"),
+    ("130 rows", lambda: basic(rows=list(BASIC_ROWS) * 13), "130 rows; at most 127"),
     ("basic field 1 green", lambda: basic(rows=edit(BASIC_ROWS, 1, 1, "+")),
      "row 1, field 1: field 1 must be plain ('.') on the basic side, got '+'"),
     ("basic field 1 play two", lambda: basic(rows=edit(BASIC_ROWS, 7, 1, "2")),

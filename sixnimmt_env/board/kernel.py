@@ -166,17 +166,16 @@ def place(s, t, b):
 def rules_row(s, t, b, tile):
     """The active row without a stop sign whose end is the highest one below `tile`; a
     tile lower than every such end goes after the highest one."""
-    R = s.length.shape[1]
-    below, high = -1, -1  # the best row's end * R + its row (ends are distinct tiles)
-    for r in range(R):  # every row, without a branch on the data (docs/speed.md, 2026-12-04 night)
+    below, high = -1, -1  # the best row's end << 8 | its row (ends are distinct tiles; rows < 128: layout.py)
+    for r in range(s.length.shape[1]):  # every row, without a branch on the data (docs/speed.md, 2026-12-04 night)
         n = s.length[b, r]
         end = int(s.tiles[b, r, max(n - 1, 0)])  # 0 for an empty row (a take clears its fields)
         if t.pro and s.stops[b, r]:
             end = 0
-        key = end * R + r if end > 0 else -1
+        key = end << 8 | r if end > 0 else -1
         below = max(below, key if end < tile else -1)
         high = max(high, key)
-    return (below if below >= 0 else high) % R
+    return (below if below >= 0 else high) & 0xFF
 
 
 @inline

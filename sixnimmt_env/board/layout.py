@@ -65,6 +65,7 @@ ACTIVE_ROWS = 4  # rows holding tiles at all times
 MIN_ROWS = ACTIVE_ROWS + 1  # a take moves its tile to a free row
 MIN_ROW_FIELDS = 2  # a field to place on, then the take field
 MAX_ROW_FIELDS = int(np.iinfo(np.int8).max)  # row_len is int8
+MAX_ROWS = int(np.iinfo(np.int8).max)  # a row index is int8 in the state (BoardState.row)
 
 N_TILES = 100
 MIN_BULLHEADS, MAX_BULLHEADS = 1, 5
@@ -203,6 +204,8 @@ class BoardLayout:
         if len(rows) < MIN_ROWS:
             raise _bad(f"{len(rows)} rows; a board needs at least {MIN_ROWS} "
                        f"({ACTIVE_ROWS} active rows and a free one for a taken row's tile)")
+        if len(rows) > MAX_ROWS:
+            raise _bad(f"{len(rows)} rows; at most {MAX_ROWS}")
         for r, row in enumerate(rows, 1):
             if not _is_seq(row):
                 raise _bad(f"row {r} must be a list of field codes, got {row!r}")
