@@ -157,7 +157,7 @@ class BoardState(GameBatch):
             major = storage.game_major(a) if a.ndim >= 2 else a
             if major is None:
                 return storage.stored(np.moveaxis(fn(np.moveaxis(a, -1, 0)), 0, -1))
-            return np.moveaxis(fn(major), 0, -1) if a.ndim >= 2 else fn(major)
+            return storage.game_last(fn(major)) if a.ndim >= 2 else fn(major)
         return super()._map(one)
 
     def copy(self):

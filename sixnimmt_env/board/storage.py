@@ -22,17 +22,23 @@ import numpy as np
 from numpy.typing import NDArray
 
 
+def game_last(major: NDArray) -> NDArray:
+    """The game-last view of game-major storage (B, ...) (np.moveaxis(major, 0, -1),
+    without its argument checks: a deal makes 40 of these)."""
+    return major.transpose(tuple(range(1, major.ndim)) + (0,))
+
+
 def full(shape: tuple[int, ...], fill, dtype) -> NDArray:
     """np.full(shape, fill, dtype) (game index last), stored game-major."""
     if len(shape) < 2:
         return np.full(shape, fill, dtype=dtype)
-    return np.moveaxis(np.full((shape[-1],) + tuple(shape[:-1]), fill, dtype=dtype), 0, -1)
+    return game_last(np.full((shape[-1],) + tuple(shape[:-1]), fill, dtype=dtype))
 
 
 def game_major(a: NDArray) -> NDArray | None:
     """The game-major C-contiguous storage (B, ...) that the game-last array `a` is a view
     of (a view itself, no copy), or None when `a` is not stored so."""
-    g = np.moveaxis(a, -1, 0)
+    g = a.transpose((a.ndim - 1,) + tuple(range(a.ndim - 1)))
     return g if g.flags.c_contiguous else None
 
 
@@ -40,7 +46,7 @@ def copy(a: NDArray) -> NDArray:
     """A copy of `a` (game index last), stored game-major where it has two or more axes."""
     if a.ndim < 2:
         return a.copy()
-    return np.moveaxis(np.ascontiguousarray(np.moveaxis(a, -1, 0)), 0, -1)
+    return game_last(np.ascontiguousarray(np.moveaxis(a, -1, 0)))
 
 
 def stored(a: NDArray) -> NDArray:
