@@ -1,6 +1,9 @@
 """The batched board-game state: B independent games as a struct of fixed-shape arrays.
 
-The game index is the last axis of every array, as in the card engine. `P` seats, `H` =
+The game index is the last axis of every array, as in the card engine; an array of two
+or more axes is a view of storage laid out game first, so one game's entries are one run
+of bytes for the compiled kernels (`storage.py`; NumPy code sees only the shapes below,
+and a field set to a plain array is stored so again when a kernel next runs). `P` seats, `H` =
 12 hand slots, `R` rows and `F` fields of the longest row (from the layout), `Q` = 2P
 tiles placed per turn at most, `N` = 100 tiles. Tile id 0 means "no tile" everywhere.
 """
