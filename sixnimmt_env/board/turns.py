@@ -42,7 +42,7 @@ def hands_empty(st: BoardState, games: NDArray) -> None:
         if st.config.pro:  # a supply too short for a tile each leaves a hand empty: the end
             still = (st.hands[:, 0, refilling] == 0).any(axis=0)
             refilling = refilling[~still]
-    over = np.setdiff1d(games, refilling)
+    over = np.setdiff1d(games, refilling) if len(refilling) else games  # (setdiff1d sorts: ~60 us a call)
     if st.config.pro:
         final_scoring(st, over)
     st.phase[over] = PHASE_OVER
