@@ -24,8 +24,9 @@ MAX_NODES = 8
 
 def bench_ray_labels(cfg, nodes: Sequence[int], progress: bool = False) -> list[dict]:
     """For each node count: {"nodes", "labels", "seconds", "labels_per_s", "per_node"}
-    (per_node: each node's labels/s), labelling `cfg` (an ImitationConfig) for its
-    label_minutes on a fresh local cluster of that many one-CPU nodes."""
+    (per_node: each node's labels/s, ascending, 0 for a node that finished no unit),
+    labelling `cfg` (an ImitationConfig) for its label_minutes on a fresh local cluster of
+    that many one-CPU nodes."""
     import ray
     from ray.cluster_utils import Cluster
 
@@ -61,9 +62,12 @@ def bench_ray_labels(cfg, nodes: Sequence[int], progress: bool = False) -> list[
                 if cluster is not None:
                     cluster.shutdown()
                 _end(ours)
+            rates = [node["labels_per_s"] for node in result["nodes"].values()]
+            # a node that finished no work unit in the minutes given (a slow start under load)
+            # shows as 0 labels/s, not as a missing node
             rows.append({"nodes": n, "labels": result["labels"], "seconds": result["seconds"],
                          "labels_per_s": result["labels_per_s"],
-                         "per_node": sorted(node["labels_per_s"] for node in result["nodes"].values())})
+                         "per_node": sorted(rates + [0.0] * max(0, n - len(rates)))})
     finally:
         shutil.rmtree(root, ignore_errors=True)
         if guard is not None:

@@ -116,8 +116,10 @@ def test_bench_labels_measures_one_and_two_node_clusters_and_leaves_nothing(tmp_
     out = subprocess.run([*args, "--nodes", "1,2", "--json"], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     rows = json.loads(out.stdout.strip().splitlines()[-1])
+    # every node of a cluster is listed; one that finished no unit in the time (a slow start
+    # under CI's load, 2026-12-04) shows 0, so only the busiest node must have labelled
     assert [r["nodes"] for r in rows] == [1, 2] and [len(r["per_node"]) for r in rows] == [1, 2]
-    assert all(r["labels"] > 0 and r["labels_per_s"] > 0 for r in rows)
+    assert all(r["labels"] > 0 and r["labels_per_s"] > 0 and r["per_node"][-1] > 0 for r in rows)
     assert not wait_gone({p: t for p, t in _all_processes().items() if p not in before}, 20)
     bad = subprocess.run([*args, "--nodes", "0,x"], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1 and "Traceback" not in bad.stderr
