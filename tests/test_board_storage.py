@@ -42,6 +42,9 @@ def test_the_kernel_gets_the_storage_and_writes_through():
         assert np.array_equal(other.hands[..., games][..., :512], st.hands[..., :512])
         assert storage.game_major(other.hands) is not None and not np.shares_memory(other.hands, st.hands)
     st.hands = np.ascontiguousarray(st.hands)  # a field replaced: stored game-major again, the kernel sees it
+    for other, games in ((st.copy(), slice(None)), (st.take(np.arange(512)), slice(None)), (st.repeat(2), slice(0, None, 2))):
+        assert np.array_equal(other.hands[..., games][..., :512], st.hands[..., :512])
+        assert storage.game_major(other.hands) is not None
     major = kernel_state.arrays(st).hands
     assert major is not s.hands and major.shape[0] == 1024 and np.shares_memory(major, st.hands)
 

@@ -39,8 +39,9 @@ Events = namedtuple("Events", EVENT_FIELDS)
 def arrays(st: BoardState) -> Arrays:
     """The state's arrays for a kernel: C-contiguous (a kernel is compiled for one memory
     layout), game first where they have two or more axes (`storage.py`); a state field
-    not stored so is replaced by the game-last view of the storage the kernel writes. Kept per state while its
-    fields stay the same arrays (checking 40 arrays costs more than a game's turn)."""
+    not stored so is replaced by the game-last view of the storage the kernel writes.
+    Kept per state while its fields stay the same arrays (checking 40 arrays costs more
+    than a game's turn)."""
     fields = [getattr(st, name) for name in STATE_FIELDS]
     known = _ARRAYS.get(id(st))
     if known is not None and known[0]() is st and all(a is b for a, b in zip(known[1], fields)):

@@ -157,10 +157,12 @@ class BoardState(GameBatch):
         """A new state with `fn` applied along the game axis of each array's game-major
         storage (axis 0; a one-axis array is its own), the result stored so as well."""
         def one(a):
-            major = storage.game_major(a) if a.ndim >= 2 else a
-            if major is None:
-                return storage.stored(np.moveaxis(fn(np.moveaxis(a, -1, 0)), 0, -1))
-            return storage.game_last(fn(major)) if a.ndim >= 2 else fn(major)
+            if a.ndim < 2:
+                return fn(a)
+            major = storage.game_major(a)
+            if major is None:  # a field set to a game-last array: fn on its game-first view
+                return storage.stored(storage.game_last(fn(storage.games_first(a))))
+            return storage.game_last(fn(major))
         return super()._map(one)
 
     def copy(self):

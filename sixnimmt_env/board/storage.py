@@ -7,7 +7,7 @@ an (R, F, B) array lie B bytes apart, one cache line each: a basic turn touches 
 hundred lines per game (and, at B a multiple of 512 bytes, all in the same few L1 sets).
 So every array of two or more axes is stored game-major, (B, R, F) C-contiguous: a
 game's tiles are one run of bytes. The state holds the game-last view of that storage
-(`np.moveaxis`, no copy): the documented shapes, the same values, other strides. The
+(a transpose, no copy): the documented shapes, the same values, other strides. The
 kernels are handed the storage itself and index it game first (`s.tiles[b, r, f]`).
 
 Measured 2026-12-04 (random play, 4 players, B=4096, one thread, process CPU per
@@ -36,10 +36,15 @@ def full(shape: tuple[int, ...], fill, dtype) -> NDArray:
     return game_last(np.full((shape[-1],) + tuple(shape[:-1]), fill, dtype=dtype))
 
 
+def games_first(a: NDArray) -> NDArray:
+    """The game-first view (B, ...) of the game-last array `a`, however it is stored."""
+    return a.transpose((a.ndim - 1,) + tuple(range(a.ndim - 1)))
+
+
 def game_major(a: NDArray) -> NDArray | None:
     """The game-major C-contiguous storage (B, ...) that the game-last array `a` is a view
     of (a view itself, no copy), or None when `a` is not stored so."""
-    g = a.transpose((a.ndim - 1,) + tuple(range(a.ndim - 1)))
+    g = games_first(a)
     return g if g.flags.c_contiguous else None
 
 
@@ -47,7 +52,7 @@ def copy(a: NDArray) -> NDArray:
     """A copy of `a` (game index last), stored game-major where it has two or more axes."""
     if a.ndim < 2:
         return a.copy()
-    return game_last(np.ascontiguousarray(np.moveaxis(a, -1, 0)))
+    return game_last(np.ascontiguousarray(games_first(a)))
 
 
 def stored(a: NDArray) -> NDArray:
