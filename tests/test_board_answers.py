@@ -116,7 +116,7 @@ def play_random_through_the_interface(game, st, uniforms, reshuffled):
             for p in range(P):
                 held = st.hands[p, :, b][st.hands[p, :, b] > 0]
                 if len(held):
-                    actions[p, b] = held[int(np.float64(uniforms[p, b]) * len(held))] - 1
+                    actions[p, b] = held[int(np.float64(uniforms[b, p]) * len(held))] - 1
             reshuffled.clear()
             st, _ = game.step(st, actions, games=only)
             if st.phase[b] != PHASE_ASK or reshuffled:
@@ -124,7 +124,7 @@ def play_random_through_the_interface(game, st, uniforms, reshuffled):
         seat = int(st.asker[b])
         legal = np.flatnonzero(game.view(st, [seat], [b]).action_mask()[0])
         actions = np.full((P, st.batch_size), PASS_ACTION)
-        actions[seat, b] = legal[int(np.float64(uniforms[P, b]) * len(legal))]
+        actions[seat, b] = legal[int(np.float64(uniforms[b, P]) * len(legal))]
         st, _ = game.step(st, actions, games=only)
     return st
 
@@ -141,7 +141,7 @@ def test_play_random_plays_the_games_of_the_checked_interface(variant, players, 
     rng = np.random.default_rng(7)
     calls = 0
     while not game.game_over(fast).all():
-        uniforms = rng.random((players + 1, batch), dtype=np.float32)
+        uniforms = rng.random((batch, players + 1), dtype=np.float32)
         engine.play_random(fast, uniforms)
         slow = play_random_through_the_interface(game, slow, uniforms, reshuffled)
         for name in ("hands", "tiles", "score", "luck", "action", "phase", "ask", "stage", "turn", "deck_at"):

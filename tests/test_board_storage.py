@@ -36,7 +36,7 @@ def test_the_kernel_gets_the_storage_and_writes_through():
     assert s.hands.flags.c_contiguous and s.hands.shape == (1024, 4, game.rules.hand_slots)
     assert np.shares_memory(s.hands, st.hands) and s.phase is st.phase
     assert kernel_state.arrays(st) is s  # the same fields: the same kernel arrays
-    engine.play_random(st, np.random.default_rng(0).random((12, 1024), dtype=np.float32))
+    engine.play_random(st, np.random.default_rng(0).random((1024, 12), dtype=np.float32))
     assert (st.turn == 1).sum() > 500 and np.array_equal(np.moveaxis(s.hands, 0, -1), st.hands)
     for other, games in ((st.copy(), slice(None)), (st.take(np.arange(512)), slice(None)), (st.repeat(2), slice(0, None, 2))):
         assert np.array_equal(other.hands[..., games][..., :512], st.hands[..., :512])
@@ -60,10 +60,10 @@ def test_a_batch_plays_the_same_games_from_game_last_arrays(variant):
         setattr(small, name, np.ascontiguousarray(getattr(small, name)))
     rng = np.random.default_rng(5)
     while not game.game_over(big).all():
-        uniforms = rng.random((12, 1024), dtype=np.float32)
+        uniforms = rng.random((1024, 12), dtype=np.float32)
         engine.play_random(big, uniforms)
         if not game.game_over(small).all():
-            engine.play_random(small, uniforms[:, :100])
+            engine.play_random(small, uniforms[:100])
     assert game.game_over(small).all()
     for name in kernel_state.STATE_FIELDS:
         assert np.array_equal(getattr(big, name)[..., :100], getattr(small, name)), name

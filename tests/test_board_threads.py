@@ -22,7 +22,7 @@ def play(variant: str, threads: int, batch: int = 3 * MIN_GAMES_PER_THREAD + 5):
     st = game.new_games(game_seeds(11, batch))
     rng = np.random.default_rng(11)
     while not game.game_over(st).all():
-        engine.play_random(st, rng.random((4 + 8, batch), dtype=np.float32), threads=threads)
+        engine.play_random(st, rng.random((batch, 4 + 8), dtype=np.float32), threads=threads)
     return st
 
 
@@ -33,6 +33,29 @@ def test_the_games_are_the_same_at_any_thread_count(variant):
         other = play(variant, threads)
         for name in kernel_state.STATE_FIELDS:
             assert np.array_equal(getattr(one, name), getattr(other, name)), (threads, name)
+
+
+def test_random_numbers_for_the_games_still_on_play_as_a_row_per_game():
+    """play_random takes a row per game of the batch, or a row per game not over (the
+    benchmark draws only those): the same numbers give the same games."""
+    game = make_game("board", players=4, variant="pro-luck")
+    by_game = game.new_games(game_seeds(17, 300))
+    live_only = by_game.copy()
+    rng = np.random.default_rng(17)
+    fewer = 0
+    while not game.game_over(by_game).all():
+        uniforms = rng.random((300, 12), dtype=np.float32)
+        live = ~game.game_over(live_only)
+        fewer += live.sum() < 300
+        engine.play_random(by_game, uniforms, threads=2)
+        engine.play_random(live_only, uniforms[live], threads=2)
+    assert fewer > 2 and game.game_over(live_only).all()
+    for name in kernel_state.STATE_FIELDS:
+        assert np.array_equal(getattr(by_game, name), getattr(live_only, name)), name
+    fresh = game.new_games(game_seeds(17, 300))
+    for bad in (np.zeros((299, 12), np.float32), np.zeros((300, 3), np.float32), np.zeros(300, np.float32)):
+        with pytest.raises(ValueError, match="play_random: random numbers of shape"):
+            engine.play_random(fresh, bad)
 
 
 def test_the_blocks_cover_the_batch_once():

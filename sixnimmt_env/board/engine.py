@@ -96,22 +96,29 @@ def play_slots(st: BoardState, slots: NDArray) -> None:
 
 def play_random(st: BoardState, uniforms: NDArray, threads: int | None = None) -> None:
     """Fast path of uniformly random play, a turn in one compiled call: every game not
-    over uses its column of `uniforms` ((P + K, B) floats in [0, 1)). Picking, seat p puts
-    out the tile at fraction uniforms[p] of its hand; asked a question (or asked while
-    placing), the asker answers with the legal answer at fraction uniforms[P + i] of the
-    legal answers (the seat views' mask, in ascending order) for its next K questions,
-    and the placing goes on between them; a game with more questions waits in PHASE_ASK
-    for the next call. Nothing is checked; mutates `st`. The board benchmark times this.
-    The games are split over `threads` threads (None: all cores; `threads.py`): the same
-    games whatever the count.
+    over uses its row of `uniforms` ((n, P + K) float32 in [0, 1), game first: n = B,
+    row b for game b; or n = the number of games not over, row i for the i-th of them,
+    so a driver draws numbers only for the games still on). Picking, seat p puts out the
+    tile at fraction row[p] of its hand; asked a question (or asked while placing), the
+    asker answers with the legal answer at fraction row[P + i] of the legal answers (the
+    seat views' mask, in ascending order) for its next K questions, and the placing goes
+    on between them; a game with more questions waits in PHASE_ASK for the next call.
+    Nothing is checked but the rows' count; mutates `st`. The board benchmark times
+    this. The games are split over `threads` threads (None: all cores; `threads.py`):
+    the same games whatever the count.
     """
     games = np.flatnonzero(st.phase != PHASE_OVER)
-    uniforms = uniforms if len(games) == st.batch_size else uniforms[:, games]
+    uniforms = np.ascontiguousarray(uniforms, dtype=np.float32)
+    if len(uniforms) == st.batch_size and len(games) < st.batch_size:
+        uniforms = uniforms[games]
+    elif len(uniforms) != len(games) or uniforms.ndim != 2 or uniforms.shape[1] < st.players:
+        raise ValueError(f"play_random: random numbers of shape {uniforms.shape} for {len(games)} games not over "
+                         f"of a batch of {st.batch_size}, {st.players} seats")
     status = np.zeros(len(games), dtype=np.int8)
     s, t = kernel_state.arrays(st), kernel_state.tables(st.config)
 
     def block(lo: int, hi: int) -> None:
-        kernel_random.play_random(s, t, kernel_state.NO_EVENTS, games[lo:hi], np.ascontiguousarray(uniforms[:, lo:hi].T),
+        kernel_random.play_random(s, t, kernel_state.NO_EVENTS, games[lo:hi], uniforms[lo:hi],
                                   np.zeros(N_ACTIONS, dtype=np.int64), status[lo:hi])
 
     run_blocks(block, len(games), threads)

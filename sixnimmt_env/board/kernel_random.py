@@ -6,7 +6,7 @@ the hand) and places; a game asked a question answers it with a uniformly random
 answer (`kernel_answers.legal_answers`, the rules the seat views' masks and the answer
 checks use) and places on, question after question, so the rules' questions of a turn
 cost no trip back to Python. The random numbers come from the caller (NumPy), one
-row per game (the caller's columns, transposed: a game's numbers in one cache line).
+row per game (a game's numbers in one cache line).
 """
 
 from __future__ import annotations

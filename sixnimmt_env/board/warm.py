@@ -36,7 +36,7 @@ def compile_kernels(players: int = 3, games: int = 4, seed: int = 0) -> None:
             game.step(state, actions, inplace=True, report=turn % 2 == 0)  # with and without the events
             turn += 1
         while not game.game_over(fast).all():
-            engine.play_random(fast, rng.random((players + 1, games), dtype=np.float32), threads=1)
+            engine.play_random(fast, rng.random((games, players + 1), dtype=np.float32), threads=1)
 
 
 if __name__ == "__main__":
