@@ -2,7 +2,7 @@
 shuffles (`deal.py`).
 
 The kernels are compiled `nogil`, and each game's rules read and write only that game's
-entries of the state arrays (its random numbers are its own column, drawn by the
+entries of the state arrays (its random numbers are its own row, drawn by the
 caller), so contiguous blocks of the games can run at once on separate cores and play
 exactly the games one thread plays. Plain Python threads do the splitting, not numba's
 `parallel=True`: the kernel keeps its cached, reference-count-free compile (a `prange`
