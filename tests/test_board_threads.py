@@ -11,6 +11,7 @@ import pytest
 from sixnimmt_env.board import engine, kernel_state
 from sixnimmt_env.board.deal import action_deck, action_decks, dealing_orders, on_all_cores, shuffled_tiles
 from sixnimmt_env.board.rules import BoardConfig
+from sixnimmt_env.board.state import PHASE_OVER
 from sixnimmt_env.board.threads import MIN_GAMES_PER_THREAD, blocks
 from sixnimmt_env.core.game import make_game
 from sixnimmt_env.core.rng import game_seeds
@@ -53,6 +54,8 @@ def test_random_numbers_for_the_games_still_on_play_as_a_row_per_game():
     for name in kernel_state.STATE_FIELDS:
         assert np.array_equal(getattr(by_game, name), getattr(live_only, name)), name
     fresh = game.new_games(game_seeds(17, 300))
+    engine.play_random(fresh, np.zeros((300, 12), np.float32))
+    fresh.phase[:10] = PHASE_OVER  # 290 games on: 300 or 290 rows, not 299 or one axis
     for bad in (np.zeros((299, 12), np.float32), np.zeros((300, 3), np.float32), np.zeros(300, np.float32)):
         with pytest.raises(ValueError, match="play_random: random numbers of shape"):
             engine.play_random(fresh, bad)

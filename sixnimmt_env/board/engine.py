@@ -109,11 +109,11 @@ def play_random(st: BoardState, uniforms: NDArray, threads: int | None = None) -
     """
     games = np.flatnonzero(st.phase != PHASE_OVER)
     uniforms = np.ascontiguousarray(uniforms, dtype=np.float32)
-    if len(uniforms) == st.batch_size and len(games) < st.batch_size:
-        uniforms = uniforms[games]
-    elif len(uniforms) != len(games) or uniforms.ndim != 2 or uniforms.shape[1] < st.players:
+    if uniforms.ndim != 2 or uniforms.shape[1] < st.players or len(uniforms) not in (st.batch_size, len(games)):
         raise ValueError(f"play_random: random numbers of shape {uniforms.shape} for {len(games)} games not over "
                          f"of a batch of {st.batch_size}, {st.players} seats")
+    if len(uniforms) != len(games):  # a row per game of the batch: the live games' rows
+        uniforms = uniforms[games]
     status = np.zeros(len(games), dtype=np.int8)
     s, t = kernel_state.arrays(st), kernel_state.tables(st.config)
 
