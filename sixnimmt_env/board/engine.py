@@ -103,7 +103,7 @@ def play_random(st: BoardState, uniforms: NDArray, threads: int | None = None) -
     asker answers with the legal answer at fraction row[P + i] of the legal answers (the
     seat views' mask, in ascending order) for its next K questions, and the placing goes
     on between them; a game with more questions waits in PHASE_ASK for the next call.
-    Nothing is checked but the rows' count; mutates `st`. The board benchmark times
+    Nothing is checked but the random numbers' shape; mutates `st`. The board benchmark times
     this. The games are split over `threads` threads (None: all cores; `threads.py`):
     the same games whatever the count.
     """
