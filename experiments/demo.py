@@ -6,7 +6,7 @@ is played by uniformly random legal actions (`view.random_legal_actions`) and sh
 `game.render` at each new turn and `game.render_step` after each step. The card games
 have a demo of their own (its players take a uniformly random card and, when the rules
 ask for a row, the allowed row with the fewest bullheads), pinned line for line by
-tests/test_golden_cards.py.
+tests/cards/test_golden_cards.py.
 """
 
 from __future__ import annotations

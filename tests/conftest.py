@@ -1,6 +1,6 @@
 """Session hooks: the board kernels are compiled (or loaded from numba's cache) once before
 any test runs, so the two workers of `make test` do not both compile them cold
-(sixnimmt_env/board/warm.py); the property tests' input counts (tests/fuzz_support.py) are written to
+(sixnimmt_env/board/warm.py); the property tests' input counts (tests/support/fuzz_support.py) are written to
 the file SIXNIMMT_FUZZ_STATS names, when it is set; and the suite fails if it leaves a
 process behind (a worker, server or run a test started that still runs at its end).
 SB3's logger, which a bare `model.learn()` sets up, writes into one session directory
@@ -59,7 +59,7 @@ def _check_no_process_left(session) -> None:
         return
     import time
 
-    from tests.process_support import leftovers
+    from tests.support.process_support import leftovers
     deadline = time.monotonic() + 10
     while (left := leftovers(os.getpid())) and time.monotonic() < deadline:
         time.sleep(0.2)
@@ -79,7 +79,7 @@ def _write_fuzz_stats() -> None:
     target = os.environ.get("SIXNIMMT_FUZZ_STATS")
     if not target:
         return
-    from tests.fuzz_support import STATS
+    from tests.support.fuzz_support import STATS
     table: dict = {}
     for key, n in sorted(STATS.items()):
         entry, kind = key.split("\t")

@@ -57,7 +57,7 @@ def luck_option_actions() -> NDArray[np.int64]:
 def clovers_gained(clovers: NDArray, old: NDArray, new: NDArray) -> NDArray[np.int64]:
     """Luck cards score changes from `old` to `new` gain: one per clover c with new <= c < old,
     only for a net loss (the NumPy form of kernel_effects.clovers_passed, which the engine
-    applies; tests/test_board_luck_features.py holds the two to each other)."""
+    applies; tests/board/test_board_luck_features.py holds the two to each other)."""
     clovers = np.asarray(clovers, dtype=np.int64)
     old, new = np.asarray(old, dtype=np.int64), np.asarray(new, dtype=np.int64)
     passed = np.searchsorted(clovers, old) - np.searchsorted(clovers, new)

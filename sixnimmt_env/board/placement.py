@@ -5,7 +5,7 @@ The engine (`engine.py`) places tiles inside its own stage machine, one queue po
 a time; agents (and later hints, encoders or a terminal game) ask the same questions of
 what a seat sees — which row and field would this tile reach, what would that field do to
 its owner, what would the board look like after it — and ask them here, so each rule is
-written once outside the engine. `tests/test_board_placement.py` checks these answers
+written once outside the engine. `tests/board/test_board_placement.py` checks these answers
 against the engine's own placements.
 
 Boards are the seat view's arrays: `tiles` (..., R, F) the tile on each field (0 empty),

@@ -3,7 +3,7 @@
 The engine (`engine.py`) places cards on packed rows in its own hot loop; agents, the
 card-features encoder, the demo and the terminal game ask the same questions of what a
 seat sees — which row would this card join, is it too low, which row is cheapest — and
-ask them here, so each rule is written once outside the engine. `tests/test_placement.py`
+ask them here, so each rule is written once outside the engine. `tests/cards/test_placement.py`
 checks these answers against the engine's own placements.
 
 Arrays put the rows on the last axis: `row_last` and `row_count` are (..., R).

@@ -12,7 +12,7 @@ shown equal on: `SingleGame.supports(config)` — the variants listed in `_VARIA
 name: a new variant, even one without twins, plays its own rules on the engine until this
 file is shown equal on it), the row-choice modes in `_ROW_CHOICES`, no rule option beyond
 `_RULE_OPTIONS`, and the basic observation.
-`tests/test_single_game.py` plays random games through both and compares the state,
+`tests/cards/test_single_game.py` plays random games through both and compares the state,
 observations, masks, rewards and infos after every step. Any other game goes through the
 batched engine.
 

@@ -1,0 +1,122 @@
+"""Model files never run code: a MaskablePPO zip is read as JSON and tensors only, wherever
+it is loaded (the CLI, the agent registry the server uses, guided, training's init_model,
+the league pool), and a crafted file is refused in one line (README "Security")."""
+
+from __future__ import annotations
+
+import base64
+import json
+import pickle
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from sixnimmt_env import ConfigError
+
+SHIPPED = Path(__file__).resolve().parents[2] / "agents" / "models" / "ppo-all.zip"
+
+
+class Payload:
+    """Unpickling this creates the marker file: the proof that a loader ran the file's code."""
+
+    def __init__(self, marker: Path):
+        self.marker = str(marker)
+
+    def __reduce__(self):
+        return (open, (self.marker, "w"))
+
+
+def craft(tmp_path: Path, how: str) -> tuple[Path, Path]:
+    """A copy of a shipped model with a payload: in the pickled part of `data` (what SB3's
+    own load unpickles), as the weights, or as an extra entry; (zip, marker)."""
+    marker = tmp_path / f"ran-{how}"
+    bomb = pickle.dumps(Payload(marker))
+    out = tmp_path / f"crafted-{how}.zip"
+    with zipfile.ZipFile(SHIPPED) as z, zipfile.ZipFile(out, "w") as w:
+        for name in z.namelist():
+            raw = z.read(name)
+            if name == "data" and how == "data":
+                data = json.loads(raw)
+                data["observation_space"][":serialized:"] = base64.b64encode(bomb).decode()
+                raw = json.dumps(data).encode()
+            if name == "policy.pth" and how == "weights":
+                raw = bomb
+            w.writestr(name, raw)
+        if how == "extra":
+            w.writestr("extra.pkl", bomb)
+    out.with_suffix(".json").write_text(SHIPPED.with_suffix(".json").read_text())
+    return out, marker
+
+
+HOW = ["data", "weights", "extra"]
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_the_cli_refuses_a_crafted_model_and_runs_none_of_it(tmp_path, how):
+    model, marker = craft(tmp_path, how)
+    result = subprocess.run([sys.executable, "-m", "experiments.cli", "match", "--agents",
+                             f"ppo:path={model},random,random,random", "--games", "1", "--max-rounds", "1"],
+                            capture_output=True, text=True, timeout=300)
+    assert not marker.exists()
+    if how == "data":  # the pickled fields are never read: the weights are fine, it plays
+        assert result.returncode == 0, result.stderr
+    else:
+        assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, result.stderr
+        assert "agent ppo:" in result.stderr
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_every_loader_refuses_or_ignores_the_payload(tmp_path, how):
+    """The registry (what the server builds agents with), guided, init_model and the pool."""
+    from agents.registry import make_agent
+    from training.config import TrainConfig
+    from training.pool import OpponentPool
+    from training.train import new_model, start_from
+
+    model, marker = craft(tmp_path, how)
+    cfg = TrainConfig.load(None, ["num_games=2", "policy=card-scorer", "observation=card-features",
+                                  "row_choice=player", "players=4", "net_arch=[256, 256]"])
+    loads = [lambda: make_agent(f"ppo:path={model}"), lambda: make_agent(f"guided:path={model}"),
+             lambda: start_from(new_model(cfg), model),
+             lambda: OpponentPool({}, {}, 4).add_snapshot(model)]
+    for load in loads:
+        if how == "data":
+            load()
+        else:
+            with pytest.raises(ConfigError, match="agent ppo"):
+                load()
+    assert not marker.exists()
+
+
+def test_the_read_policy_plays_as_the_saved_one():
+    """The rebuilt network gives the saved policy's actions (the shipped model's argmax on
+    a batch of observations, against its own value head as a second check)."""
+    import numpy as np
+    import torch
+
+    from agents.ppo import load_model
+
+    model, _ = load_model(SHIPPED)
+    obs = np.random.default_rng(0).random((64, model.observation_space.shape[0]), dtype=np.float32)
+    masks = np.ones((64, model.action_space.n), dtype=bool)
+    actions, _ = model.predict(obs, deterministic=True, action_masks=masks)
+    logits = model.policy.get_distribution(torch.as_tensor(obs), action_masks=masks).distribution.logits
+    assert (actions == logits.argmax(dim=1).numpy()).all()
+
+
+def test_a_model_of_another_architecture_is_refused(tmp_path):
+    out = tmp_path / "other.zip"
+    with zipfile.ZipFile(SHIPPED) as z, zipfile.ZipFile(out, "w") as w:
+        for name in z.namelist():
+            raw = z.read(name)
+            if name == "data":
+                data = json.loads(raw)
+                data["policy_kwargs"]["activation_fn"] = "<class 'torch.nn.ReLU'>"
+                raw = json.dumps(data).encode()
+            w.writestr(name, raw)
+    from agents.ppo import load_model
+    with pytest.raises(ConfigError, match="policy options activation_fn"):
+        load_model(out)

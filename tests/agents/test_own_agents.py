@@ -1,0 +1,116 @@
+"""Own agents: py: specs, plug-ins, cmd: bots over JSON lines (agents/plugins.py, agents/external.py)."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agents.arena import run_match
+from agents.registry import check_spec, is_local_only, make_agent
+from sixnimmt_env import make_game
+from sixnimmt_env.core.errors import ConfigError, IllegalActionError
+
+ROOT = Path(__file__).resolve().parents[2]
+BOTS = ROOT / "tests" / "data" / "bots"
+PY = sys.executable
+
+
+def test_python_agent_by_file_typed_params():
+    agent = make_agent(f"py:{BOTS}/my_agent.py:LowestCard:offset=2:strict=yes", "cards")
+    assert agent.offset == 2 and agent.strict is True
+    result = run_match([f"py:{BOTS}/my_agent.py:LowestCard", "random", "random"], make_game("cards", players=3),
+                       2, 0, progress=False)
+    assert "py:" in str(result) and "win share" in str(result)
+
+
+def test_python_agent_by_module(monkeypatch):
+    monkeypatch.syspath_prepend(str(BOTS))
+    assert make_agent("py:my_agent:LowestCard:offset=1").offset == 1
+
+
+@pytest.mark.parametrize("spec, words", [("py:nowhere.py:X", "no Python file"), ("py:no_such_mod_zz:X", "no module"),
+                                          (f"py:{BOTS}/my_agent.py:Missing", "no class"),
+                                          (f"py:{BOTS}/my_agent.py:NoAct", "no act"),
+                                          (f"py:{BOTS}/my_agent.py:LowestCard:offset=x", "not a valid int"),
+                                          ("cmd:no-such-program-zz", "no program")])
+def test_one_line_errors(spec, words):
+    with pytest.raises(ConfigError, match=words):
+        check_spec(spec)
+
+
+def test_illegal_action_names_the_agent():
+    with pytest.raises(IllegalActionError, match=r"agent 'py:.*Cheater'.*seat \d, game \d+ \(deal"):
+        run_match([f"py:{BOTS}/my_agent.py:Cheater", "random", "random"], make_game("cards", players=3), 1, 0,
+                  progress=False)
+
+
+def test_local_only():
+    assert is_local_only("py:x.py:A") and is_local_only(" cmd:node bot.js") and not is_local_only("mcs")
+
+
+def test_entry_point_plugin(tmp_path, monkeypatch):
+    from agents import plugins
+    from agents.registry import describe
+    (tmp_path / "fake_plugin_mod.py").write_text((BOTS / "my_agent.py").read_text())
+    dist = tmp_path / "fake_sixnimmt_plugin-1.0.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: fake-sixnimmt-plugin\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text("[sixnimmt.agents]\nfake-lowest = fake_plugin_mod:LowestCard\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    plugins.plugin_entries.cache_clear()
+    try:
+        assert "fake-lowest" in describe()
+        assert make_agent("fake-lowest:offset=3", "cards").offset == 3
+    finally:
+        plugins.plugin_entries.cache_clear()
+
+
+@pytest.mark.parametrize("game", ["cards", "board"])
+@pytest.mark.parametrize("bot", [f"{PY} docs/examples/bot.py", "node docs/examples/bot.js"])
+def test_reference_bots_play(bot, game, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    if bot.startswith("node") and not __import__("shutil").which("node"):
+        pytest.skip("no node")
+    result = run_match([f"cmd:{bot}", "random", "random"], make_game(game, players=3), 2, 0, progress=False)
+    assert not result.notes, result.notes
+
+
+@pytest.mark.parametrize("bot, words", [("crash", "crashed: exited with code 3"), ("garbage", "garbage"),
+                                        ("timeout", "timed out"), ("illegal", "not a legal action")])
+def test_faulty_bots_forfeit(bot, words):
+    spec = f"cmd:{PY} {BOTS}/{bot}_bot.py:timeout=0.2"
+    result = run_match([spec, "random", "random"], make_game("cards", players=3), 1, 0, progress=False)
+    assert len(result.notes) == 1 and "FORFEITS" in result.notes[0] and words in result.notes[0]
+
+
+def test_timeout_bot_leaves_no_process():
+    import os
+    agent = make_agent(f"cmd:{PY} {BOTS}/timeout_bot.py:timeout=0.2")
+    run_match([agent, "random", "random"], make_game("cards", players=3), 1, 0, progress=False)
+    agent.close()
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            except OSError:
+                continue
+            assert b"time.sleep(600)" not in cmdline
+
+
+def test_bot_never_sees_other_hands(tmp_path):
+    """Two deals that differ only in another seat's hand show seat 0 the same first view."""
+    game = make_game("cards", players=3)
+    log = tmp_path / "log.jsonl"
+    agent = make_agent(f"cmd:{PY} {BOTS}/record_bot.py {log}")
+    st = game.new_games(np.array([5], dtype=np.uint64))
+    other = game.new_games(np.array([5], dtype=np.uint64))
+    other.hands[[1, 2]] = other.hands[[2, 1]]  # seats 1 and 2 swap hands
+    for state in (st, other):
+        agent.act(game.view(state, [0], [0]), np.random.default_rng(0))
+    agent.close()
+    acts = [json.loads(x) for x in log.read_text().splitlines() if '"act"' in x]
+    assert len(acts) == 2 and acts[0] == acts[1]
+    assert not (st.hands[1] == other.hands[1]).all()

@@ -1,0 +1,116 @@
+"""Every file reader is bounded (core/untrusted.py): deep nesting, a 5,000-digit integer,
+non-UTF-8 bytes, /dev/zero and an oversized file give the one-line error and exit code 2
+in replay, --layout, --config, tournament --resume and report, never a traceback, and
+nothing is read past the size limit (README "Security")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.support.fuzz_support import assert_one_line_error, run_cli
+
+KINDS = ["deep", "integer", "bytes", "dev-zero", "oversized"]
+
+
+def hostile(path: Path, kind: str, limit: int, toml: bool = False) -> Path:
+    """Write the hostile file `kind` at `path` (a symlink for /dev/zero, sparse when large)."""
+    if kind == "dev-zero":
+        path.symlink_to("/dev/zero")
+    elif kind == "oversized":
+        with open(path, "wb") as f:
+            f.write(b"{}")
+            f.truncate(limit + 1)
+    else:
+        body = {"deep": "[" * 100_000 + "]" * 100_000, "integer": "9" * 5000}.get(kind)
+        if body is None:
+            path.write_bytes(b"\xff\xfe{\"a\": 1}\n")
+        else:
+            path.write_text(f"a = {body}\n" if toml else f'{{"a": {body}}}\n')
+    return path
+
+
+def check(code, err, kind):
+    line = assert_one_line_error(code, err)
+    expected = {"deep": "nested deeper", "integer": "digits", "bytes": "not UTF-8",
+                "dev-zero": "not a regular file", "oversized": "larger than the limit"}[kind]
+    assert expected in line, line
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_replay(tmp_path, kind):
+    from sixnimmt_env.core.records import MAX_RECORD_BYTES
+    f = hostile(tmp_path / "r.json", kind, MAX_RECORD_BYTES)
+    code, _, err = run_cli("replay", f)
+    check(code, err, kind)
+
+
+@pytest.mark.parametrize("suffix", [".toml", ".json"])
+@pytest.mark.parametrize("kind", KINDS)
+def test_layout(tmp_path, kind, suffix):
+    from sixnimmt_env.board.layout import MAX_LAYOUT_BYTES
+    f = hostile(tmp_path / f"l{suffix}", kind, MAX_LAYOUT_BYTES, toml=suffix == ".toml")
+    code, _, err = run_cli("match", "--agents", "random,random", "--game", "board", "--games", "1", "--layout", f)
+    check(code, err, kind)
+
+
+@pytest.mark.parametrize("suffix", [".toml", ".json"])
+@pytest.mark.parametrize("kind", KINDS)
+def test_config(tmp_path, kind, suffix):
+    from training.config import MAX_CONFIG_BYTES
+    f = hostile(tmp_path / f"c{suffix}", kind, MAX_CONFIG_BYTES, toml=suffix == ".toml")
+    code, _, err = run_cli("train", "--config", f, "--runs-dir", tmp_path / "runs")
+    check(code, err, kind)
+
+
+@pytest.fixture(scope="module")
+def tournament(tmp_path_factory):
+    out = tmp_path_factory.mktemp("t") / "t"
+    code, _, err = run_cli("tournament", "--agents", "random,lowest", "--games", "1", "--players-range", "2-2",
+                           "--out", out, "--no-progress")
+    assert code == 0, err
+    return out
+
+
+def _copy(tournament: Path, to: Path) -> Path:
+    to.mkdir()
+    for name in ("tournament.json", "results.jsonl"):
+        (to / name).write_bytes((tournament / name).read_bytes())
+    return to
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_tournament_resume(tmp_path, tournament, kind):
+    from experiments.tournament import MAX_CONFIG_BYTES
+    out = _copy(tournament, tmp_path / "t")
+    (out / "tournament.json").unlink()
+    hostile(out / "tournament.json", kind, MAX_CONFIG_BYTES)
+    code, _, err = run_cli("tournament", "--resume", out, "--no-progress")
+    check(code, err, kind)
+
+
+@pytest.mark.parametrize("target", ["tournament.json", "results.jsonl"])
+@pytest.mark.parametrize("kind", KINDS)
+def test_report(tmp_path, tournament, kind, target):
+    from experiments import report
+    out = _copy(tournament, tmp_path / "t")
+    rows = (out / "results.jsonl").read_bytes()
+    (out / target).unlink()
+    limit = report.MAX_CONFIG_BYTES if target == "tournament.json" else report.MAX_RESULTS_BYTES
+    f = hostile(out / target, kind, limit)
+    if target == "results.jsonl" and kind in ("deep", "integer"):  # a bad first line, the rows after
+        f.write_bytes(f.read_bytes() + rows)
+    code, _, err = run_cli("report", out)
+    check(code, err, kind)
+
+
+def test_a_hostile_line_of_results_is_a_torn_one_on_resume(tmp_path, tournament):
+    """tournament --resume drops a line it cannot read (as a line torn by a kill) and
+    plays its unit again, instead of failing or reading it unbounded."""
+    out = _copy(tournament, tmp_path / "t")
+    rows = (out / "results.jsonl").read_text()
+    (out / "results.jsonl").write_text("[" * 100_000 + "\n" + rows)
+    code, _, err = run_cli("tournament", "--resume", out, "--no-progress")
+    assert code == 0, err
+    assert (out / "results.jsonl").read_text().count("\n") == rows.count("\n")

@@ -1,0 +1,92 @@
+"""No orphans, no tracebacks from workers: a run with worker processes (imitate's label
+workers, the local pool of tournament and match) that is killed, whatever the signal,
+leaves no process behind, and a Ctrl-C ends it with one line (README "Security")."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.support.process_support import in_group, leftovers, stat, wait_until_empty
+
+pytestmark = pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads /proc (Linux)")
+
+
+def runs(tmp_path):
+    """Each kind of run with two worker processes, long enough to be killed mid-way."""
+    return {
+        "imitate": ["imitate", "--runs-dir", str(tmp_path), "--no-progress", "--set", "name=k",
+                    "--set", "units=50", "--set", "workers=2", "--set", "players=[4]",
+                    "--set", "teacher=mcs:rollouts=400"],
+        "tournament": ["tournament", "--agents", "mcs:rollouts=300,random", "--games", "400",
+                       "--workers", "2", "--out", str(tmp_path / "t"), "--no-progress"],
+        "match": ["match", "--agents", "mcs:rollouts=300,random,random", "--games", "400", "--chunk-deals", "10",
+                  "--workers", "2"],
+    }
+
+
+def _as_from_a_terminal() -> None:
+    os.setsid()  # a process group of its own, to signal it as a terminal does
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # not ignored, even if it is in this session
+
+
+def start(args, tmp_path):
+    """The run in a process group of its own; returns once its workers run."""
+    proc = subprocess.Popen([sys.executable, "-m", "experiments.cli", *args], cwd=tmp_path,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_as_from_a_terminal)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        workers = [p for p in in_group(proc.pid) if (stat(p) or {}).get("ppid") == proc.pid]
+        if len(workers) >= 2:
+            time.sleep(1.0)  # the workers at work
+            return proc
+        time.sleep(0.1)
+    proc.kill()
+    pytest.fail(f"the run never started its workers: {proc.communicate()[1][-2000:]}")
+
+
+@pytest.mark.parametrize("kind", ["imitate", "tournament", "match"])
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_a_killed_run_leaves_no_process(tmp_path, kind, sig):
+    proc = start(runs(tmp_path)[kind], tmp_path)
+    proc.send_signal(sig)  # the run only: its workers learn it from the kernel or their watch
+    _, err = proc.communicate(timeout=60)
+    left = wait_until_empty(proc.pid)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert left == [], f"{kind} after {sig.name}: processes left"
+    assert "Traceback" not in err and "BrokenPipe" not in err, err
+
+
+@pytest.mark.parametrize("kind", ["imitate", "tournament"])
+def test_ctrl_c_ends_a_run_with_one_line(tmp_path, kind):
+    """SIGINT to the whole group, as a terminal sends it: one line, no worker traceback."""
+    proc = start(runs(tmp_path)[kind], tmp_path)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    left = wait_until_empty(proc.pid)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert left == []
+    assert proc.returncode == 130 and "Traceback" not in err, err
+    assert len(err.strip().splitlines()) == 1, (proc.returncode, err)
+
+
+def test_the_session_check_sees_an_orphan():
+    """The check conftest runs at the session's end finds a process whose parent died."""
+    shell = subprocess.run(["sh", "-c", "sleep 60 >/dev/null 2>&1 & echo $!"], capture_output=True, text=True)
+    orphan = int(shell.stdout)
+    try:
+        assert orphan in leftovers(os.getpid())
+    finally:
+        os.kill(orphan, signal.SIGKILL)
+    deadline = time.monotonic() + 5
+    while stat(orphan) is not None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert orphan not in leftovers(os.getpid())
