@@ -25,7 +25,7 @@ import torch as th
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
-from agents.cards.policy import _mlp
+from agents.networks import mlp as _mlp
 from sixnimmt_env.board.actions import ONE_MORE_ACTION, SWAP_ACTION
 from sixnimmt_env.board.luck_features import LUCK_FEATURES, LUCK_ROWS, luck_option_actions
 from sixnimmt_env.board.option_features import OPTION_FEATURES, option_actions

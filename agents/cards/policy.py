@@ -19,20 +19,13 @@ import torch as th
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
+from agents.networks import mlp as _mlp
 from sixnimmt_env.cards.encoding import HAND_SLOT_FEATURES
 from sixnimmt_env.cards.rules import HAND_SIZE, N_ROWS
 from sixnimmt_env.core.layout import ObsLayout
 
 ROW_INPUTS = ("row_count", "row_bulls", "row_last", "choice_rows")  # per row, by row index
 ID_FEATURE = 1  # index of the "id" feature in a hand slot (see HAND_SLOT_FIELDS)
-
-
-def _mlp(sizes: list[int]) -> nn.Sequential:
-    """Linear + ReLU layers through `sizes` (input width first); empty for a single size."""
-    layers: list[nn.Module] = []
-    for a, b in zip(sizes[:-1], sizes[1:]):
-        layers += [nn.Linear(a, b), nn.ReLU()]
-    return nn.Sequential(*layers)
 
 
 class CardScorer(nn.Module):

@@ -1,0 +1,17 @@
+"""Network pieces shared by the games' policies (agents/cards/policy.py, agents/board/policy.py).
+
+Kept here, below both games' agent packages, so that neither imports the other's private
+helpers (agents/<game>/ may import its own game; a piece both need lives one level up).
+"""
+
+from __future__ import annotations
+
+from torch import nn
+
+
+def mlp(sizes: list[int]) -> nn.Sequential:
+    """Linear + ReLU layers through `sizes` (input width first); empty for a single size."""
+    layers: list[nn.Module] = []
+    for a, b in zip(sizes[:-1], sizes[1:]):
+        layers += [nn.Linear(a, b), nn.ReLU()]
+    return nn.Sequential(*layers)
