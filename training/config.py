@@ -15,6 +15,7 @@ from typing import ClassVar
 
 from sixnimmt_env.core.checks import is_int
 from sixnimmt_env.core.errors import ConfigError
+from sixnimmt_env.core.options import canonical_rule_options
 from sixnimmt_env.core.rewards import EPISODES, REWARDS, check_option
 from sixnimmt_env.core.untrusted import decode, loads_json, loads_toml, read_bytes
 
@@ -107,8 +108,9 @@ class CardRules:
         return {name: getattr(self, name) for name in RULE_KEYS}
 
     def rule_options(self) -> dict:
-        """The rule options as make_game and RuleConfig take them (None for an unused limit)."""
-        return {**self.rule_fields(), "end_score": self.end_score or None, "max_rounds": self.max_rounds or None}
+        """The rule options as make_game and RuleConfig take them (None for an unused limit:
+        core/options.py is the one home of "0 means none")."""
+        return canonical_rule_options(self.rule_fields())
 
     def card_rules(self, players: int):
         """The RuleConfig of a table of `players` under these options (ConfigError if invalid)."""

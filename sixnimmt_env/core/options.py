@@ -2,7 +2,7 @@
 `make_game`), the command line and the web server.
 
 `canonical_rule_options` is the one place a value that front ends spell differently is
-given its meaning. So far there is one such rule:
+given its meaning. So far there is one such rule, for two options:
 
 **An end score of 0 means no end score** (`end_score=None`: the game ends by `max_rounds`
 alone). Why 0 means "none" instead of being an error: a command line or a web form cannot
@@ -12,8 +12,12 @@ The CLI has documented `--end-score 0` as "unused" from its start, so the Python
 follows it rather than the other way round. The stored form is None: records, a
 tournament's `tournament.json` and `rules.to_dict()` never hold a 0.
 
-The rule is written for the option's name, so it holds for every game that has an
-`end_score`; a game without one still refuses the option (the board game does).
+**A round limit of 0 means no round limit** (`max_rounds=None`), for the same reasons: a
+config file (training's `max_rounds = 0`) cannot write None either, and a limit of 0
+rounds would end a game before it starts.
+
+The rule is written for the options' names, so it holds for every game that has an
+`end_score` or `max_rounds`; a game without one still refuses the option (the board game does).
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from numbers import Integral
 from typing import Any
 
 # Rule options whose 0 means "this limit is not used" (None).
-ZERO_MEANS_NONE = ("end_score",)
+ZERO_MEANS_NONE = ("end_score", "max_rounds")
 
 
 def canonical_rule_options(options: Mapping[str, Any]) -> dict[str, Any]:

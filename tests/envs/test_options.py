@@ -105,6 +105,16 @@ def test_end_score_zero_is_none_in_the_python_api():
         make_game("board", end_score=0)  # a game without an end score still refuses it
 
 
+def test_max_rounds_zero_is_none_in_the_api_and_in_a_training_config():
+    """One home for "0 means none": make_game and a training config's rule options agree."""
+    from training.config import RunConfig
+    zero = make_game("cards", players=3, end_score=66, max_rounds=0)
+    assert zero.rules.max_rounds is None and zero == make_game("cards", players=3, end_score=66)
+    options = RunConfig(end_score=0, max_rounds=3).rule_options()
+    assert options["end_score"] is None and options["max_rounds"] == 3
+    assert RunConfig(max_rounds=0).rule_options()["max_rounds"] is None
+
+
 @pytest.mark.parametrize("value", [False, 0.0, "0", -1])
 def test_only_an_integer_zero_means_no_end_score(value):
     assert canonical_rule_options({"end_score": value}) == {"end_score": value}
