@@ -1,12 +1,11 @@
-"""The board engine plays bit for bit as it did before its lockstep placing (issue 13's
-speed work).
+"""The board engine plays bit for bit as it always has: a pin for refactors and speed work.
 
 tests/data/golden-board.json holds SHA-256 digests of whole random games (every state
-array and every event of every step, the observations of every seat) made by the stage
-machine alone, at 2-6 players, basic and luck, both next-row options. The engine now
-places most tiles with the lockstep path and hands to the stage machine only where a
-question stops a game; this module recomputes the digests with today's code. Regenerate
-(`python tests/board/test_golden_board.py`) only for a deliberate rules change.
+array and every event of every step, the observations of every seat) at 2-6 players,
+basic and luck, both next-row options, played through the public API (`make_game`, seat
+views, `Game.step`). This module recomputes them with today's code: any change in what
+the engine does, however it does it, changes a digest. Regenerate
+(`python tests/board/test_golden_board.py --write`) only for a deliberate rules change.
 """
 from __future__ import annotations
 
