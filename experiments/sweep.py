@@ -29,7 +29,7 @@ The file (every key but `name` optional):
 The trial list is drawn once, here, with its own seed (not by Tune's search algorithm),
 and saved in runs/sweep-<name>/sweep.json: a resumed sweep runs the same trials, and a
 trial cut short resumes its training run from its last checkpoint (`train --resume`).
-Evaluation figure: `penalty_per_round` of eval.csv (lower is better).
+Evaluation figure: `points_per_round` of eval.csv (lower is better).
 """
 
 from __future__ import annotations
@@ -45,8 +45,9 @@ from pathlib import Path
 import numpy as np
 
 from sixnimmt_env.core.errors import ConfigError
+from training.runs import read_evals
 
-METRIC, MODE = "penalty_per_round", "min"
+METRIC, MODE = "points_per_round", "min"
 SPEC_KEYS = {"name", "base", "search", "samples", "seed", "max_concurrent", "cpus_per_trial",
              "set", "grid", "random", "asha"}
 DISTRIBUTIONS = ("uniform", "loguniform", "randint", "choice")
@@ -223,8 +224,7 @@ def write_summary(saved: dict, sweep_dir: Path, outcome: dict) -> list[dict]:
         run = runs_dir / t["name"]
         evals = []
         if (run / "eval.csv").exists():
-            with (run / "eval.csv").open() as f:
-                evals = [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
+            evals = read_evals(run / "eval.csv")  # an old run's penalty_per_round column too
         curves[t["name"]] = evals
         cfg = t["train"]
         last = evals[-1] if evals else {}

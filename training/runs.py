@@ -10,6 +10,7 @@ killed run leaves whole files or none.
 
 from __future__ import annotations
 
+import csv
 import json
 import platform
 from pathlib import Path
@@ -78,6 +79,27 @@ def resume_run(run: str | Path, config_class, what: str, missing: str = "no conf
     return run, config_class.from_dict(read_run_json(run / "config.json", dict))
 
 
+RESUME_OPTIONS = ("minutes", "total_timesteps", "torch_threads")
+"""The options a resumed training run may change (`--resume DIR --set minutes=300`): its
+budget and its threads, never what it learns or plays against."""
+
+
+def resumed_config(run: Path, cfg, overrides, what: str):
+    """`cfg` with the `overrides` (key=value) of RESUME_OPTIONS applied and saved into the
+    run's config.json, so later resumes keep them; a ConfigError for any other option."""
+    if not overrides:
+        return cfg
+    from .config import read_options
+    values = read_options(None, overrides, cfg.to_dict(), what)
+    other = sorted(set(values) - set(RESUME_OPTIONS))
+    if other:
+        raise ConfigError(f"a resumed run keeps its config but for {', '.join(RESUME_OPTIONS)}: "
+                          f"cannot change {', '.join(other)}")
+    cfg = type(cfg).from_dict({**cfg.to_dict(), **values})
+    write_json(run / "config.json", cfg.to_dict())
+    return cfg
+
+
 def read_run_file(path: Path) -> str:
     """A run directory's text file; a ConfigError naming it when it cannot be read."""
     try:
@@ -95,3 +117,29 @@ def read_run_json(path: Path, kind: type):
     if not isinstance(data, kind):
         raise ConfigError(f"{path} does not hold a JSON {kind.__name__}")
     return data
+OLD_EVAL_NAMES = {"penalty_per_round": "points_per_round", "eval_penalty_per_round": "eval_points_per_round"}
+"""Names runs wrote before the lab said points everywhere (eval.csv's column, the model
+meta's key), and what they are called now: `read_evals` and `eval_figure` read both."""
+
+
+def read_evals(eval_csv: str | Path) -> list[dict]:
+    """The rows of a run's eval.csv as dicts of numbers, keyed by EVAL_COLUMNS' names (an
+    old run's `penalty_per_round` column read as `points_per_round`); a row that is not
+    numbers (a torn last line) is skipped."""
+    rows = []
+    with Path(eval_csv).open(newline="") as f:
+        for r in csv.DictReader(f):
+            try:
+                rows.append({OLD_EVAL_NAMES.get(k, k): float(v) for k, v in r.items() if k is not None})
+            except (TypeError, ValueError):
+                continue
+    return rows
+
+
+def eval_figure(meta: dict) -> float | None:
+    """A saved model's evaluation figure from its meta (best.json, a snapshot's .json):
+    `eval_points_per_round`, or an older model's `eval_penalty_per_round`."""
+    value = meta.get("eval_points_per_round", meta.get("eval_penalty_per_round"))
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+

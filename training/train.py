@@ -37,20 +37,18 @@ from sixnimmt_env.core.game import make_game
 from .board_training import better, board_model_meta, check_init_model, eval_rules
 from .config import TrainConfig
 from .pool import OpponentPool
-from .runs import new_run, read_run_file, read_run_json, resume_run, write_json
+from .runs import new_run, read_run_file, read_run_json, resume_run, resumed_config, write_json
 
-EVAL_COLUMNS = ["timesteps", "wall_s", "penalty_per_round", "ci95", "win_share", "steps_per_s", "env_share"]
+EVAL_COLUMNS = ["timesteps", "wall_s", "points_per_round", "ci95", "win_share", "steps_per_s", "env_share"]
 """The header of eval.csv: one row per evaluation."""
-
-
-def model_meta(cfg: TrainConfig, steps: int, penalty: float | None = None) -> dict:
+def model_meta(cfg: TrainConfig, steps: int, points: float | None = None) -> dict:
     """The sidecar .json of a saved model: what it was trained for, and its evaluation
-    (`penalty`: the evaluation's points per round; the board game's: points per game)."""
+    (`points`: the evaluation's points per round; the board game's: points per game)."""
     if cfg.game == "board":
-        return board_model_meta(cfg, steps, penalty)
+        return board_model_meta(cfg, steps, points)
     return {"game": "cards", "variant": cfg.variant, "deck": cfg.deck, "players": cfg.players,
             "row_choice": cfg.row_choice, "observation": cfg.observation, "episode": cfg.episode,
-            "reward": cfg.reward, "timesteps": steps, "eval_penalty_per_round": penalty,
+            "reward": cfg.reward, "timesteps": steps, "eval_points_per_round": points,
             "eval_field": f"{cfg.players - 1} x {cfg.eval_opponent}",
             **({"init_model": cfg.init_model} if cfg.init_model else {})}
 
@@ -67,7 +65,7 @@ def evaluate(model, cfg: TrainConfig, deals: int | None = None, opponent: str | 
     field = [opponent or cfg.eval_opponent] * (cfg.players - 1)
     result = run_match([agent] + field, rules, deals or cfg.eval_deals, seed, progress=False)
     me = next(a for a in result.agents if a.name == "ppo")
-    return {"penalty_per_round": me.points_per_round, "ci": me.points_ci, "win_share": me.win_share}
+    return {"points_per_round": me.points_per_round, "ci": me.points_ci, "win_share": me.win_share}
 
 
 def new_model(cfg: TrainConfig, env=None, *, num_games: int | None = None, tensorboard_log: str | None = None):
@@ -252,20 +250,20 @@ class Bookkeeping(BaseCallback):
         n, state = self.num_timesteps, self.state
         result = evaluate(self.model, self.cfg)
         rate = (n - self.steps0) / max(time.perf_counter() - self.t0, 1e-9)
-        row = [n, round(self.elapsed(), 1), round(result["penalty_per_round"], 4), round(result["ci"], 4),
+        row = [n, round(self.elapsed(), 1), round(result["points_per_round"], 4), round(result["ci"], 4),
                round(result["win_share"], 4), round(rate, 1), round(self.env_share(), 4)]
         with self.eval_csv.open("a", newline="") as f:
             csv.writer(f).writerow(row)
-        self.logger.record("eval/penalty_per_round", result["penalty_per_round"])
+        self.logger.record("eval/points_per_round", result["points_per_round"])
         self.logger.record("eval/win_share", result["win_share"])
         self.logger.record("perf/env_share", self.env_share())
-        if state["best"] is None or better(self.cfg, result["penalty_per_round"], state["best"]):
-            state["best"] = result["penalty_per_round"]
+        if state["best"] is None or better(self.cfg, result["points_per_round"], state["best"]):
+            state["best"] = result["points_per_round"]
             tmp = self.run / "best.tmp.zip"
             self.model.save(tmp)
             tmp.replace(self.run / "best.zip")
-            write_model_meta(self.run / "best.zip", model_meta(self.cfg, n, result["penalty_per_round"]))
-        self.bar.set_postfix(eval=f"{result['penalty_per_round']:.2f}", best=f"{state['best']:.2f}",
+            write_model_meta(self.run / "best.zip", model_meta(self.cfg, n, result["points_per_round"]))
+        self.bar.set_postfix(eval=f"{result['points_per_round']:.2f}", best=f"{state['best']:.2f}",
                              env=f"{self.env_share():.0%}")
         if self.on_eval is not None:
             self.on_eval(dict(zip(EVAL_COLUMNS, row)))
@@ -326,14 +324,16 @@ def _truncate_eval(eval_csv: Path, steps: int) -> None:
 
 
 def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None,
-          runs_dir: str | Path = "runs", progress: bool = True, on_eval=None) -> Path:
+          runs_dir: str | Path = "runs", progress: bool = True, on_eval=None, overrides=()) -> Path:
     """Train a new run from `cfg` under `runs_dir`, or resume the run directory `resume`
-    from its last complete checkpoint (with its saved config); returns the run directory.
+    from its last complete checkpoint (with its saved config, less `overrides` of its
+    budget: runs.RESUME_OPTIONS); returns the run directory.
     `on_eval`: called with every evaluation's row (see Bookkeeping)."""
     # ------------------------------------------------------------------ the run directory
     ckpt = None
     if resume is not None:
         run, cfg = resume_run(resume, TrainConfig, "training", "no config.json, no complete checkpoint")
+        cfg = resumed_config(run, cfg, overrides, "training")
         if (run / "latest").exists():
             ckpt = run / read_run_file(run / "latest").strip()
             state = read_run_json(ckpt / "state.json", dict)

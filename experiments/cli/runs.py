@@ -19,7 +19,8 @@ RUN_OPTIONS: Any = Marker("RUN_OPTIONS")
 @dataclass(frozen=True)
 class RunStart:
     """How a run of `train` or `imitate` starts: a new one from --config and --set, or
-    --resume DIR with its saved config (then --config and --set are refused)."""
+    --resume DIR with its saved config (then --config is refused, and --set, but for a
+    training run's budget: training.runs.RESUME_OPTIONS)."""
 
     config: Optional[Path]
     set_: list[str]
@@ -27,12 +28,14 @@ class RunStart:
     runs_dir: Path
     progress: bool
 
-    def start(self, runner, config_class) -> Path:
-        """Run `runner` (training's train or imitate) and return its run directory."""
+    def start(self, runner, config_class, budget: bool = False) -> Path:
+        """Run `runner` (training's train or imitate) and return its run directory;
+        `budget`: the runner takes --set of its budget on resume (`overrides`)."""
         if self.resume is not None:
-            if self.config is not None or self.set_:
+            if self.config is not None or (self.set_ and not budget):
                 raise ConfigError("--resume continues a run with its saved config: drop --config/--set")
-            return runner(resume=self.resume, progress=self.progress)
+            extra = {"overrides": self.set_} if budget else {}
+            return runner(resume=self.resume, progress=self.progress, **extra)
         return runner(config_class.load(self.config, self.set_), runs_dir=self.runs_dir, progress=self.progress)
 
 
@@ -49,14 +52,15 @@ def run_options(what: str, resume: str, progress: str):
 
 
 @app.command()
-@run_options("training", resume="Continue the run in this directory from its last checkpoint.",
+@run_options("training", resume="Continue the run in this directory from its last checkpoint "
+                         "(--set may raise its minutes, total_timesteps, torch_threads).",
              progress="Show a progress bar.")
 def train(run: RunStart = RUN_OPTIONS) -> None:
     """Train MaskablePPO on the batched env against a self-play league (see training/)."""
     from training.config import TrainConfig
     from training.train import train as run_training
 
-    out = run.start(run_training, TrainConfig)
+    out = run.start(run_training, TrainConfig, budget=True)
     typer.echo(f"run in {out}/ (best model: {out}/best.zip, evaluations: {out}/eval.csv)")
 
 

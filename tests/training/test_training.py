@@ -35,10 +35,11 @@ def test_tiny_run_end_to_end(tmp_path):
     assert json.loads((run / "versions.json").read_text())["seed"] == 0
     assert (run / (run / "latest").read_text()).is_dir()
     rows = (run / "eval.csv").read_text().strip().splitlines()
-    assert rows[0].startswith("timesteps,") and len(rows) >= 3
+    assert rows[0].startswith("timesteps,wall_s,points_per_round,") and len(rows) >= 3
     pool = json.loads((run / (run / "latest").read_text() / "pool.json").read_text())
     assert pool["snapshots"] and abs(sum(pool["probabilities"].values()) - 1) < 1e-9
     assert (run / "best.zip").exists() and json.loads((run / "best.json").read_text())["players"] == 3
+    assert isinstance(json.loads((run / "best.json").read_text())["eval_points_per_round"], float)
     agent = PPOAgent(str(run / "best.zip"))
     result = run_match([agent, "random", "random"], RuleConfig(players=3, max_rounds=1), 3, 0, progress=False)
     assert result.games == 9  # the agent played legal moves throughout (run_match validates)
