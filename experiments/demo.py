@@ -80,8 +80,8 @@ def interface_demo(game, seed: int, echo: Callable[[str], None] = print) -> dict
 def _final(game, st, echo, unit: str | None = None) -> None:
     winners = np.flatnonzero(game.winners(st)[:, 0]).tolist()
     head = "\nfinal scores" + (f" ({unit})" if unit else "") + ": "
-    echo(head + ", ".join(f"seat {p}: {int(t)}" for p, t in enumerate(game.totals(st)[:, 0])))
-    echo("winner" + ("s" if len(winners) > 1 else "") + ": " + ", ".join(f"seat {w}" for w in winners))
+    echo(head + ", ".join(f"seat {p + 1}: {int(t)}" for p, t in enumerate(game.totals(st)[:, 0])))  # seats from 1
+    echo("winner" + ("s" if len(winners) > 1 else "") + ": " + ", ".join(f"seat {w + 1}" for w in winners))
 
 
 def card_demo(game, seed: int, echo: Callable[[str], None] = print) -> dict:
@@ -96,7 +96,7 @@ def card_demo(game, seed: int, echo: Callable[[str], None] = print) -> dict:
     while not game.game_over(st)[0]:
         if st.round[0] != announced_round:
             announced_round = int(st.round[0])
-            echo(f"\n=== round {announced_round + 1} (dealer: seat {int(st.dealer[0])}) ===")
+            echo(f"\n=== round {announced_round + 1} (dealer: seat {int(st.dealer[0]) + 1}) ===")
         if st.phase[0] != PHASE_ROW:
             echo(f"-- turn {int(st.turn[0]) + 1}")
             for line in table_lines(st):

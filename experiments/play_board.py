@@ -30,12 +30,22 @@ from rich.text import Text
 
 from experiments.session import HUMAN, Ask, TerminalSession
 from sixnimmt_env.board.actions import ANSWER_NO, ANSWER_YES, LUCK_ACTION, N_TILE_ACTIONS, describe_action, tile_action
-from sixnimmt_env.board.layout import FIXED, GREEN, KIND_EFFECTS, KIND_NAMES, PLAIN, PLAY_TWO, RED, TAKE
-from sixnimmt_env.board.render import action_cards_line, continued_parts, gained_words
+from sixnimmt_env.board.layout import (
+    DRAW_ACTION,
+    DRAW_TILE,
+    FIXED,
+    GREEN,
+    KIND_EFFECTS,
+    KIND_NAMES,
+    PLAIN,
+    PLAY_TWO,
+    RED,
+    TAKE,
+    TAKE_TO_HAND,
+)
 from sixnimmt_env.board.rules import DOUBLE, N_TILES, PLUS5
 from sixnimmt_env.board.state import (
     ASK_ACTION,
-    ASK_DOUBLE,
     ASK_FREE_ROW,
     ASK_LUCK_CARD,
     ASK_PLUS5,
@@ -44,18 +54,33 @@ from sixnimmt_env.board.state import (
     PHASE_PICK_SECOND,
     BoardState,
 )
-from sixnimmt_env.board.table_view import LUCK_HELP, question_text
+from sixnimmt_env.board.table_view import answer_label, question_text
+from sixnimmt_env.board.words import (
+    ACTION_HELP,
+    ACTION_NAMES,
+    FIELD_CODES,
+    LUCK_HELP,
+    PRO_FIELD_KINDS,
+    QUESTIONS,
+    TILE_HELP,
+    answer_help,
+    answer_text,
+    placement_parts,
+    placements,
+)
 from sixnimmt_env.core.game import as_game
 
 # Field kinds on screen: the code (the layout file's) and its colour. Colour only helps:
 # the codes are printed too, and a legend says what they do.
 FIELD_STYLES = {PLAIN: "dim", GREEN: "bold green", RED: "bold red", PLAY_TWO: "bold cyan",
-                TAKE: "bold black on yellow"}
+                TAKE: "bold black on yellow", TAKE_TO_HAND: "bold black on yellow", DRAW_TILE: "bold magenta",
+                DRAW_ACTION: "bold magenta"}
 FIXED_STYLES = ("bold red", "bold green")  # minus, plus
 TILE_STYLES = {2: "yellow", 3: "dark_orange", 4: "red", 5: "bold magenta"}  # by bullheads (1 plain)
 YES, NO = ("y", "yes", "j", "ja"), ("n", "no", "nein")
 LUCK_WORDS = {PLUS5: ("+5", "5", "plus5", "plus"), DOUBLE: ("2x", "2", "x2", "double", "2×")}
 LUCK_SHOWN = ("+5", "2x")  # as typed (LUCK_KINDS writes "2x" too)
+HELP_WORDS = ("help", "?", "h")  # at any prompt: what the question is and what each answer does
 
 
 class BoardTerminalGame(TerminalSession):
@@ -131,6 +156,9 @@ class BoardTerminalGame(TerminalSession):
         self._show_hint(view, lambda action: str(action + 1), "play")  # tile action a: tile a + 1
         while True:
             text = self._read(prompt)
+            if text.casefold() in HELP_WORDS:
+                self.console.print(TILE_HELP + f" Your tiles: {shown}. Ctrl-C or 'quit' ends the game.")
+                continue
             if not text:
                 self.console.print(f"Type one of your tiles: {shown}")
                 continue
@@ -149,22 +177,36 @@ class BoardTerminalGame(TerminalSession):
         self._show_board(view)
         self.console.print(self._question_text(view, ask))
         self._show_hint(view, describe_action, "answer")
-        if ask in (ASK_ACTION, ASK_FREE_ROW):  # pro: a numbered list of the legal answers
+        help_text = QUESTIONS[ask].help
+        if ask in (ASK_ACTION, ASK_FREE_ROW):  # pro: a numbered list of the legal answers, each with what it does
             options = [int(a) for a in np.flatnonzero(view.action_mask()[0])]
+            explained = set()  # each card's effect once, beside its first answer
             for i, a in enumerate(options, 1):
-                self.console.print(f"  {i}: {describe_action(a)}")
+                label, effect = answer_label(view, a), answer_help(a)
+                name = label.split(":")[0].split(" ")[0]
+                effect = effect.removeprefix(name + ": ") if effect.startswith(tuple(ACTION_NAMES)) else effect
+                if ask != ASK_ACTION or name in explained:
+                    effect = ""
+                explained.add(name)
+                self.console.print(f"  {i}: {label}" + (f" [dim]— {effect}[/dim]" if effect else ""))
             while True:
                 text = self._read(f"Your choice (1-{len(options)}): ")
                 if text.isdigit() and 1 <= int(text) <= len(options):
                     return options[int(text) - 1]
-                self.console.print(f"'{text}' is not one of 1-{len(options)}.")
+                if text.casefold() in HELP_WORDS:
+                    self.console.print(help_text)
+                    continue
+                self.console.print(f"'{text}' is not one of 1-{len(options)}. (? explains the question.)")
         if ask == ASK_LUCK_CARD:
             while True:
                 text = self._read("Luck card (+5 or 2x): ").casefold()
                 for kind, words in LUCK_WORDS.items():
                     if text in words:
                         return LUCK_ACTION[kind]
-                self.console.print(f"'{text}' is not a luck card. Type +5 or 2x.")
+                if text in HELP_WORDS:
+                    self.console.print(help_text)
+                    continue
+                self.console.print(f"'{text}' is not a luck card. Type +5 or 2x. (? explains the question.)")
         name = LUCK_SHOWN[PLUS5 if ask == ASK_PLUS5 else DOUBLE]
         while True:
             text = self._read(f"Use {name}? (y/n): ").casefold()
@@ -172,7 +214,10 @@ class BoardTerminalGame(TerminalSession):
                 return ANSWER_YES
             if text in NO:
                 return ANSWER_NO
-            self.console.print(f"Answer y (use a {name} card now) or n.")
+            if text in HELP_WORDS:
+                self.console.print(help_text)
+                continue
+            self.console.print(f"Answer y (use a {name} card now) or n. (? explains the question.)")
 
     def _question_text(self, view, ask: int) -> str:
         """What the question is about and what each answer gives (the web page's words too)."""
@@ -205,10 +250,14 @@ class BoardTerminalGame(TerminalSession):
                            "field); tiles go lowest first behind the highest row end below them. "
                            "Type a tile as shown in your hand; Ctrl-C or 'quit' ends the game.")
         legend = Text("Fields: ")
-        for code, kind in ((".", PLAIN), ("+", GREEN), ("-", RED), ("+N/-N", FIXED), ("2", PLAY_TWO), ("T", TAKE)):
+        codes = [(code, kind) for code, kind in FIELD_CODES if c.pro or kind not in PRO_FIELD_KINDS]
+        for i, (code, kind) in enumerate(codes):
             style = FIXED_STYLES[1] if kind == FIXED else FIELD_STYLES[kind]
-            legend.append(code, style=style).append(f" {KIND_EFFECTS[kind]}" + (" · " if kind != TAKE else ""))
+            legend.append(code, style=style).append(f" {KIND_EFFECTS[kind]}" + (" · " if i < len(codes) - 1 else ""))
         self.console.print(legend)
+        if c.pro:
+            self.console.print("Action cards: " + " · ".join(f"{name}: {ACTION_HELP[k]}" for k, name in enumerate(ACTION_NAMES)))
+        self.console.print("At any prompt, ? (or help) explains the question and what each answer does.")
         if c.luck:
             self.console.print(self._luck_help())
 
@@ -227,11 +276,13 @@ class BoardTerminalGame(TerminalSession):
             for f in range(n_fields):
                 if f >= int(layout.row_len[r]):
                     cells.append(Text(""))
-                elif f < length:
+                elif f < length and view.tiles[0, r, f]:
                     cells.append(self._tile_text(int(view.tiles[0, r, f])))
-                else:
+                else:  # no tile reached it, or Skip left it empty
                     cells.append(self._field_text(r, f))
-            if length:
+            if self.config.pro and view.stops[0, r]:
+                nxt = Text("STOP: no tile may join this row this turn", style="bold red")
+            elif length:
                 kind, value = int(layout.kind[r, length]), int(layout.value[r, length])
                 nxt = Text(f"{self._short_kind(kind, value)}", style="bold" if kind == TAKE else "")
             else:
@@ -266,7 +317,7 @@ class BoardTerminalGame(TerminalSession):
             stack = view.stack[0]
             self.console.print(f"Luck cards left: +5 {int(stack[PLUS5])} · 2x {int(stack[DOUBLE])}")
         if self.config.pro:
-            self.console.print(action_cards_line(st, 0, seat=HUMAN))
+            self._show_action_cards(view)
 
     def _show_scores(self, totals, title: str, luck=None) -> None:
         parts = []
@@ -289,40 +340,52 @@ class BoardTerminalGame(TerminalSession):
                 Text(" ").join(self._tile_text(t) for t in sorted(by_seat[seat])))
         self.console.print(line)
 
+    def _show_action_cards(self, view) -> None:
+        """Pro: your action cards by kind, the others' by count, the deck, discards, stop signs."""
+        mine = ", ".join(f"{int(n)}x {ACTION_NAMES[k]}" for k, n in enumerate(view.action_cards[0]) if n) or "none"
+        others = " · ".join(f"{self.names[p]} {int(view.action_counts[0, p])}" for p in range(1, len(self.names)))
+        self.console.print(f"Action cards: yours {mine} · {others} · deck {int(view.deck_size[0])}, discarded "
+                           f"{int(view.discard[0].sum())} · stop signs left {int(view.stops_left[0])}")
+
     def _show_events(self, before: BoardState, after: BoardState, events) -> None:
-        """What a step did: each tile placed (field, take, move, luck cards, points), the
-        rest of a tile's placing after a question, the next question, the turn's end."""
+        """What a step did, in the order it happened: the answer it began with when the table
+        sees it (an action card played, a free row chosen, a luck card taken), each tile placed
+        (words.placements: field, take, move, luck cards, points), the rest of a tile's placing
+        after a question, the next question, a stop sign put out."""
         game = 0
-        if int(before.phase[game]) == PHASE_ASK:  # the answered tile goes on
-            view = self.game.view(before, [HUMAN], [0])
-            k = int(np.flatnonzero(view.revealed[0])[0])
-            parts = [] if events.tile[k, game] else continued_parts(events, k, game)
-            if parts:
-                seat = int(view.revealed_seat[0, k])  # relative to seat 0: absolute
-                line = Text(f"  {self.names[seat]}: ").append_text(self._tile_text(int(view.revealed[0, k])))
-                self.console.print(line.append(" " + ", ".join(parts)))
-        for k in np.flatnonzero(events.tile[:, game]):
-            tile, seat = int(events.tile[k, game]), int(events.seat[k, game])
-            row, field = int(events.row[k, game]), int(events.field[k, game])
-            kind = int(events.kind[k, game])
-            line = Text(f"  {self.names[seat]}: ").append_text(self._tile_text(tile))
-            value = int(self.layout.value[row, field])
-            style = FIXED_STYLES[value > 0] if kind == FIXED else FIELD_STYLES.get(kind, "")
-            label = f"fixed {value:+d}" if kind == FIXED else KIND_NAMES[kind]
-            line.append(f" -> row {row + 1} field {field + 1} ").append(f"({label})", style=style)
-            if events.taken[k, game]:
-                line.append(f", takes {int(events.taken[k, game])} tiles", style="bold")
-                if events.double[k, game]:
-                    line.append(" with a 2x card", style="bold")
-                moved = int(events.moved_to[k, game])
-                line.append(f", moves to row {moved + 1}" if moved >= 0 else ", moves on after the question")
-            if events.plus5[k, game]:
-                line.append(", with a +5 card")
-            line.append(f": {int(events.points[k, game]):+d} points", style="bold")
-            if events.luck_gained[k, game]:
-                line.append(", " + gained_words(int(events.luck_gained[k, game])))
+        answer = answer_text(before, self._step_actions, game)
+        if answer is not None:
+            line = Text(f"  {self.names[answer['seat']]} ").append(self._second(answer["seat"], answer["text"]),
+                                                                 style="bold")
+            self.console.print(line)
+        for p in placements(events, game, before):
+            line = Text(f"  {self.names[p.seat]}: ").append_text(self._tile_text(p.tile))
+            where, points, luck = placement_parts(p)
+            if p.continued:
+                line.append(" goes on")
+            else:
+                style = FIXED_STYLES[p.value > 0] if p.kind == FIXED else FIELD_STYLES.get(p.kind, "")
+                line.append(" -> ").append(where[0], style=style)
+                where = where[1:]
+            if where:
+                line.append((", " if not p.continued else ": ") + ", ".join(where), style="bold" if p.taken else "")
+            line.append(f": {points}", style="bold")
+            if luck:
+                line.append(", " + ", ".join(luck))
             self.console.print(line)
         if int(after.phase[game]) == PHASE_ASK and int(after.asker[game]) != HUMAN:
-            question = {ASK_PLUS5: "use a +5 card?", ASK_DOUBLE: "use a 2x card?", ASK_LUCK_CARD: "which luck card?",
-                        ASK_ACTION: "play an action card?", ASK_FREE_ROW: "which free row?"}[int(after.ask[game])]
-            self.console.print(f"  {self.names[int(after.asker[game])]} is asked: {question}")
+            self.console.print(f"  {self.names[int(after.asker[game])]} is asked: {QUESTIONS[int(after.ask[game])].short}")
+
+    @staticmethod
+    def _second(seat: int, text: str) -> str:
+        """The table's words for a seat, in the second person for the person ("you play Stop")."""
+        if seat != HUMAN:
+            return text
+        for verb in ("plays", "takes", "chooses"):
+            if text.startswith(verb + " "):
+                return verb[:-1] + text[len(verb):]
+        return text
+
+    def _step(self, st, actions, recorder):
+        self._step_actions = actions  # the answer the step begins with, for _show_events
+        return super()._step(st, actions, recorder)

@@ -12,30 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .actioncards import decode_play
-from .actions import (
-    ANSWER_NO,
-    ANSWER_YES,
-    FREE_ROW_ACTION,
-    LUCK_ACTION,
-    NO_CARD_ACTION,
-    describe_action,
-    tile_action,
-)
-from .layout import (
-    DRAW_ACTION,
-    DRAW_TILE,
-    FIXED,
-    GREEN,
-    KIND_EFFECTS,
-    KIND_NAMES,
-    PLAIN,
-    PLAY_TWO,
-    RED,
-    TAKE,
-    TAKE_TO_HAND,
-)
-from .render import continued_parts, gained_words
+from .actions import ANSWER_NO, ANSWER_YES, FREE_ROW_ACTION, LUCK_ACTION, NO_CARD_ACTION, describe_action, tile_action
+from .layout import FIXED, KIND_EFFECTS, KIND_NAMES, TAKE
 from .rules import DOUBLE, PLUS5, PLUS5_POINTS
 from .seat_view import BoardSeatView
 from .state import (
@@ -44,43 +22,29 @@ from .state import (
     ASK_FREE_ROW,
     ASK_LUCK_CARD,
     ASK_PLUS5,
-    NO_CARD,
     PHASE_ASK,
     PHASE_OVER,
     PHASE_PICK_SECOND,
     BoardState,
 )
-
-LUCK_SHOWN = ("+5", "2x")
-LUCK_HELP = ("A +5 card makes a tile score +5 instead of its field; a 2x card makes a take count "
-             "its two best tiles plus. Cards gained are usable from the next turn.")
-# The pro side's action cards, in rules.ACTION_KINDS order: the name printed, what it does.
-ACTION_NAMES = ("Stop", "Swap", "Skip", "Front", "Ascending", "One more")
-ACTION_HELP = (
-    "put a stop sign on an active row: no tile may join that row this turn (two signs in the game)",
-    "take your tile back into your hand and put out another tile from your hand at once",
-    ("your tile skips a field: it lands on the field after the next free one, which stays empty "
-     "(needs two free fields before the take field)"),
-    ("for a tile lower than a row's first tile: that row moves one field right and your tile goes "
-     "on field 1 (its field acts on it)"),
-    "put your tile at the end of any active row it is higher than, whatever the gaps",
-    "put out one more tile from your hand at once; both are placed now, lowest first",
+from .words import (  # noqa: F401 - ACTION_HELP, LUCK_HELP, LUCK_SHOWN: read from here by the front ends
+    ACTION_HELP,
+    ACTION_NAMES,
+    ACTION_WHEN,
+    FIELD_CODES,
+    LUCK_HELP,
+    LUCK_SHOWN,
+    PRO_FIELD_KINDS,
+    QUESTIONS,
+    answer_help,
+    answer_text,
+    effect_points,
+    free_row_label,
+    kind_words,
+    landing_text,
+    placement_text,
+    placements,
 )
-ACTION_WHEN = ("Action cards are offered before each of your tiles is placed, while you hold one: play them "
-               "one at a time (Skip, Front and Ascending place the tile, so they come last), or none. "
-               "Each card still held scores +1 at the end; a drawn card is usable at once.")
-_ASKED = {ASK_LUCK_CARD: "chooses a luck card", ASK_PLUS5: "is asked whether to use a +5 card",
-          ASK_DOUBLE: "is asked whether to use a 2x card", ASK_ACTION: "is offered their action cards",
-          ASK_FREE_ROW: "chooses a free row for the tile"}
-
-
-def effect_points(kind: int, value: int, bulls: int) -> int:
-    """The points a field's effect gives a tile with `bulls` bullheads landing on it."""
-    return {GREEN: bulls, RED: -bulls, FIXED: value}.get(kind, 0)
-
-
-def kind_words(kind: int, value: int = 0) -> str:
-    return f"fixed {value:+d}" if kind == FIXED else f"{KIND_NAMES[kind]}: {KIND_EFFECTS[kind]}"
 
 
 def _usable(n: int, kind: str) -> str:
@@ -88,7 +52,8 @@ def _usable(n: int, kind: str) -> str:
 
 
 def question_text(view: BoardSeatView, e: int = 0) -> str:
-    """What the question entry e's seat is asked is about, and what each answer gives."""
+    """What the question entry e's seat is asked is about, and what each answer gives
+    (where the tile lands without an action card; free rows by the field the tile meets)."""
     layout = view.config.board
     ask = int(view.ask[e])
     waiting = view.revealed[e][view.revealed[e] > 0]  # the first is the tile asked about
@@ -97,10 +62,11 @@ def question_text(view: BoardSeatView, e: int = 0) -> str:
     usable = view.luck_usable[e]
     if ask == ASK_ACTION:
         held = ", ".join(f"{int(n)}× {ACTION_NAMES[k]}" for k, n in enumerate(view.action_cards[e]) if n)
-        return (f"Your {tile} is next to be placed: play an action card on it first? You hold {held}. "
-                f"Each card kept scores 1 point at the end.")
+        return (f"Your {tile} is next to be placed: play an action card on it first? {landing_text(view, e)}. "
+                f"You hold {held}; each card kept scores 1 point at the end.")
     if ask == ASK_FREE_ROW:
-        return f"Your {tile} took a row: put it on field 1 of any free row (its field 1 acts on it)."
+        return (f"Your {tile} took a row: it starts a free row of your choice on field 1, and that field acts "
+                "on it (each answer says what it gives).")
     if ask == ASK_LUCK_CARD:
         stack = view.stack[e]
         return (f"Your {tile} took your points down past a clover: take a luck card "
@@ -119,6 +85,18 @@ def question_text(view: BoardSeatView, e: int = 0) -> str:
             f"({_usable(int(usable[PLUS5]), '+5')})")
 
 
+def _legal(view: BoardSeatView, e: int = 0) -> list[int]:
+    return [int(a) for a in np.flatnonzero(view.action_mask()[e])]
+
+
+def answer_label(view: BoardSeatView, action: int, e: int = 0) -> str:
+    """A pro answer as offered: a free row by the field the tile would land on, else
+    describe_action's words."""
+    if FREE_ROW_ACTION <= action < NO_CARD_ACTION:
+        return "free " + free_row_label(view.config.board, action - FREE_ROW_ACTION, int(view.revealed[e][0]))
+    return describe_action(action)
+
+
 def _field_class(layout, r: int, f: int) -> str:
     kind = int(layout.kind[r, f])
     if kind == FIXED:
@@ -128,16 +106,6 @@ def _field_class(layout, r: int, f: int) -> str:
 
 def _tile(layout, t: int) -> dict:
     return {"card": int(t), "text": str(int(t)), "bulls": int(layout.tile_bulls[int(t)])}
-
-
-def answer_help(action: int) -> str:
-    """What a pro answer does, in a sentence (the page's tooltip)."""
-    if action == NO_CARD_ACTION:
-        return "place the tile now, keeping your action cards (+1 point each at the end)"
-    if FREE_ROW_ACTION <= action < NO_CARD_ACTION:
-        return "the tile starts that row on field 1, and field 1 acts on it"
-    kind = int(decode_play(np.array([action]))[0][0])
-    return "" if kind == NO_CARD else f"{ACTION_NAMES[kind]}: {ACTION_HELP[kind]}"
 
 
 def _choices(view: BoardSeatView) -> list[dict]:
@@ -150,8 +118,7 @@ def _choices(view: BoardSeatView) -> list[dict]:
                  "help": "later: a take counts its two best tiles plus"}]
     name = LUCK_SHOWN[PLUS5 if ask == ASK_PLUS5 else DOUBLE]
     if ask in (ASK_ACTION, ASK_FREE_ROW):  # pro: every legal answer, in words
-        return [{"action": int(a), "label": describe_action(int(a)), "help": answer_help(int(a))}
-                for a in np.flatnonzero(view.action_mask()[0])]
+        return [{"action": a, "label": answer_label(view, a), "help": answer_help(a)} for a in _legal(view)]
     return [{"action": ANSWER_YES, "label": f"yes: use a {name} card", "help": LUCK_HELP},
             {"action": ANSWER_NO, "label": "no", "help": f"keep the {name} card"}]
 
@@ -208,7 +175,7 @@ def table_view(state: BoardState, seat: int | None, game: int = 0, *, before: Bo
     elif asked:
         prompt = question_text(view)
     elif int(view.phase[0]) == PHASE_ASK:
-        prompt = f"Seat {int(state.asker[game])} {_ASKED[int(state.ask[game])]}."
+        prompt = f"Seat {int(state.asker[game]) + 1} {QUESTIONS[int(state.ask[game])].asked}."
     elif picking:
         prompt = ("Put out your second tile." if int(view.phase[0]) == PHASE_PICK_SECOND else "Put out your first tile (two this turn)."
                   ) if two else "Put out a tile."
@@ -223,12 +190,10 @@ def table_view(state: BoardState, seat: int | None, game: int = 0, *, before: Bo
                     "and each tile in hand costs its bullheads.")
     if config.luck:
         info += [f"Luck cards left: +5 {int(view.stack[0, PLUS5])} · 2x {int(view.stack[0, DOUBLE])}", LUCK_HELP]
-    legend = [{"field": k, "text": code, "meaning": KIND_EFFECTS[kind]} for code, k, kind in (
-        (".", "plain", PLAIN), ("+", "green", GREEN), ("-", "red", RED), ("+N", "fixed-plus", FIXED),
-        ("2", "play-two", PLAY_TWO), ("T", "take", TAKE))]
+    legend = [{"field": "fixed-plus" if kind == FIXED else KIND_NAMES[kind].replace(" ", "-"),
+               "text": "+N" if kind == FIXED else code, "meaning": KIND_EFFECTS[kind]}
+              for code, kind in FIELD_CODES if config.pro or kind not in PRO_FIELD_KINDS]
     if config.pro:
-        legend += [{"field": KIND_NAMES[kind].replace(" ", "-"), "text": code, "meaning": KIND_EFFECTS[kind]}
-                   for code, kind in (("D", DRAW_TILE), ("A", DRAW_ACTION), ("H", TAKE_TO_HAND))]
         legend += [{"card": name, "text": name, "meaning": ACTION_HELP[k]} for k, name in enumerate(ACTION_NAMES)]
         info.append(ACTION_WHEN)
     out = {"title": "6 nimmt! Das Brettspiel (" + {"basic": "basic game", "luck": "with luck cards",
@@ -243,67 +208,33 @@ def table_view(state: BoardState, seat: int | None, game: int = 0, *, before: Bo
     return out
 
 
-def _answered(before: BoardState, actions, game: int) -> list[dict]:
-    """The answer a step began with, as everyone sees it: the action card played (face
-    up on the table; in describe_action's words) or the luck card taken."""
-    if actions is None or int(before.phase[game]) != PHASE_ASK:
-        return []
-    ask, seat = int(before.ask[game]), int(before.asker[game])
-    action = int(actions[seat, game])
-    if ask == ASK_LUCK_CARD and action in LUCK_ACTION:
-        return [{"kind": "action", "seat": seat, "text": f"takes a {LUCK_SHOWN[LUCK_ACTION.index(action)]} luck card"}]
-    kind = int(decode_play(np.array([action]))[0][0]) if ask == ASK_ACTION else NO_CARD
-    if kind == NO_CARD:
-        return []
-    return [{"kind": "action", "seat": seat, "card": ACTION_NAMES[kind], "text": "plays " + describe_action(action),
-             "help": ACTION_HELP[kind]}]
-
-
 def _step_items(before: BoardState, events, after: BoardState, game: int, actions=None) -> list[dict]:
     """What one step showed: the action or luck card it began with, the reveal, each tile
     placed (field, take, move, luck cards, points), the rest of a tile's placing after a
     question, the next question. A placement says where its tile lands (`row`, `field`,
     `take`, `moved_to`) and the seat's points after it, so the page can show it at once."""
     layout = before.config.board
-    items: list[dict] = _answered(before, actions, game)
-    placed = np.flatnonzero(events.tile[:, game])
+    answer = answer_text(before, actions, game)
+    items: list[dict] = [] if answer is None else [dict(answer, kind="action")]
+    placed = placements(events, game, before)
     if int(before.phase[game]) != PHASE_ASK:
         if int(after.phase[game]) == PHASE_ASK:  # stopped by a question: every tile is in the queue
             queue = [(int(after.queue_seat[k, game]), int(after.queue[k, game]))
                      for k in np.flatnonzero(after.queue[:, game])]
         else:
-            queue = [(int(events.seat[k, game]), int(events.tile[k, game])) for k in placed]
+            queue = [(p.seat, p.tile) for p in placed]
         if queue:
             items.append({"kind": "reveal", "text": "revealed", "heading": f"Turn {int(before.turn[game]) + 1}",
                           "cards": [dict(_tile(layout, t), seat=s) for s, t in sorted(queue)]})
-    else:  # the answered tile goes on: what it did after the question, unless placed again below
-        k = int(before.at[game])
-        parts = [] if events.tile[k, game] else continued_parts(events, k, game)
-        if parts:
-            moved = int(events.moved_to[k, game])
-            items.append({"kind": "place", "seat": int(before.asker[game]),
-                          "cards": [_tile(layout, int(before.queue[k, game]))], "text": "goes on: " + ", ".join(parts),
-                          "moved_to": moved if moved >= 0 else None})
     totals = BoardSeatView(before, [0], [game]).scores[0].astype(int).copy()  # scores are public
-    for k in placed:
-        tile, seat = int(events.tile[k, game]), int(events.seat[k, game])
-        row, field = int(events.row[k, game]), int(events.field[k, game])
-        kind, value = int(events.kind[k, game]), int(layout.value[row, field])
-        text = f"→ row {row + 1} field {field + 1} ({f'fixed {value:+d}' if kind == FIXED else KIND_NAMES[kind]})"
-        taken, moved = int(events.taken[k, game]), int(events.moved_to[k, game])
-        if taken:
-            text += f", takes {taken} tile{'s' * (taken != 1)}" + (" with a 2x card" if events.double[k, game] else "")
-            text += f", moves to row {moved + 1}" if moved >= 0 else ", moves on after the question"
-        if events.plus5[k, game]:
-            text += ", with a +5 card"
-        points = int(events.points[k, game])
-        text += f": {points:+d} point" + "s" * (abs(points) != 1)
-        if events.luck_gained[k, game]:
-            text += ", " + gained_words(int(events.luck_gained[k, game]))
-        totals[seat] += points
-        items.append({"kind": "place", "seat": seat, "cards": [_tile(layout, tile)], "text": text, "row": row,
-                      "field": field, "take": bool(taken), "moved_to": moved if moved >= 0 else None,
-                      "points": points, "score": {"seat": seat, "total": int(totals[seat])}, "alert": bool(taken)})
+    for p in placed:
+        totals[p.seat] += p.points
+        moved = p.moved_to if p.moved_to >= 0 else None
+        item = {"kind": "place", "seat": p.seat, "cards": [_tile(layout, p.tile)], "text": placement_text(p, "→"),
+                "moved_to": moved, "points": p.points, "score": {"seat": p.seat, "total": int(totals[p.seat])}}
+        if not p.continued:
+            item.update(row=p.row, field=p.field, take=bool(p.taken), alert=bool(p.taken))
+        items.append(item)
     if int(after.phase[game]) == PHASE_ASK:
-        items.append({"kind": "note", "seat": int(after.asker[game]), "text": _ASKED[int(after.ask[game])]})
+        items.append({"kind": "note", "seat": int(after.asker[game]), "text": QUESTIONS[int(after.ask[game])].asked})
     return items

@@ -1,7 +1,8 @@
 """Text rendering of games: the table, the hands, and what a step did.
 
 Plain strings (rich markup optional) so the same code serves the demo, the `ansi`
-render mode of the environments and log files.
+render mode of the environments and log files. Seats and rows count from 1, as everywhere
+a person reads them (records keep their 0-based encoding).
 """
 
 from __future__ import annotations
@@ -26,14 +27,14 @@ def table_lines(state: State, game: int = 0) -> list[str]:
         bulls = int(state.row_bulls[r, game])
         full = "  FULL: the next card here takes it" if len(row) == ROW_CAPACITY else ""
         cards = " ".join(f"{_card(state, c):>4}" for c in row)
-        lines.append(f"row {r}: {cards:<25} ({bulls:>2} {state.config.variant_data.penalty_unit}){full}")
+        lines.append(f"row {r + 1}: {cards:<25} ({bulls:>2} {state.config.variant_data.penalty_unit}){full}")
     return lines
 
 
 def scores_line(state: State, game: int = 0) -> str:
     """Everyone's total so far."""
     totals = state.total()[:, game]
-    return "scores: " + ", ".join(f"seat {p}: {int(t)}" for p, t in enumerate(totals))
+    return "scores: " + ", ".join(f"seat {p + 1}: {int(t)}" for p, t in enumerate(totals))
 
 
 @dataclass(frozen=True)
@@ -67,9 +68,9 @@ def step_lines(before: State, events: StepEvents, game: int = 0, after: State | 
     if placed and before.phase[game] != PHASE_ROW:
         shown = {p.seat: p.card for p in placed}
         lines.append("revealed: " + ", ".join(
-            f"seat {s} {_card(before, shown[s])}" for s in range(before.players) if s in shown))
+            f"seat {s + 1} {_card(before, shown[s])}" for s in range(before.players) if s in shown))
     for p in placed:
-        text = f"  seat {p.seat}: {_card(before, p.card)} -> row {p.row}"
+        text = f"  seat {p.seat + 1}: {_card(before, p.card)} -> row {p.row + 1}"
         if p.taken:
             names = " ".join(_card(before, c) for c in p.taken)
             text += f", takes {names} ({p.taken_points} {before.config.variant_data.penalty_unit})"
@@ -78,11 +79,11 @@ def step_lines(before: State, events: StepEvents, game: int = 0, after: State | 
     if chooser >= 0:
         options = None if after is None else np.flatnonzero(after.row_options[:, game]).tolist()
         if options is None or len(options) == len(after.row_options):
-            lines.append(f"  seat {chooser}'s card is lower than every row: seat {chooser} picks a row to take")
+            lines.append(f"  seat {chooser + 1}'s card is lower than every row: seat {chooser + 1} picks a row to take")
         else:  # Die Sechste: two equally long rows ending in twins
-            lines.append(f"  seat {chooser}'s card belongs behind rows {options[0]} and {options[1]}, equally "
-                         f"long and ending in twins: seat {chooser} picks one")
+            lines.append(f"  seat {chooser + 1}'s card belongs behind rows {options[0] + 1} and {options[1] + 1}, "
+                         f"equally long and ending in twins: seat {chooser + 1} picks one")
     if events.round_over[game]:
         pens = events.round_penalty[:, game]
-        lines.append("round over: " + ", ".join(f"seat {p} +{int(x)}" for p, x in enumerate(pens)))
+        lines.append("round over: " + ", ".join(f"seat {p + 1} +{int(x)}" for p, x in enumerate(pens)))
     return lines

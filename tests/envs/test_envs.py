@@ -46,7 +46,7 @@ def test_pettingzoo_render(capsys):
     ansi = sixnimmt_env.parallel_env(4, render_mode="ansi")
     ansi.reset(seed=1)
     text = ansi.render()
-    assert "row 0:" in text and "scores:" in text
+    assert "row 1:" in text and "scores:" in text
 
 
 def test_metadata_and_spaces():

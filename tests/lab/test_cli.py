@@ -149,7 +149,7 @@ def test_play_bad_options_are_one_line_errors(args, message):
 def test_demo_plays_the_board_game(args):
     out = sixnimmt("demo", "--game", "board", *args).stdout
     assert out.startswith("board demo (")
-    assert "board basic-default" in out and "revealed: seat 0" in out
+    assert "board basic-default" in out and "revealed: seat 1" in out
     assert "final scores (points):" in out and "winner" in out
     assert out == sixnimmt("demo", "--game", "board", *args).stdout  # seeded: the same game again
 

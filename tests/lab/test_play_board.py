@@ -219,7 +219,7 @@ def test_board_demo_is_deterministic_and_tells_every_step():
     assert lines[0] == "board demo (luck): 2 players, next row scan, plus5 cards 6, double cards 6, seed 5"
     assert "final scores (points):" in text and re.search(r"^winners?: seat \d", text, re.M)
     assert "row 0" not in text  # rows are numbered from 1; a tile stopped by a question moves on later
-    assert "is asked: luck_card" in text and " goes on: " in text
+    assert "is asked: which luck card?" in text and " goes on: " in text
 
 
 def test_a_move_after_a_question_is_told_by_the_step_that_answers_it():
