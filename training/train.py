@@ -61,11 +61,13 @@ def evaluate(model, cfg: TrainConfig, deals: int | None = None, opponent: str | 
 
     rules = eval_rules(cfg)
     agent = PPOAgent(model=model, meta=model_meta(cfg, 0))
-    agent.name = "ppo"
+    agent.name = "learner"  # no spec is spelled so: a field of plain `ppo` stays the shipped model
     field = [opponent or cfg.eval_opponent] * (cfg.players - 1)
     result = run_match([agent] + field, rules, deals or cfg.eval_deals, seed, progress=False)
-    me = next(a for a in result.agents if a.name == "ppo")
-    return {"points_per_round": me.points_per_round, "ci": me.points_ci, "win_share": me.win_share}
+    me = next(a for a in result.agents if a.name == "learner")
+    them = next(a for a in result.agents if a.name != "learner")
+    return {"points_per_round": me.points_per_round, "ci": me.points_ci, "win_share": me.win_share,
+            "field_points_per_round": them.points_per_round}
 
 
 def new_model(cfg: TrainConfig, env=None, *, num_games: int | None = None, tensorboard_log: str | None = None):
@@ -187,8 +189,9 @@ class Bookkeeping(BaseCallback):
     pool     the OpponentPool the env samples from (snapshots are added to it)
     timed    the env wrapper whose `seconds` give the env's share of the wall time
     progress show a tqdm progress bar
-    on_eval  called with each evaluation's row (EVAL_COLUMNS as a dict) after it is written,
-             e.g. to report it to a tuner (experiments/sweep.py)
+    on_eval  called with each evaluation's row (EVAL_COLUMNS as a dict, and the field's
+             `field_points_per_round`) after it is written, e.g. to report it to a tuner
+             (experiments/sweep.py) or to draw a best response's curve (training/exploit.py)
     """
 
     def __init__(self, cfg: TrainConfig, run: Path, state: dict, pool: OpponentPool, timed: TimedVecEnv,
@@ -266,7 +269,7 @@ class Bookkeeping(BaseCallback):
         self.bar.set_postfix(eval=f"{result['points_per_round']:.2f}", best=f"{state['best']:.2f}",
                              env=f"{self.env_share():.0%}")
         if self.on_eval is not None:
-            self.on_eval(dict(zip(EVAL_COLUMNS, row)))
+            self.on_eval({**dict(zip(EVAL_COLUMNS, row)), "field_points_per_round": result["field_points_per_round"]})
 
     def checkpoint(self) -> None:
         """Write ckpt-<steps>/ (model, pool, state) under a temporary name, rename it, then
