@@ -114,3 +114,87 @@ def test_a_hostile_line_of_results_is_a_torn_one_on_resume(tmp_path, tournament)
     code, _, err = run_cli("tournament", "--resume", out, "--no-progress")
     assert code == 0, err
     assert (out / "results.jsonl").read_text().count("\n") == rows.count("\n")
+
+
+# ---------------------------------------------------------------------- linear work, FIFOs (issue 48)
+
+def _profiled(parse, text: str) -> int:
+    """Profile events (Python and C calls) while `parse(text)` runs; a regular expression
+    of untrusted.py applied to the text stops it at once (AssertionError): one that
+    backtracks rescans the text from every unterminated quote (an 80 KB record took 21 s)."""
+    import sys
+
+    from sixnimmt_env.core import untrusted
+    from sixnimmt_env.core.errors import ConfigError
+
+    events = 0
+
+    def profile(frame, event, arg):
+        nonlocal events
+        events += 1
+        if event == "c_call" and frame.f_code.co_filename == untrusted.__file__ \
+                and type(getattr(arg, "__self__", None)).__name__ == "Pattern":
+            raise AssertionError(f"untrusted.py scans the text with a regular expression ({arg.__qualname__})")
+
+    sys.setprofile(profile)
+    try:
+        parse(text)
+    except ConfigError:
+        pass
+    finally:
+        sys.setprofile(None)
+    return events
+
+
+def test_the_parsers_are_linear_on_the_pathological_shapes():
+    """The shapes that were quadratic — `"` and `\\"` over and over, unterminated strings,
+    deep brackets — at the record cap (JSON) and at 1/8 and 1/4 of the config cap (TOML:
+    tomllib is Python, and the profile slows it 20x): the work, counted as calls, grows
+    with the size and no faster, and no regular expression of ours reads the text."""
+    from sixnimmt_env.core.records import MAX_RECORD_BYTES
+    from sixnimmt_env.core.untrusted import check_tree, loads_json, loads_toml
+    from training.config import MAX_CONFIG_BYTES
+
+    n = MAX_RECORD_BYTES // 2
+    for text in ('"\\"' * (n // 3), '{"a": "' + '\\"' * n, "[" * n, '{"a":' * (n // 5), '"' * n):
+        assert _profiled(loads_json, text) < 200  # json's C scanner: a constant number of calls whatever the size
+    for shape in ('a = "{}', 'a = """{}', '"{}', "a = '''{}", "a = [{}]"):
+        unit = '"x",' if "[" in shape else '\\"'
+        work = [_profiled(loads_toml, shape.format(unit * (MAX_CONFIG_BYTES // k // len(unit)))) for k in (8, 4)]
+        assert work[1] <= 2.2 * work[0] + 100 and work[1] <= 16 * MAX_CONFIG_BYTES // 4, (shape, work)  # per byte
+    data = [[{"a": [1, "x"]}] * 1000] * 10
+    assert check_tree(data, 5) == 1 + 10 + 10_000 * 4  # each value visited once: a dict, a list, 1, "x"
+
+
+def test_a_fifo_is_refused_before_it_is_opened(tmp_path, monkeypatch):
+    """`replay`, --layout and --config of a FIFO answer one line without opening it
+    (opening a FIFO for reading waits for a writer: `replay` blocked for ever). Every
+    open of the FIFO is recorded; a writer thread stands by, so a reader that does open
+    it gets `{}` and the test fails instead of hanging."""
+    import builtins
+    import os
+    import threading
+
+    real_open, real_os_open = builtins.open, os.open
+    opened = []
+    monkeypatch.setattr(builtins, "open", lambda f, *a, **k: opened.append(str(f)) or real_open(f, *a, **k))
+    monkeypatch.setattr(os, "open", lambda f, *a, **k: opened.append(str(f)) or real_os_open(f, *a, **k))
+    cases = {"replay": ("replay", "{}"), "layout": ("match", "--agents", "random,random", "--game", "board",
+                                                    "--games", "1", "--layout", "{}"),
+             "config": ("train", "--config", "{}", "--runs-dir", tmp_path / "runs")}
+    for name, args in cases.items():
+        fifo = tmp_path / f"{name}.json"
+        os.mkfifo(fifo)
+
+        def writer(path=fifo):
+            with real_open(path, "w") as f:  # blocks until a reader opens the FIFO
+                f.write("{}")
+
+        thread = threading.Thread(target=writer, daemon=True)
+        thread.start()
+        code, _, err = run_cli(*[fifo if a == "{}" else a for a in args])
+        release = real_os_open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # lets the writer through, if nobody read
+        thread.join()
+        os.close(release)
+        line = assert_one_line_error(code, err)
+        assert "not a regular file" in line and str(fifo) not in opened, (name, line)
