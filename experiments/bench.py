@@ -140,31 +140,51 @@ def bench_vec_env(players: int = 4, batch: int = 4096, seconds: float = 5.0, see
             "mean_return_per_episode": round(returns / max(episodes, 1), 3)}
 
 
-ANSWERS_PER_CALL = 8  # questions a game answers in one play_random call of the board benchmark
+ANSWERS_PER_CALL = 8  # questions a game answers in one play_random call of the kernel-only figure
+
+
+def bench_public_step(game_name: str = "board", players: int = 4, batch: int = 4096, seconds: float = 5.0,
+                      seed: int = 0, variant: str | None = None, repeats: int = 3) -> dict:
+    """Whole random games through the public game API, as an environment or agent drives
+    it: `make_game`, then per decision step every seat's `view(...).random_legal_actions`
+    and `Game.step` (with its checks), until every game of the batch is over; a finished
+    batch is dealt anew. turns/s counts the turns the games played (a card turn is every
+    seat's card of a round's ten turns; a board turn every seat's tile, or two under
+    play-two); the median of `repeats` windows counts. Works for either game, so the
+    two are timed the same way."""
+    from sixnimmt_env.core.game import make_game
+
+    tune_allocator()
+    game = make_game(game_name, players=players, **({"variant": variant} if variant else {}))
+    rng = np.random.default_rng(seed)
+    seats = [np.full(batch, p) for p in range(players)]
+    run = [0]
+
+    def one_batch() -> int:
+        st = game.new_games(game_seeds(seed + run[0], batch))
+        run[0] += 1
+        while not game.game_over(st).all():
+            game.step(st, np.stack([game.view(st, seats[p]).random_legal_actions(rng) for p in range(players)]),
+                      inplace=True)
+        if game_name == "board":
+            return int(st.turn.sum())
+        return int((st.round.astype(np.int64) * HAND_SIZE + st.turn).sum())  # the last round's turns included
+
+    games_per_s, turns_per_s = _median_rates(one_batch, batch, seconds, repeats)
+    return {"impl": f"{game_name} through the game API", "P": players, "B": batch, "variant": game.rules.variant,
+            "games_per_s": round(games_per_s, 1), "turns_per_s": round(turns_per_s, 1)}
 
 
 def bench_board_engine(players: int = 4, batch: int = 4096, seconds: float = 5.0, seed: int = 0,
-                       variant: str = "basic", repeats: int = 3, threads: int | None = None,
-                       interface: bool = True) -> dict:
-    """Random play of whole board games on the batched board engine: games/s and turns/s.
-
-    Two figures. `games_per_s` / `turns_per_s`: the engine's own work unit, as the card
-    benchmark times its engine (uniformly random tiles from random numbers drawn in
-    NumPy, nothing checked): `engine.play_random`, a turn in one compiled call, in which
+                       variant: str = "basic", repeats: int = 3, threads: int | None = None) -> dict:
+    """The kernel-only figure: random play of whole board games through `engine.play_random`,
+    a turn in one compiled call (nothing checked, random numbers drawn in NumPy), in which
     every seat puts out a uniformly random tile of its hand and every question the rules
-    ask while placing ("+5"?, "2×"?, which luck card, which action card, which free row)
-    is answered with a uniformly random legal answer, from the same legal answers the
-    seat views' masks hold (`kernel_answers.py`); a game asked more than
-    `ANSWERS_PER_CALL` questions in a turn goes on in the next call. `interface_*`: the
-    same play through the game interface, as an environment or agent drives it (seat
-    views, random legal actions from their masks, `Game.step` with its checks). A
-    finished batch is dealt anew; the median of `repeats` windows counts. The card
-    engine's rounds/s of the same run give the ratio people ask about (a card round is
-    ten turns; a board game 12 turns, or 24 with 2-3 players, fewer with play-two turns).
-    `threads`: play_random's games split over that many threads (None: all cores; the
-    game interface stays single-threaded; the deal's shuffles use all cores, `board/deal.py`);
-    `interface=False` skips its figures.
-    """
+    ask while placing is answered with a uniformly random legal answer (the legal answers
+    the seat views' masks hold, `kernel_answers.py`); a game asked more than
+    `ANSWERS_PER_CALL` questions in a turn goes on in the next call. games/s and turns/s,
+    the median of `repeats` windows. `threads`: the games split over that many threads
+    (None: all cores)."""
     from sixnimmt_env.board.engine import play_random
     from sixnimmt_env.board.rules import HAND_SIZE as HAND_SIZE_BOARD
     from sixnimmt_env.board.threads import blocks
@@ -184,23 +204,12 @@ def bench_board_engine(players: int = 4, batch: int = 4096, seconds: float = 5.0
             play_random(st, rng.random((live, draws), dtype=np.float32), threads)
         return int(st.turn.sum())
 
-    def interface_batch() -> int:
-        st = game.new_games(game_seeds(seed + run[0], batch))
-        run[0] += 1
-        seats = [np.full(batch, p) for p in range(players)]
-        while not game.game_over(st).all():
-            actions = np.stack([game.view(st, seats[p]).random_legal_actions(rng) for p in range(players)])
-            game.step(st, actions, inplace=True)
-        return int(st.turn.sum())
-
     games_per_s, turns_per_s = _median_rates(engine_batch, batch, seconds, repeats)
-    interface_games, interface_turns = _median_rates(interface_batch, batch, seconds, repeats) if interface else (0, 0)
     tiles_per_game = players * HAND_SIZE_BOARD * (2 if game.rules.refill else 1)
     return {"impl": "board engine (numba kernel)", "P": players, "B": batch, "variant": variant,
             "threads": len(blocks(batch, threads)),
             "games_per_s": round(games_per_s, 1), "turns_per_s": round(turns_per_s, 1),
-            "tiles_per_s": round(games_per_s * tiles_per_game, 1),
-            "interface_games_per_s": round(interface_games, 1), "interface_turns_per_s": round(interface_turns, 1)}
+            "tiles_per_s": round(games_per_s * tiles_per_game, 1)}
 
 
 def _median_rates(one_batch, batch: int, seconds: float, repeats: int) -> tuple[float, float]:
@@ -219,41 +228,46 @@ def _median_rates(one_batch, batch: int, seconds: float, repeats: int) -> tuple[
     return float(np.median(games_rates)), float(np.median(turn_rates))
 
 
-BOARD_PAIRS = 5  # interleaved windows of each engine in bench_board_against_cards
+BOARD_PAIRS = 5  # interleaved windows of each game in bench_board_against_cards
 
 
 def bench_board_against_cards(players: int = 4, batch: int = 4096, seconds: float = 5.0, seed: int = 0,
-                              variant: str = "basic", pairs: int = BOARD_PAIRS) -> dict:
-    """The board engine next to the card engine (P = 4) in the same run: the board's
-    figures of the median pair, with the card engine's turns/s and the ratios.
+                              variant: str = "basic", pairs: int = BOARD_PAIRS, kernel: bool = True) -> dict:
+    """The board game next to the card game (P = 4) in the same run, through the same
+    public API (`bench_public_step`: random legal actions through make_game / view /
+    step): the headline. The two take turns, window by window (`seconds / pairs` each),
+    and each pair gives a ratio: on a shared machine the load drifts, and a drift between
+    two long runs would show up as a speed difference. The median pair counts.
 
-    The engines take turns, window by window (`seconds / pairs` each), and each pair of
-    windows gives a ratio: on a shared machine the load drifts, and a drift between two
-    long runs would show up as a speed difference. The median pair counts. The board
-    plays on all cores (`threads`: play_random's games split over them), and in a third
-    window of each pair on one thread, as the card engine (single-threaded NumPy) runs.
-    Added keys: `card_turns_per_s`, `ratio_to_card_turns` (all cores; a card round is
-    ten turns), `ratio_to_card_turns_1_thread` (with `turns_per_s_1_thread`),
-    `ratio_to_card_placements` (per tile placed: play-two turns place two tiles a seat,
-    so a board game has fewer turns than tiles per seat; a card turn places one card a
-    seat) and `ratios` (every pair's per-turn ratio, all cores).
+    Keys: the board's public figures of the median pair (`games_per_s`, `turns_per_s`),
+    `card_turns_per_s`, `ratio_to_card_turns` and `ratios` (every pair's); with `kernel`,
+    also the kernel-only figure (`bench_board_engine`, all cores) beside the card
+    engine's own fast path (`bench_engine`, `play_slots`) in a second pair of windows:
+    `kernel_turns_per_s`, `engine_card_turns_per_s`, `kernel_ratio_to_card_engine`.
     """
     if batch < 1 or not 0 < seconds < float("inf") or pairs < 1:
         raise ConfigError("batch must be >= 1 and seconds > 0")
     window = seconds / pairs
-    runs = [(bench_board_engine(players, batch, window, seed, variant, repeats=1),
-             bench_engine(4, batch, window, seed, repeats=1),
-             bench_board_engine(players, batch, window, seed, variant, repeats=1, threads=1, interface=False))
-            for _ in range(pairs)]
-    card_turns = [c["rounds_per_s"] * HAND_SIZE for _, c, _ in runs]
-    ratios = [b["turns_per_s"] / t for (b, _, _), t in zip(runs, card_turns)]
-    ratios_1 = [one["turns_per_s"] / t for (_, _, one), t in zip(runs, card_turns)]
-    board = runs[int(np.argsort(ratios)[len(ratios) // 2])][0]
-    board["card_turns_per_s"] = round(float(np.median(card_turns)), 1)
-    board["ratio_to_card_turns"] = round(float(np.median(ratios)), 3)
-    board["turns_per_s_1_thread"] = round(float(np.median([one["turns_per_s"] for _, _, one in runs])), 1)
-    board["ratio_to_card_turns_1_thread"] = round(float(np.median(ratios_1)), 3)
-    tile_ratios = [b["tiles_per_s"] / (t * 4) for (b, _, _), t in zip(runs, card_turns)]
-    board["ratio_to_card_placements"] = round(float(np.median(tile_ratios)), 3)
-    board["ratios"] = [round(r, 3) for r in ratios]
-    return board
+    runs = []
+    for _ in range(pairs):
+        board = bench_public_step("board", players, batch, window, seed, variant, repeats=1)
+        cards = bench_public_step("cards", 4, batch, window, seed, repeats=1)
+        if kernel:
+            board["kernel"] = bench_board_engine(players, batch, window, seed, variant, repeats=1)
+            board["card_engine"] = bench_engine(4, batch, window, seed, repeats=1)
+        runs.append((board, cards))
+    ratios = [b["turns_per_s"] / c["turns_per_s"] for b, c in runs]
+    out = dict(runs[int(np.argsort(ratios)[len(ratios) // 2])][0])
+    out.pop("kernel", None)
+    out.pop("card_engine", None)
+    out["impl"] = "board through the game API"
+    out["card_turns_per_s"] = round(float(np.median([c["turns_per_s"] for _, c in runs])), 1)
+    out["ratio_to_card_turns"] = round(float(np.median(ratios)), 3)
+    out["ratios"] = [round(r, 3) for r in ratios]
+    if kernel:
+        engine_card = [b["card_engine"]["rounds_per_s"] * HAND_SIZE for b, _ in runs]
+        kernel_ratios = [b["kernel"]["turns_per_s"] / t for (b, _), t in zip(runs, engine_card)]
+        out["kernel_turns_per_s"] = round(float(np.median([b["kernel"]["turns_per_s"] for b, _ in runs])), 1)
+        out["engine_card_turns_per_s"] = round(float(np.median(engine_card)), 1)
+        out["kernel_ratio_to_card_engine"] = round(float(np.median(kernel_ratios)), 3)
+    return out

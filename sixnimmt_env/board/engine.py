@@ -1,4 +1,4 @@
-"""The batched board-game engine: B games stepped at once with array operations.
+"""The batched board-game engine: B games stepped at once.
 
 A turn goes: every seat puts out one tile, or two while an active row has an uncovered
 play-two field (PHASE_PICK, then PHASE_PICK_SECOND); the tiles are revealed and placed
@@ -10,16 +10,16 @@ use "2×"?, which luck card?) stop a game in PHASE_ASK until the asked seat answ
 its placing goes on where it stopped. With 2–3 players hands are refilled once; the game
 ends when every tile is placed.
 
-Placing is one path for every variant: the placing kernel (`kernel.py`) walks each
-game's stages (`BoardState.stage`, a small per-game program counter) in a compiled loop
-over the batch's games, stopping a game where the rules ask its owner something and
-going on from there once answered. The private functions mutate the state they are
-given; `step` copies first unless told `inplace=True`.
+Every path runs the one compiled driver (`kernel_play.play`) under a policy: `step` with
+the actions given (behind `Game.step`), `play_random` uniformly at random, `rollout` the
+board search's rollout policy. The driver walks each game's stages (`BoardState.stage`, a
+small per-game program counter, `kernel.py`), stopping a game where the rules ask its
+owner something and going on from there once answered; `driver.py` does the NumPy side
+(the checks' error words, the refill, the end of a game, the deck's reshuffle).
 
-The package's modules: `deal.py` starts games, `turns.py` keeps a turn's books (tiles
-put out, the queue, the end of a turn), `kernel.py` places (driven by `stages.py`, which
-also takes the answers), `rows.py` holds the batched row primitives, `events.py`
-reports; this module is the API (`__all__`).
+The package's modules: `deal.py` starts games, `turns.py` keeps what NumPy does of a
+turn's books (the refill, the end of the game), `kernel*.py` are the compiled rules,
+`events.py` reports; this module is the API (`__all__`).
 """
 
 from __future__ import annotations
@@ -28,17 +28,15 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..core.batch import step_actions
-from ..core.errors import IllegalActionError
-from . import kernel, kernel_random, kernel_state
-from .actions import N_ACTIONS, N_TILE_ACTIONS
+from . import kernel_play, kernel_state
+from .actions import N_ACTIONS
 from .deal import empty_state, from_deal, from_position, new_games, shuffled_tiles
+from .driver import after_kernel, illegal_action, play
 from .events import BoardEvents
-from .stages import after_kernel, answer, run_stages
-from .state import PHASE_ASK, PHASE_OVER, PHASE_PICK, PHASE_PICK_SECOND, BoardState
+from .state import PHASE_OVER, BoardState
 from .threads import run_blocks
-from .turns import put_out
 
-__all__ = ["BoardEvents", "empty_state", "from_deal", "from_position", "new_games", "play_random", "play_slots",
+__all__ = ["BoardEvents", "empty_state", "from_deal", "from_position", "new_games", "play_random", "rollout",
            "shuffled_tiles", "step"]
 
 
@@ -60,38 +58,25 @@ def step(state: BoardState, actions: ArrayLike, *, inplace: bool = False, report
         (new state, events or None).
     """
     st = state if inplace else state.copy()
-    actions = step_actions(st, actions)
+    actions = np.ascontiguousarray(step_actions(st, actions), dtype=np.int64)
     ev = BoardEvents.empty(st.queue.shape[0], st.batch_size) if report else None
     live = st.phase != PHASE_OVER if games is None else (st.phase != PHASE_OVER) & np.asarray(games, bool)
-    asked = np.flatnonzero(live & (st.phase == PHASE_ASK))
-    picking = np.flatnonzero(live & ((st.phase == PHASE_PICK) | (st.phase == PHASE_PICK_SECOND)))
-    run = np.zeros(st.batch_size, dtype=bool)
-    if len(asked):
-        answer(st, asked, actions[st.asker[asked].astype(np.intp), asked], validate)
-        run[asked] = True
-    if len(picking):
-        everyone = len(picking) == st.batch_size
-        revealed = _pick(st, picking, actions if everyone else actions[:, picking], validate, everyone)
-        _place_revealed(st, revealed, run, ev)
-    run_stages(st, run, ev)
+    games = np.flatnonzero(live)
+    if validate and len(games) and kernel_play.first_illegal(
+            kernel_state.arrays(st), kernel_state.tables(st.config), games, actions,
+            np.zeros(N_ACTIONS, dtype=np.int64)) >= 0:
+        raise illegal_action(st, games, actions)
+    play(st, games, kernel_play.GIVEN, ev, actions=actions)
     return st, ev
 
 
-def play_slots(st: BoardState, slots: NDArray) -> None:
-    """Fast path: every seat of every picking game puts out the tile in hand slot
-    slots[p, b] (games asked a question, or over, are left as they are).
-
-    0 <= slots < tiles in hand; nothing is checked. Questions are asked as in `step`
-    (games stop in PHASE_ASK). Mutates `st`. The board benchmark times this, as the card
-    benchmark times the card engine's play_slots.
-    """
-    games = np.flatnonzero((st.phase == PHASE_PICK) | (st.phase == PHASE_PICK_SECOND))
-    slots = np.asarray(slots, dtype=np.intp)
-    slots = np.ascontiguousarray((slots if len(games) == st.batch_size else slots[:, games]).T)  # (g, P): kernels read a game's row
-    status = np.zeros(len(games), dtype=np.int8)
-    kernel.play_games(kernel_state.arrays(st), kernel_state.tables(st.config), kernel_state.NO_EVENTS, False, games,
-                      slots, status)
-    after_kernel(st, games, status, None)
+def rollout(st: BoardState, limit: ArrayLike) -> None:
+    """The board search's rollout policy (`kernel_play.ROLLOUT`: every seat puts out the
+    last tile it holds, questions answered by the heuristics' rules) in every game not
+    over, until game b has played limit[b] turns or is over. Mutates `st`."""
+    limit = np.asarray(limit, dtype=np.int64)
+    while len(games := np.flatnonzero((st.phase != PHASE_OVER) & (st.turn < limit))):
+        play(st, games, kernel_play.ROLLOUT, limit=np.ascontiguousarray(limit[games]))
 
 
 def play_random(st: BoardState, uniforms: NDArray, threads: int | None = None) -> None:
@@ -118,35 +103,12 @@ def play_random(st: BoardState, uniforms: NDArray, threads: int | None = None) -
     s, t = kernel_state.arrays(st), kernel_state.tables(st.config)
 
     def block(lo: int, hi: int) -> None:
-        kernel_random.play_random(s, t, kernel_state.NO_EVENTS, games[lo:hi], uniforms[lo:hi],
-                                  np.zeros(N_ACTIONS, dtype=np.int64), status[lo:hi])
+        kernel_play.play(s, t, kernel_state.NO_EVENTS, False, kernel_play.RANDOM, games[lo:hi], _NO_ACTIONS,
+                         uniforms[lo:hi], _NO_LIMIT, np.zeros(N_ACTIONS, dtype=np.int64), status[lo:hi])
 
     run_blocks(block, len(games), threads)
     after_kernel(st, games, status, None)
 
 
-def _place_revealed(st: BoardState, revealed: NDArray, run: NDArray, ev: BoardEvents | None) -> None:
-    """The revealed games start placing their turn's tiles (`run_stages`)."""
-    run[revealed] = True
-
-
-def _pick(st: BoardState, games: NDArray, actions: NDArray, validate: bool, everyone: bool) -> NDArray:
-    """Every seat of `games` puts out the tile `actions` (P, g) names; returns the games
-    whose tiles are all out (revealed: their placing starts). `everyone`: games is every
-    game of the batch (the hands are read in place, not gathered)."""
-    hands = st.hands if everyone else st.hands[:, :, games]  # (P, H, g)
-    in_range = (actions >= 0) & (actions < N_TILE_ACTIONS)  # tile actions: a puts out tile a + 1
-    tiles = np.where(in_range, actions + 1, -1).astype(np.int8)
-    match = hands == tiles[:, None, :]
-    slot = match.argmax(axis=1)  # (P, g)
-    if validate:
-        held = np.take_along_axis(match, slot[:, None, :], axis=1)[:, 0, :]
-        if st.config.pro:  # a pro hand can run out before the second play-two tile: that seat passes
-            held |= hands[:, 0, :] == 0
-        if not held.all():
-            p, j = np.argwhere(~held)[0]
-            b = games[j]
-            raise IllegalActionError(
-                f"game {b}, seat {p}, turn {int(st.turn[b])}: action {int(actions[p, j])} does not put out a "
-                f"tile of the hand; tiles in hand: {sorted(int(t) for t in st.hands[p, :, b] if t)}")
-    return put_out(st, games, slot)
+_NO_ACTIONS = np.zeros((0, 0), dtype=np.int64)
+_NO_LIMIT = np.zeros(0, dtype=np.int64)

@@ -1,10 +1,10 @@
 """The board kernels' numba cache, fresh only while every source they are compiled from is.
 
 numba (0.68) keys a cached function on the content of its own file. A driver in
-`kernel_random.py` inlines the rules of `kernel.py`, `kernel_effects.py`, ... and the
+`kernel_play.py` inlines the rules of `kernel.py`, `kernel_effects.py`, ... and the
 constants of `state.py` and `rules.py` are frozen into its machine code; none of those files
 is part of its key, so after an edit to one of them the cached driver goes on running the
-old rules (measured 2026-12-04: a changed `kernel.rules_row` left `play_random` as it was
+old rules (measured 2026-12-04: a changed `kernel.rules_row` left the random-play driver as it was
 until its cache files were deleted). The locators below stamp every cached board kernel
 with one digest of all the board modules the kernel modules import, directly or not, so an
 edit to any of them compiles every kernel anew; everything else about where numba keeps

@@ -12,11 +12,13 @@ NUMBA_DISABLE_JIT=1 the same functions run as Python (the tests do, on a sample)
 
 Each game walks the stages of its current tile (`BoardState.stage`, a per-game program
 counter): it stops where the rules ask its owner something (`park`: PHASE_ASK, the
-question in `ask`), and goes on from the same stage once `stages.answer` has stored the
-answer (`answer`, `answered`). `run_games` returns why each game stopped: a question, the
-end of its turn (`turns.end_turn` follows, batched), or an action deck to reshuffle
-first (the shuffle uses the counter-based generator of `core/rng.py`, in NumPy; the
-stage is left untouched, so running it again goes on exactly there).
+question in `ask`), and goes on from the same stage once `kernel_answers.store` has
+stored the answer (`answer`, `answered`). `place_on` returns why a game stopped: a
+question, the end of its turn (the next one started, or the hands are empty: the refill
+or the end of the game follow in NumPy), or an action deck to reshuffle first (the
+shuffle uses the counter-based generator of `core/rng.py`, in NumPy; the stage is left
+untouched, so running it again goes on exactly there). The one compiled driver that
+calls it is `kernel_play.play`.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ from .state import (
     STAGE_TAKE,
 )
 
-# Why a game's placing stopped (run_games' result).
+# Why a game's placing stopped (place_on's result, the driver's status).
 GO = 0  # (inside: the next stage follows)
 ASKED = 1  # a question: the game waits in PHASE_ASK
 TURN_OVER = 2  # the turn is over and the hands are empty: the caller refills or ends the game
@@ -70,26 +72,6 @@ def park(s, b, ask):
     s.ask[b] = ask
     s.asker[b] = s.queue_seat[b, s.at[b]]
     return ASKED
-
-
-# --------------------------------------------------------------------------- the loop
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def run_games(s, t, e, report, games, status):
-    """Place on in every game of `games` until it is asked something or its turn is over;
-    status[j] says which for games[j]. `e` is written only when `report`."""
-    for j in range(len(games)):
-        status[j] = place_on(s, t, e, report, games[j])
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def play_games(s, t, e, report, games, slots, status):
-    """Every seat of `games` puts out the tile in hand slot slots[j, p]; the games whose
-    tiles are all out place them (`run_games`), the others wait (PICKING)."""
-    for j in range(len(games)):
-        b = games[j]
-        status[j] = place_on(s, t, e, report, b) if kernel_turns.put_out(s, t, b, slots, j) else PICKING
 
 
 @inline

@@ -5,7 +5,7 @@ Every question's legal answers are written here once (docs/rules/board-game.md):
 no ("+5", "2×"); a luck card from a stack that holds one; the pro side's free rows; and
 the action-card offer — no card always, each card held where the rules allow it now.
 `stages.py` turns them into the masks the seat views and the answer checks use
-(`answer_masks`), and the random-play fast path (`kernel_random.py`) draws from them
+(`answer_masks`), and the compiled driver (`kernel_play.py`) draws from them
 without a mask. `store` is the one decoding of an answer into the state (`answer`,
 `answer_arg`) that the placing then reads.
 """

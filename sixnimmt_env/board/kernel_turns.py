@@ -15,11 +15,16 @@ from .state import PHASE_PICK, PHASE_PICK_SECOND, STAGE_OFFER, STAGE_PLACE
 inline = njit(inline="always", _nrt=False)  # inlined into the compiled drivers (see kernel.py)
 
 
+# How put_out finds each seat's slot (the driver's policies, `kernel_play.py`).
+SLOT_OF_TILE = 0  # the tile actions[p, b] + 1 names (slot 0 when the hand holds no such tile: a pro pass)
+SLOT_AT_FRACTION = 1  # the slot at fraction numbers[j, p] of the tiles held
+SLOT_LAST = 2  # the last tile held
+
+
 @inline
-def put_out(s, t, b, slots, j, fraction=False):
-    """Every seat of game b puts out the tile in its hand slot slots[j, p] (swap-remove:
-    the held tiles stay in front; an empty pro hand puts out nothing); with `fraction`,
-    slots[j, p] in [0, 1) is the slot's fraction of the tiles held. Returns whether the
+def put_out(s, t, b, how, actions, numbers, j):
+    """Every seat of game b puts out a tile of its hand, its slot found `how` (swap-remove:
+    the held tiles stay in front; an empty pro hand puts out nothing). Returns whether the
     game's tiles are all out, so its placing starts (then revealed)."""
     second = s.phase[b] == PHASE_PICK_SECOND
     count = 0
@@ -28,8 +33,18 @@ def put_out(s, t, b, slots, j, fraction=False):
             count = 0
             while count < s.hands.shape[2] and s.hands[b, p, count] > 0:
                 count += 1
-        slot = int(slots[j, p] * count) if fraction else int(slots[j, p])
         last = max(count - 1, 0)
+        if how == SLOT_LAST:
+            slot = last
+        elif how == SLOT_AT_FRACTION:
+            slot = int(numbers[j, p] * count)
+        else:
+            slot = 0
+            tile = actions[p, b] + 1
+            for h in range(count):
+                if s.hands[b, p, h] == tile:
+                    slot = h
+                    break
         chosen = s.hands[b, p, slot]
         s.hands[b, p, slot] = s.hands[b, p, last]
         s.hands[b, p, last] = 0
@@ -126,18 +141,6 @@ def start_turn(s, t, b):
 def start_turns(s, t, games):
     for b in games:
         start_turn(s, t, b)
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def end_turns(s, t, games, started):
-    for j in range(len(games)):
-        started[j] = end_turn(s, t, games[j])
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def put_out_games(s, t, games, slots, revealed):
-    for j in range(len(games)):
-        revealed[j] = put_out(s, t, games[j], slots, j)
 
 
 @njit(cache=True, nogil=True, _nrt=False)

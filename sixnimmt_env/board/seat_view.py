@@ -16,10 +16,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..core.seat_view import SeatViewBase
-from .actions import ANSWER_NO, LUCK_ACTION, N_ACTIONS, PASS_ACTION
-from .rules import DOUBLE, N_TILES, PLUS5
-from .stages import answer_masks
-from .state import ASK_ACTION, ASK_FREE_ROW, ASK_LUCK_CARD, PHASE_ASK, PHASE_PICK, PHASE_PICK_SECOND, BoardState
+from . import kernel_state, kernel_views
+from .actions import N_ACTIONS
+from .rules import N_TILES
+from .state import PHASE_ASK, PHASE_PICK_SECOND, BoardState
+
+_NONE = np.zeros(0)  # no numbers drawn
 
 
 class BoardSeatView(SeatViewBase):
@@ -29,20 +31,28 @@ class BoardSeatView(SeatViewBase):
     _st: BoardState
 
     @cached_property
+    def _status(self) -> tuple[NDArray[np.int8], NDArray[np.int64]]:
+        """(n,) each entry's decision (kernel_views.IDLE, PICKING, ASKED, ASKED_PRO) and
+        (n,) its hand size, in one compiled pass."""
+        status = np.empty(self.n, dtype=np.int8)
+        size = np.empty(self.n, dtype=np.int64)
+        kernel_views.seat_status(kernel_state.arrays(self._st), self.seats, self.games, size, status)
+        return status, size
+
+    @cached_property
     def is_asker(self) -> NDArray[np.bool_]:
         """(n,) this seat must answer a question now."""
-        return (self.phase == PHASE_ASK) & (self._st.asker[self.games] == self.seats)
+        return self._status[0] >= kernel_views.ASKED
 
     @cached_property
     def picking(self) -> NDArray[np.bool_]:
         """(n,) this seat must put out a tile now."""
-        picking = (self.phase == PHASE_PICK) | (self.phase == PHASE_PICK_SECOND)
-        return picking & (self.hand_size > 0)
+        return self._status[0] == kernel_views.PICKING
 
     @cached_property
     def must_act(self) -> NDArray[np.bool_]:
         """(n,) this seat has a decision now."""
-        return self.picking | self.is_asker
+        return self._status[0] != kernel_views.IDLE
 
     @cached_property
     def ask(self) -> NDArray[np.int8]:
@@ -56,8 +66,8 @@ class BoardSeatView(SeatViewBase):
 
     @cached_property
     def hand_size(self) -> NDArray[np.int64]:
-        """(n,) tiles in hand (every seat holds as many)."""
-        return (self.hand > 0).sum(axis=1)
+        """(n,) tiles in hand (on the basic side every seat holds as many)."""
+        return self._status[1]
 
     @cached_property
     def action_cards(self) -> NDArray[np.int8]:
@@ -201,43 +211,30 @@ class BoardSeatView(SeatViewBase):
     def action_mask(self) -> NDArray[np.bool_]:
         """(n, A) legal actions: tiles in hand, the answers to a question, else pass only."""
         mask = np.zeros((self.n, N_ACTIONS), dtype=bool)
-        picking = np.flatnonzero(self.picking)
-        held = self.hand[picking].astype(np.intp)
-        entry, slot = np.nonzero(held)  # only held tiles: tile t is action t - 1
-        mask[picking[entry], held[entry, slot] - 1] = True
-        asker = np.flatnonzero(self.is_asker)
-        if len(asker):
-            mask[asker] = answer_masks(self._st, self.games[asker])
-        mask[:, PASS_ACTION] = ~self.must_act
+        kernel_views.action_masks(kernel_state.arrays(self._st), kernel_state.tables(self.config), self.seats,
+                                  self.games, self._status[0], np.zeros(N_ACTIONS, dtype=np.int64), mask)
         return mask
 
     @cached_property
     def pro_ask(self) -> NDArray[np.bool_]:
         """(n,) the question is a pro one (action cards, free row): its answers are not yes/no."""
-        return (self.ask == ASK_ACTION) | (self.ask == ASK_FREE_ROW)
+        return self._status[0] == kernel_views.ASKED_PRO
 
     def random_legal_actions(self, rng: np.random.Generator) -> NDArray[np.int64]:
-        """(n,) a uniformly random legal action per entry."""
-        actions = np.full(self.n, PASS_ACTION, dtype=np.int64)
-        if self.picking.any():
-            slot = (rng.random(self.n) * np.maximum(self.hand_size, 1)).astype(np.intp)
-            tile = self.hand[np.arange(self.n), slot].astype(np.int64)
-            actions = np.where(self.picking, tile - 1, actions)
-        if self.is_asker.any():
-            second = (rng.random(self.n) < 0.5).astype(np.int64)  # no/yes, or "+5"/"2x"
-            luck = self.ask == ASK_LUCK_CARD
-            # a luck card comes from a stack that holds one: forced when the other is empty
-            stack = self.stack
-            second = np.where(luck & (stack[:, PLUS5] == 0), 1, np.where(luck & (stack[:, DOUBLE] == 0), 0, second))
-            first = np.where(luck, LUCK_ACTION[PLUS5], ANSWER_NO)
-            actions = np.where(self.is_asker, first + second, actions)
-            pro = np.flatnonzero(self.pro_ask)
-            if len(pro):  # uniform over the legal answers
-                legal = answer_masks(self._st, self.games[pro])  # (their rows of action_mask)
-                counts = legal.sum(axis=1)
-                pick = (rng.random(len(pro)) * counts).astype(np.intp)
-                _, answers = np.nonzero(legal)  # row by row, each row's legal answers ascending
-                actions[pro] = answers[np.cumsum(counts) - counts + pick]
+        """(n,) a uniformly random legal action per entry: a tile of the hand, no or yes
+        (a luck card from a stack that holds one), one of a pro question's legal answers.
+        The numbers are drawn here, a draw of n for the tiles when any entry picks, n for
+        the answers when any is asked, one per pro question (the games' random streams),
+        and used by `kernel_views.random_actions`."""
+        status, size = self._status
+        pick = rng.random(self.n) if (status == kernel_views.PICKING).any() else _NONE
+        ask = rng.random(self.n) if (status >= kernel_views.ASKED).any() else _NONE
+        n_pro = int(np.count_nonzero(status == kernel_views.ASKED_PRO))
+        pro = rng.random(n_pro) if n_pro else _NONE
+        actions = np.empty(self.n, dtype=np.int64)
+        kernel_views.random_actions(kernel_state.arrays(self._st), kernel_state.tables(self.config), self.seats,
+                                    self.games, status, size, pick, ask, pro, np.zeros(N_ACTIONS, dtype=np.int64),
+                                    actions)
         return actions
 
     def known_state(self) -> BoardState:

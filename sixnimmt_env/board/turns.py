@@ -1,7 +1,7 @@
-"""A turn's bookkeeping over the batch: tiles put out and revealed into the placing queue,
-the end of a turn and the start of the next (one tile or two), each game's part compiled
-in `kernel_turns.py`; here in NumPy what comes at most twice a game: the refill, the end
-of the game and the pro side's final scoring."""
+"""A turn's bookkeeping over the batch that NumPy keeps (the tiles put out, the reveal and
+the end of a turn are compiled, `kernel_turns.py`): what comes at most twice a game, the
+refill, the end of the game and the pro side's final scoring; and the start of the first
+turn of a deal."""
 
 from __future__ import annotations
 
@@ -11,24 +11,6 @@ from numpy.typing import NDArray
 from . import kernel_state, kernel_turns
 from .rules import HAND_SIZE
 from .state import PHASE_OVER, BoardState
-
-
-def put_out(st: BoardState, games: NDArray, slot: NDArray) -> NDArray:
-    """Every seat of `games` (g,) puts out the tile in its hand slot `slot` (P, g); returns
-    the games whose tiles are all out, their queue sorted (revealed)."""
-    revealed = np.zeros(len(games), dtype=bool)
-    kernel_turns.put_out_games(kernel_state.arrays(st), kernel_state.tables(st.config), np.asarray(games, np.intp),
-                               np.ascontiguousarray(np.asarray(slot).T, dtype=np.intp), revealed)
-    return games[revealed]
-
-
-def end_turn(st: BoardState, games: NDArray) -> None:
-    """Turn over: luck cards become usable; refill once (2-3 players) or end the game when
-    the hands are empty; else the next turn starts."""
-    started = np.zeros(len(games), dtype=bool)
-    kernel_turns.end_turns(kernel_state.arrays(st), kernel_state.tables(st.config), np.asarray(games, np.intp),
-                           started)
-    hands_empty(st, games[~started])
 
 
 def hands_empty(st: BoardState, games: NDArray) -> None:

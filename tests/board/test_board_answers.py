@@ -26,9 +26,9 @@ from sixnimmt_env.board.actions import (
     STOP_ACTION,
     SWAP_ACTION,
 )
+from sixnimmt_env.board.driver import answer_masks
 from sixnimmt_env.board.rows import packed_rows, target_rows
 from sixnimmt_env.board.rules import ASCENDING, FRONT, N_TILES, ONE_MORE, SKIP, STOP, SWAP
-from sixnimmt_env.board.stages import answer_masks
 from sixnimmt_env.board.state import ASK_ACTION, ASK_FREE_ROW, ASK_LUCK_CARD, PHASE_ASK, PHASE_OVER
 from sixnimmt_env.core.game import make_game
 from sixnimmt_env.core.rng import game_seeds
@@ -36,7 +36,7 @@ from sixnimmt_env.core.rng import game_seeds
 
 def oracle_masks(st, games):
     """(g, N_ACTIONS) the legal answers as the engine's NumPy code wrote them before the
-    compiled version (actioncards.options / free_rows, stages.answer's yes-no and luck)."""
+    compiled version (actioncards.options / free_rows, the yes-no and luck answers)."""
     g = len(games)
     ask = st.ask[games]
     mask = np.zeros((g, N_ACTIONS), dtype=bool)

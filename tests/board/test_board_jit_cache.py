@@ -11,7 +11,7 @@ from numba.core.registry import CPUDispatcher
 
 from sixnimmt_env.board import jit_cache
 
-KERNEL_MODULES = ("kernel", "kernel_turns", "kernel_effects", "kernel_pro", "kernel_answers", "kernel_random")
+KERNEL_MODULES = ("kernel", "kernel_turns", "kernel_effects", "kernel_pro", "kernel_answers", "kernel_play", "kernel_views")
 
 
 def test_every_cached_board_kernel_is_stamped_with_all_its_sources():
@@ -24,7 +24,7 @@ def test_every_cached_board_kernel_is_stamped_with_all_its_sources():
                 assert isinstance(locator, jit_cache.LOCATORS), (name, value.__name__, type(locator))
                 assert locator.get_source_stamp() == jit_cache.sources_digest()
                 cached.append(value.__name__)
-    assert {"play_random", "run_games", "play_games", "answer_masks", "end_turns"} <= set(cached)
+    assert {"play", "first_illegal", "answer_masks", "seat_status", "random_actions"} <= set(cached)
 
 
 def test_the_sources_are_the_kernel_modules_and_what_they_import_transitively(tmp_path):

@@ -232,7 +232,7 @@ def test_match_records_of_the_board_game(tmp_path):
 def test_play_the_board_game_with_piped_input(tmp_path):
     proc = sixnimmt("play", "--game", "board", "--players", "2", "--variant", "luck", "--seed", "3",
                     check_code=130, stdin="abc\n")
-    assert "Das Brettspiel (with luck cards)" in proc.stdout and "seat 1 (mcs)" in proc.stdout  # default: the board mcs
+    assert "Das Brettspiel (with luck cards)" in proc.stdout and "seat 2 (mcs)" in proc.stdout  # default: the board mcs
     assert "'abc' is not a tile" in proc.stdout and "No input" in proc.stdout
     assert "(not saved: add --record FILE" in proc.stdout
     proc = sixnimmt("play", "--game", "board", "--players", "2", "--seed", "3", check_code=0, stdin="quit\n")
@@ -317,7 +317,7 @@ def test_bench_board_json():
     result = json.loads(out.strip().splitlines()[-1])
     assert result["games_per_s"] > 0 and result["turns_per_s"] > 0 and result["P"] == 3
     assert result["ratio_to_card_turns"] > 0 and len(result["ratios"]) == 5  # reported; its size is a benchmark's
-    assert result["interface_turns_per_s"] > 0
+    assert result["kernel_turns_per_s"] > 0 and result["kernel_ratio_to_card_engine"] > 0
     err = sixnimmt("bench", "board", "--players", "7", check_code=2).stderr
     assert "players must be 2..6" in err
 

@@ -1,0 +1,108 @@
+"""The batch side of the compiled driver (`kernel_play.py`): the states' arrays handed to
+it, its actions checked before it runs, and what it leaves to NumPy after it stops.
+
+`play` runs the driver over a list of games under a policy (kernel_play's GIVEN, RANDOM,
+ROLLOUT, PLACE) and then `after_kernel` does, by each game's status, the refill or the
+end of the game where the hands are empty and the action deck's reshuffle (the placing
+then goes on). `illegal_action` words the first illegal action of a step, as
+IllegalActionError, once the driver's check (`kernel_play.first_illegal`) found one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from ..core.errors import IllegalActionError
+from . import actioncards, kernel, kernel_answers, kernel_play, kernel_state
+from .actions import N_ACTIONS, N_TILE_ACTIONS, describe_action
+from .events import BoardEvents
+from .rules import ACTION_KINDS
+from .state import ASK_ACTION, ASK_DOUBLE, ASK_FREE_ROW, ASK_LUCK_CARD, ASK_PLUS5, PHASE_ASK, BoardState
+from .turns import hands_empty
+
+NO_ACTIONS = np.zeros((0, 0), dtype=np.int64)  # a policy that reads no actions
+NO_LIMIT = np.zeros(0, dtype=np.int64)  # ... no turn limit
+
+
+def play(st: BoardState, games: NDArray, policy: int, ev: BoardEvents | None = None, actions: NDArray = NO_ACTIONS,
+         numbers: NDArray | None = None, limit: NDArray = NO_LIMIT) -> NDArray[np.int8]:
+    """The driver over `games` (ascending indices) under `policy`, then `after_kernel`;
+    returns each game's status (kernel.py's codes)."""
+    games = np.asarray(games, dtype=np.intp)
+    status = np.zeros(len(games), dtype=np.int8)
+    if len(games):
+        if numbers is None:
+            numbers = np.zeros((0, st.players), dtype=np.float32)
+        kernel_play.play(kernel_state.arrays(st), kernel_state.tables(st.config), kernel_state.events(ev),
+                         ev is not None, policy, games, actions, numbers, limit, np.zeros(N_ACTIONS, dtype=np.int64),
+                         status)
+        after_kernel(st, games, status, ev)
+    return status
+
+
+def after_kernel(st: BoardState, games: NDArray, status: NDArray, ev: BoardEvents | None) -> None:
+    """What the kernel leaves to NumPy, by the status it gave each of `games`: the refill
+    or the end of the game where the hands are empty, the action deck's reshuffle (then
+    the placing goes on), a replayed record's impossible draw (IllegalActionError)."""
+    empty = games[status == kernel.TURN_OVER]
+    if len(empty):
+        hands_empty(st, empty)
+    bad = games[status == kernel.BAD_SCRIPT]
+    if len(bad):
+        b = int(bad[0])
+        n = int(st.action_drawn[b])
+        wanted = ACTION_KINDS[int(st.action_script[n, b])]
+        raise IllegalActionError(f"action card {n} drawn is {wanted!r}, but the deck holds no {wanted!r} card then")
+    again = games[status == kernel.RESHUFFLE]
+    if len(again):
+        for b in again:
+            actioncards.reshuffle(st, b)
+        play(st, again, kernel_play.PLACE, ev)
+
+
+def illegal_action(st: BoardState, games: NDArray, actions: NDArray) -> IllegalActionError:
+    """The error naming the first illegal action of `actions` (P, B) for `games`: an
+    asker's answer first (in game order), then a tile not in the hand (seat first)."""
+    asked = games[st.phase[games] == PHASE_ASK]
+    if len(asked):
+        answers = actions[st.asker[asked].astype(np.intp), asked]
+        legal = answer_masks(st, asked)
+        ok = (answers >= 0) & (answers < N_ACTIONS)
+        ok[ok] = legal[np.flatnonzero(ok), answers[ok]]
+        if not ok.all():
+            j = int(np.flatnonzero(~ok)[0])
+            b, ask = asked[j], int(st.ask[asked[j]])
+            # name the legal answers of the pro questions, as the rules allow them now
+            named = "; legal: " + ", ".join(f"{a} ({describe_action(int(a))})" for a in np.flatnonzero(legal[j]))
+            return IllegalActionError(
+                f"game {b}, seat {int(st.asker[b])}, turn {int(st.turn[b])}: action {int(answers[j])} does not "
+                f"answer the question {ASK_WORDS[ask]}{named if ask in (ASK_ACTION, ASK_FREE_ROW) else ''}")
+    picking = games[st.phase[games] != PHASE_ASK]
+    picks = actions[:, picking]
+    hands = st.hands[:, :, picking]  # (P, H, g)
+    tiles = np.where((picks >= 0) & (picks < N_TILE_ACTIONS), picks + 1, -1)
+    held = (hands == tiles[:, None, :]).any(axis=1)
+    if st.config.pro:  # a pro hand can run out before the second play-two tile: that seat passes
+        held |= hands[:, 0, :] == 0
+    p, j = np.argwhere(~held)[0]
+    b = picking[j]
+    return IllegalActionError(
+        f"game {b}, seat {p}, turn {int(st.turn[b])}: action {int(picks[p, j])} does not put out a "
+        f"tile of the hand; tiles in hand: {sorted(int(t) for t in st.hands[p, :, b] if t)}")
+
+
+ASK_WORDS = {ASK_LUCK_CARD: "which luck card (+5 or 2x, from a stack that holds one)", ASK_PLUS5: "use +5 (yes or no)",
+             ASK_DOUBLE: "use 2x (yes or no)", ASK_ACTION: "which action card, if any (one the rules allow now)",
+             ASK_FREE_ROW: "which free row"}
+
+
+def answer_masks(st: BoardState, games: NDArray) -> NDArray[np.bool_]:
+    """(g, N_ACTIONS) the legal answers of the question each of `games` is asked
+    (`kernel_answers.legal_answers`); all False where none is."""
+    games = np.asarray(games, dtype=np.intp)
+    mask = np.zeros((len(games), N_ACTIONS), dtype=bool)
+    if len(games):
+        kernel_answers.answer_masks(kernel_state.arrays(st), kernel_state.tables(st.config), games, mask,
+                                    np.zeros(N_ACTIONS, dtype=np.int64))
+    return mask

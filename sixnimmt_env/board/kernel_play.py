@@ -1,0 +1,147 @@
+"""The one compiled driver of the board game: every path that plays turns runs here.
+
+`play` walks each game of a list through its decisions under a policy, placing between
+them (`kernel.place_on`), so the rules' questions and a turn's tiles cost no trip back to
+Python. The policies:
+
+- GIVEN: one decision step with the actions (P, B) the caller gives (`engine.step`,
+  behind `Game.step`: the environments, the agents, the arena): the asker's answer, or
+  every seat's tile; then the placing goes on until the next stop.
+- RANDOM: uniformly random play from the caller's numbers (`engine.play_random`, the
+  kernel-only benchmark): a tile at fraction numbers[j, p] of each hand, the legal answer
+  at fraction numbers[j, P + i] for the game's next K questions.
+- ROLLOUT: the board search's rollout policy (`agents/board/search.py`): every seat puts
+  out the last tile it holds (hands dealt in random order: random play), a question is
+  answered by the heuristics' rules (`rule_answer`), turn after turn until `limit[j]`.
+- PLACE: no decision, the placing goes on (after a reshuffle, `stages.run_stages`).
+
+Every game stops where the rules hand something to NumPy (its status, kernel.py's codes):
+the end of its hands (refill or the end of the game), an action deck to reshuffle.
+The stage machine is inlined into this one driver once: one cold compile of it, not one
+per path.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from .actions import (
+    ANSWER_NO,
+    ANSWER_YES,
+    FREE_ROW_ACTION,
+    LUCK_ACTION,
+    N_ACTIONS,
+    N_TILE_ACTIONS,
+    NO_CARD_ACTION,
+    PASS_ACTION,
+)
+from .kernel import ASKED, NEXT_TURN, PICKING, place_on
+from .kernel_answers import legal_answers, store
+from .kernel_turns import SLOT_AT_FRACTION, SLOT_LAST, SLOT_OF_TILE, put_out
+from .rules import DOUBLE, PLUS5, PLUS5_POINTS
+from .state import ASK_ACTION, ASK_DOUBLE, ASK_FREE_ROW, ASK_LUCK_CARD, ASK_PLUS5, PHASE_ASK
+
+GIVEN, RANDOM, ROLLOUT, PLACE = 0, 1, 2, 3  # the policies
+
+inline = njit(inline="always", _nrt=False)  # inlined into the driver (see kernel.py)
+
+
+@inline
+def rule_answer(s, t, b):
+    """The heuristics' answer to game b's question (agents/board/heuristics.py): "+5"
+    when the field's effect is worse than +5, "2×" always, a "+5" luck card unless the
+    asker holds one per tile left in seat 0's hand (then "2×"); pro: no action card, the
+    first free row."""
+    ask = s.ask[b]
+    if ask == ASK_PLUS5:
+        row, field = s.row[b], s.field[b]
+        effect = t.bull_sign[row, field] * t.bulls[s.queue[b, s.at[b]]] + t.fixed[row, field]
+        return ANSWER_YES if effect < PLUS5_POINTS else ANSWER_NO
+    if ask == ASK_DOUBLE:
+        return ANSWER_YES
+    if ask == ASK_LUCK_CARD:
+        left = 0
+        while left < s.hands.shape[2] and s.hands[b, 0, left] > 0:
+            left += 1
+        return LUCK_ACTION[DOUBLE] if s.luck[b, PLUS5, s.asker[b]] >= left else LUCK_ACTION[PLUS5]
+    if ask == ASK_ACTION:
+        return NO_CARD_ACTION
+    if ask == ASK_FREE_ROW:
+        for r in range(s.length.shape[1]):
+            if s.length[b, r] == 0:
+                return FREE_ROW_ACTION + r
+        return FREE_ROW_ACTION
+    return PASS_ACTION
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def play(s, t, e, report, policy, games, actions, numbers, limit, scratch, status):
+    """Every game of `games` (j-th: games[j]) under `policy` (the module doc), until it
+    stops; status[j] says why (kernel.py's codes). `actions` (P, B) for GIVEN, `numbers`
+    (g, P + K) for RANDOM, `limit` (g,) the turn ROLLOUT stops at; `scratch` (N_ACTIONS,).
+    `e` is written only when `report`."""
+    P = s.hands.shape[1]
+    K = numbers.shape[1] - P
+    how = SLOT_OF_TILE if policy == GIVEN else SLOT_AT_FRACTION if policy == RANDOM else SLOT_LAST
+    for j in range(len(games)):
+        b = games[j]
+        i = 0  # RANDOM: the game's answers used
+        act = policy != PLACE
+        why = PICKING
+        while True:
+            if act and s.phase[b] == PHASE_ASK:
+                if policy == GIVEN:
+                    answer = actions[s.asker[b], b]
+                elif policy == RANDOM:
+                    if i == K:
+                        why = ASKED
+                        break
+                    answer = scratch[int(numbers[j, P + i] * legal_answers(s, t, b, scratch))]
+                    i += 1
+                else:
+                    answer = rule_answer(s, t, b)
+                store(s, b, answer)
+            elif act and not put_out(s, t, b, how, actions, numbers, j):
+                why = PICKING  # the first tile of two is out
+                if policy == ROLLOUT:
+                    continue
+                break
+            act = True
+            why = place_on(s, t, e, report, b)
+            if policy == GIVEN or policy == PLACE:
+                break
+            if why == ASKED:
+                continue
+            if policy == ROLLOUT and why == NEXT_TURN and s.turn[b] < limit[j]:
+                continue
+            break
+        status[j] = why
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def first_illegal(s, t, games, actions, scratch):
+    """The index j of the first game of `games` whose actions (P, B) are not legal (the
+    asker's answer not among the legal answers; a tile not in its seat's hand, where a pro
+    seat with an empty hand may pass), -1 when all are."""
+    for j in range(len(games)):
+        b = games[j]
+        if s.phase[b] == PHASE_ASK:
+            a = actions[s.asker[b], b]
+            ok = False
+            if 0 <= a < N_ACTIONS:
+                for k in range(legal_answers(s, t, b, scratch)):
+                    if scratch[k] == a:
+                        ok = True
+            if not ok:
+                return j
+            continue
+        for p in range(s.hands.shape[1]):
+            a = actions[p, b]
+            ok = t.pro and s.hands[b, p, 0] == 0
+            if 0 <= a < N_TILE_ACTIONS:
+                for h in range(s.hands.shape[2]):
+                    if s.hands[b, p, h] == a + 1:
+                        ok = True
+            if not ok:
+                return j
+    return -1

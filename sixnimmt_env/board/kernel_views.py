@@ -1,0 +1,83 @@
+"""What a seat view asks of the state, entry by entry in one compiled call: who must act,
+the legal actions (tiles in hand, the legal answers of `kernel_answers.legal_answers`),
+and a uniformly random legal action, so a view's questions cost no NumPy pass over the
+(n, N_ACTIONS) masks (`seat_view.py`).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from .actions import ANSWER_NO, LUCK_ACTION, PASS_ACTION
+from .kernel_answers import legal_answers
+from .rules import DOUBLE, PLUS5
+from .state import ASK_ACTION, ASK_FREE_ROW, ASK_LUCK_CARD, PHASE_ASK, PHASE_PICK, PHASE_PICK_SECOND
+
+# An entry's decision (seat_status): none, a tile to put out, a yes/no or luck-card
+# question, a pro question (an action card or a free row: answers chosen from a list).
+IDLE, PICKING, ASKED, ASKED_PRO = 0, 1, 2, 3
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def seat_status(s, seats, games, size, status):
+    """size[i]: tiles in seat seats[i]'s hand in game games[i]; status[i]: its decision
+    (IDLE, PICKING, ASKED, ASKED_PRO)."""
+    H = s.hands.shape[2]
+    for i in range(len(games)):
+        b, p = games[i], seats[i]
+        n = 0
+        while n < H and s.hands[b, p, n] > 0:  # the held tiles are in front
+            n += 1
+        size[i] = n
+        phase = s.phase[b]
+        if (phase == PHASE_PICK or phase == PHASE_PICK_SECOND) and n > 0:
+            status[i] = PICKING
+        elif phase == PHASE_ASK and s.asker[b] == p:
+            status[i] = ASKED_PRO if s.ask[b] == ASK_ACTION or s.ask[b] == ASK_FREE_ROW else ASKED
+        else:
+            status[i] = IDLE
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def action_masks(s, t, seats, games, status, scratch, mask):
+    """mask[i] (N_ACTIONS,): entry i's legal actions (mask all False on entry)."""
+    for i in range(len(games)):
+        b, p = games[i], seats[i]
+        if status[i] == PICKING:
+            h = 0
+            while h < s.hands.shape[2] and s.hands[b, p, h] > 0:
+                mask[i, s.hands[b, p, h] - 1] = True  # tile x is action x - 1
+                h += 1
+        elif status[i] != IDLE:
+            for k in range(legal_answers(s, t, b, scratch)):
+                mask[i, scratch[k]] = True
+        else:
+            mask[i, PASS_ACTION] = True
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def random_actions(s, t, seats, games, status, size, pick, ask, pro, scratch, out):
+    """out[i]: a uniformly random legal action of entry i from the caller's numbers: the
+    tile in hand slot pick[i] * size (picking); no or yes by ask[i] < 0.5, a luck card
+    likewise from the stacks that hold one (asked); the legal answer at fraction pro[k] of
+    the legal answers for the k-th pro question; the pass otherwise."""
+    k = 0
+    for i in range(len(games)):
+        b = games[i]
+        if status[i] == PICKING:
+            out[i] = s.hands[b, seats[i], int(pick[i] * size[i])] - 1
+        elif status[i] == ASKED:
+            second = 1 if ask[i] < 0.5 else 0
+            if s.ask[b] == ASK_LUCK_CARD:
+                if s.stack[b, PLUS5] == 0:
+                    second = 1
+                elif s.stack[b, DOUBLE] == 0:
+                    second = 0
+                out[i] = LUCK_ACTION[0] + second
+            else:
+                out[i] = ANSWER_NO + second
+        elif status[i] == ASKED_PRO:
+            out[i] = scratch[int(pro[k] * legal_answers(s, t, b, scratch))]
+            k += 1
+        else:
+            out[i] = PASS_ACTION
