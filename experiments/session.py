@@ -189,7 +189,7 @@ class TerminalSession(SeatZeroSession):
         self.hint_agent = hint_agent(info.game) if hints else None
         self.rng = np.random.default_rng([seed, 0])
         self.hint_rng = np.random.default_rng([seed, 1])
-        self.names = ["you"] + [f"seat {s} ({spec})" for s, spec in enumerate(self.specs, start=1)]
+        self.names = ["you"] + [f"seat {s} ({spec})" for s, spec in enumerate(self.specs, start=2)]  # you: seat 1
         self._eofs = 0
 
     saved: PlayResult | None = None  # the record at the last turn boundary, also after an error

@@ -69,8 +69,8 @@ class WebSession(SeatZeroSession):
         self.seed, self.seed_given = seed, seed_given
         self.rng = np.random.default_rng([seed, 0])  # as the terminal: hints never change the agents
         self.hint_rng = np.random.default_rng([seed, 1])
-        first = self.first_agent_seat
-        self.names = ([] if watch else ["you"]) + [f"seat {s} ({spec})" for s, spec in enumerate(self.specs, start=first)]
+        first = self.first_agent_seat  # the index of specs[0]; seats are shown from 1
+        self.names = ([] if watch else ["you"]) + [f"seat {s} ({spec})" for s, spec in enumerate(self.specs, start=first + 1)]
         self.id = secrets.token_urlsafe(12)
         self.state = game.new_games(game_seeds(seed, 1))
         self.recorder = game.recorder(self.state, seats=([] if watch else [HUMAN_NAME]) + self.specs, seeds=[seed])

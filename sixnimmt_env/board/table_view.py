@@ -215,7 +215,7 @@ def _step_items(before: BoardState, events, after: BoardState, game: int, action
     `take`, `moved_to`) and the seat's points after it, so the page can show it at once."""
     layout = before.config.board
     answer = answer_text(before, actions, game)
-    items: list[dict] = [] if answer is None else [dict(answer, kind="action")]
+    items: list[dict] = [] if answer is None else [answer]
     placed = placements(events, game, before)
     if int(before.phase[game]) != PHASE_ASK:
         if int(after.phase[game]) == PHASE_ASK:  # stopped by a question: every tile is in the queue

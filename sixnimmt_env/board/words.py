@@ -240,19 +240,20 @@ def answer_help(action: int) -> str:
 def answer_text(before, actions, game: int = 0) -> dict | None:
     """The answer a step began with, as everyone at the table sees it: an action card
     played (face up), a free row chosen, a luck card taken. None for any other step (a
-    +5/2x card used shows in its placement). {"seat", "text", "card"?, "help"?}."""
+    +5/2x card used shows in its placement). {"kind": "action" (a card) or "note" (a
+    free row), "seat", "text", "card"?, "help"?}: a table view's log item."""
     if actions is None or int(before.phase[game]) != PHASE_ASK:
         return None
     ask, seat = int(before.ask[game]), int(before.asker[game])
     action = int(actions[seat, game])
     if ask == ASK_LUCK_CARD and action in LUCK_ACTION:
-        return {"seat": seat, "text": f"takes a {LUCK_SHOWN[LUCK_ACTION.index(action)]} luck card"}
+        return {"kind": "action", "seat": seat, "text": f"takes a {LUCK_SHOWN[LUCK_ACTION.index(action)]} luck card"}
     if ask == ASK_FREE_ROW and FREE_ROW_ACTION <= action < NO_CARD_ACTION:
         k = int(before.at[game])
         label = free_row_label(before.config.board, action - FREE_ROW_ACTION, int(before.queue[k, game]))
-        return {"seat": seat, "text": f"chooses free {label.split(':')[0]}", "help": answer_help(action)}
+        return {"kind": "note", "seat": seat, "text": f"chooses free {label.split(':')[0]}", "help": answer_help(action)}
     kind = int(decode_play(np.array([action]))[0][0]) if ask == ASK_ACTION else NO_CARD
     if kind == NO_CARD:
         return None
-    return {"seat": seat, "card": ACTION_NAMES[kind], "text": "plays " + describe_action(action),
+    return {"kind": "action", "seat": seat, "card": ACTION_NAMES[kind], "text": "plays " + describe_action(action),
             "help": ACTION_HELP[kind]}

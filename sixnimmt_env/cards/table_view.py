@@ -51,7 +51,7 @@ def _prompt(view: SeatView, seat: int | None, chooser: int) -> str:
     if seat is not None and view.is_chooser[0]:
         return choice_reason(view, np.flatnonzero(view.row_options[0]).tolist(), face=True)
     if int(view.phase[0]) == PHASE_ROW:
-        return f"Seat {chooser} chooses a row."
+        return f"Seat {chooser + 1} chooses a row."
     return "Choose a card to play." if seat is not None else "The players choose their cards."
 
 
@@ -91,7 +91,7 @@ def table_view(state: State, seat: int | None, game: int = 0, *, before: State |
                "note": _this_round(int(view.round_penalty[0, absolute[p]]))} for p in range(P)]
     over = int(view.phase[0]) == PHASE_OVER
     status = ("Game over" if over else f"Round {int(state.round[game]) + 1} · turn "
-              f"{int(view.turn[0]) + 1} of {HAND_SIZE} · dealer: seat {int(state.dealer[game])}")
+              f"{int(view.turn[0]) + 1} of {HAND_SIZE} · dealer: seat {int(state.dealer[game]) + 1}")
     out = {"title": f"6 nimmt! ({variant.name})", "status": status, "unit": variant.penalty_unit,
            "rows": rows, "hand": hand, "hand_label": "your hand", "scores": scores,
            "prompt": _prompt(view, seat, chooser), "choices": [], "over": over,

@@ -89,7 +89,7 @@ def test_the_screen_shows_rows_hand_sorted_and_scores():
     assert len(hand) == 10 and [int(c) for c in hand] == sorted(int(c) for c in hand)
     assert re.search(r"^bullheads(\s+\d+){10}$", screen, re.M)
     assert all(re.search(rf"^\s+{r}\s+\d+\s+\d+", screen, re.M) for r in (1, 2, 3, 4))
-    assert "Scores: you 0 · seat 1 (random) 0 · seat 2 (lowest) 0" in screen
+    assert "Scores: you 0 · seat 2 (random) 0 · seat 3 (lowest) 0" in screen
 
 
 def test_bad_card_inputs_get_a_message_and_a_new_prompt():

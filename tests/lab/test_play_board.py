@@ -85,7 +85,7 @@ def test_the_screen_shows_the_board_by_field_kinds_tiles_points_and_luck_cards()
     hand = person.hand()
     assert len(hand) == 12 and [int(t) for t in hand] == sorted(int(t) for t in hand)
     assert re.search(r"^bullheads(\s+[1-5]){12}$", screen, re.M)
-    assert "Points: you 0 · seat 1 (random) 0" in screen
+    assert "Points: you 0 · seat 2 (random) 0" in screen
     assert "Luck cards left: +5 6 · 2x 6" in screen
     assert "APPROXIMATION of the printed board" in screen
 
@@ -144,7 +144,7 @@ def test_play_two_asks_for_a_first_and_a_second_tile():
                                      "Luck card (+5 or 2x): ")
     assert "two tiles each (play two)" in person.screen
     # both tiles are revealed together, after the second
-    assert re.search(r"Revealed: you \d+ \d+ · seat 1 \(random\) \d+ \d+", person.screen)
+    assert re.search(r"Revealed: you \d+ \d+ · seat 2 \(random\) \d+ \d+", person.screen)
 
 
 def test_quit_keeps_the_completed_turns_and_ctrl_c_interrupts():

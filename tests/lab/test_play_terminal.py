@@ -1,4 +1,5 @@
-"""`sixnimmt play` end to end: the real program driven through a pseudo-terminal (pexpect)."""
+"""`sixnimmt play` end to end: the real program driven through a pseudo-terminal (pexpect): the card game,
+and the board pro game, whose log names every action card the opponents play."""
 
 from __future__ import annotations
 
@@ -110,3 +111,58 @@ def test_arrow_keys_edit_the_typed_line():
     child.sendcontrol("c")
     child.expect(pexpect.EOF)
     child.close()
+
+
+ACTION_CARDS = ("Stop", "Swap", "Skip", "Front", "Ascending", "One more")
+BOARD_PROMPTS = [r"Your (first |second )?tile: ", r"Your choice \(1-(\d+)\): ", r"Game over", pexpect.EOF]
+PRO_SEED = 0  # random opponents play each of the six action cards in this game (the person: lowest tiles, answer 1)
+
+
+def test_the_pro_board_game_tells_every_action_card_and_placement(tmp_path):
+    record = tmp_path / "pro.json"
+    child = spawn("--game", "board", "--variant", "pro", "--opponents", "random", "--seed", str(PRO_SEED),
+                  "--record", str(record))
+    child.timeout = 120  # the first board game of a run may compile the kernels
+    screen, first, helped = "", None, set()
+    while True:
+        which = child.expect(BOARD_PROMPTS)
+        screen += child.before + (child.after if isinstance(child.after, str) else "")
+        if which == 0:
+            if "tile" not in helped:  # help at the tile prompt explains it, then asks again
+                helped.add("tile")
+                child.sendline("help")
+                child.expect_exact("Put out one tile")
+                continue
+            held = [line for line in screen.splitlines() if line.startswith("your tiles")][-1].split()[2:]
+            if child.match.group(1) == "second ":
+                held = [t for t in held if t != first]
+            first = held[0]
+            child.sendline(first)
+        elif which == 1:
+            if "choice" not in helped:
+                helped.add("choice")
+                child.sendline("?")
+                child.expect(r"Play an action card|starts a row")
+                continue
+            child.sendline("1")  # no action card; the first free row
+        elif which == 2:
+            break
+        else:
+            pytest.fail("the program ended before the game was over:\n" + screen[-3000:])
+    child.expect(pexpect.EOF)
+    child.close()
+    screen += child.before
+    assert child.exitstatus == 0, screen[-2000:]
+    assert "Traceback" not in screen
+    screen = " ".join(screen.split())  # lines as the terminal wrapped them, joined
+    # every action card an opponent played is named, with what it put out
+    for name in ACTION_CARDS:
+        assert re.search(rf"seat \d \(random\) plays {name}", screen), f"{name} not in the log"
+    assert re.search(r"plays One more: tile \d+", screen) and re.search(r"plays Swap for tile \d+", screen)
+    assert "STOP: no tile may join this row this turn" in screen  # the stop sign on the board
+    assert re.search(r"chooses free row \d+, field 1 ", screen)  # a free row named by its field ...
+    assert re.search(r"goes on: moves to row \d+ field 1: [+-]\d+ points?", screen)  # ... and what it scored
+    assert "D draw a tile" in screen and "A draw an action card" in screen and "H take the row into your hand" in screen
+    assert "Without a card your" in screen  # where the tile lands when no card is played
+    assert re.search(r"you: \d+ -> row \d+ field \d+ \(", screen)
+    assert replay(record).returncode == 0

@@ -289,6 +289,6 @@ def test_ping_and_watch_refuses_actions(client):
         assert ws.receive_json()["type"] == "pong"
         ws.send_json({"type": "new", "watch": True, "players": 2, "opponents": ["random", "random"]})
         msgs = _recv_until(ws, "watch")
-        assert msgs[-1]["table"]["hand"] == [] and msgs[0]["names"][0].startswith("seat 0")
+        assert msgs[-1]["table"]["hand"] == [] and msgs[0]["names"][0].startswith("seat 1")
         ws.send_json({"type": "act", "id": msgs[0]["id"], "action": 0, "decision": 0})
         assert "watched" in ws.receive_json()["message"]

@@ -71,7 +71,7 @@ def test_opponents_from_the_network_only_from_the_allow_list(tmp_path):
         assert not marker.exists()
         for spec, seat in (("mcs:rollouts=400", "mcs:rollouts=400"), ("mcs:rollouts=0100", "mcs"), ("lowest", "lowest")):
             setup = _new(ws, opponents=[spec])[0]
-            assert setup["type"] == "setup" and setup["names"][1] == f"seat 1 ({seat})"
+            assert setup["type"] == "setup" and setup["names"][1] == f"seat 2 ({seat})"
 
 
 def test_the_allow_list_is_the_servers_choice():
@@ -85,7 +85,7 @@ def test_the_allow_list_is_the_servers_choice():
             assert "not offered" in _new(ws, opponents=["ppo"])[0]["message"]
             assert "outside 1..20" in _new(ws, opponents=["mcs:rollouts=21"])[0]["message"]
             assert _new(ws, opponents=["mcs:rollouts=20"])[0]["type"] == "setup"
-            assert _new(ws)[0]["names"][1] == "seat 1 (random)"  # the defaults, from the list
+            assert _new(ws)[0]["names"][1] == "seat 2 (random)"  # the defaults, from the list
     for bad, why in (("py:x.py:A", "runs code of its own"), ("cmd:ls", "runs code of its own"),
                      ("mcs:rollouts=5..1", "empty"), ("mcs:score=1..3", "only a numeric parameter"),
                      ("nobody", "unknown agent"), ("mcs:rollouts=a..b", "not a range")):
