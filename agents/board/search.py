@@ -262,12 +262,7 @@ class BoardMonteCarloAgent:
         actions[seats, np.arange(G)] = first
         engine.step(st, actions, inplace=True, validate=False)
         horizon = self.horizon if self.horizon > 0 else 10 ** 6
-        limit = view.turn[entries].astype(np.int64).repeat(counts * R) + horizon
-        while True:
-            live = (st.phase != PHASE_OVER) & (st.turn < limit)
-            if not live.any():
-                break
-            engine.step(st, rollout_actions(st), inplace=True, validate=False, games=live)
+        engine.rollout(st, view.turn[entries].astype(np.int64).repeat(counts * R) + horizon)
         rows = np.arange(G)
         value = st.score.astype(np.float64)
         if self.card_value and st.config.luck:  # cards held where a rollout stops short of the end
