@@ -128,6 +128,29 @@ def create_app(idle_seconds: float | None = None, sweep_seconds: float = 30.0, *
     return app
 
 
+def _offered(game: dict, allowed: AllowList) -> dict:
+    """A catalog game as the page's setup form offers it (issue 50: choices, not strings):
+    the allowed agents with the registry's one-line summary of each, and per variant the
+    rule options that variant has (no luck-card stacks without luck cards), each with its
+    default, its choices when it has a fixed set, and the command line's help."""
+    from agents.registry import available
+    from experiments.options import OPTIONS
+    from sixnimmt_env.board.rules import NEXT_ROWS
+    from sixnimmt_env.cards.rules import DECKS, ROW_CHOICES
+    from sixnimmt_env.core.game import make_game
+
+    choices = {"row_choice": ROW_CHOICES, "deck": DECKS, "next_row": NEXT_ROWS}
+    plays = available(game["name"])
+    names = allowed.names(game["name"])
+    rules = {}
+    for variant in game["variants"]:  # those a page may set (game_from: the options of the game's default rules)
+        config = make_game(game["name"], variant=variant).rules
+        rules[variant] = [{"name": k, "default": v, "choices": choices.get(k), "help": OPTIONS[k][1].help if k in OPTIONS
+                           else ""} for k, v in config.to_dict().items() if k in game["options"]
+                          and (getattr(config, "luck", True) or k not in ("plus5_cards", "double_cards"))]
+    return dict(game, agents=names, about={n: plays[n].summary for n in names}, rules=rules)
+
+
 def _http_routes(app: FastAPI, store: GameStore, allowed: AllowList) -> None:
     """The page, its static files, the options and defaults, a finished game's record."""
     static = resources.files("experiments.serve") / "static"
@@ -138,8 +161,8 @@ def _http_routes(app: FastAPI, store: GameStore, allowed: AllowList) -> None:
         return (static / "index.html").read_text()
 
     @app.get("/api/options")
-    def options():  # the agents of each game: those the allow-list offers there
-        games = [dict(g, agents=allowed.names(g["name"])) for g in catalog()["games"]]
+    def options():  # each game: the agents the allow-list offers there, what each is, each variant's rules
+        games = [_offered(g, allowed) for g in catalog()["games"]]
         return {"games": games, "allowed": allowed.texts}
 
     @app.get("/api/defaults")

@@ -6,7 +6,9 @@ middle — and checks the scores on the page against `sixnimmt replay` of the re
 downloads; one watches agents play; one sends garbage over the page's own socket. The
 board game's layout keeps the hand and the question on screen (a laptop and a phone),
 placements show on the rows as the log reports them, action cards played are named in
-the log, and a whole game is played by keyboard alone, with an accessibility scan
+the log, a pro turn fits a 1366x768 screen with the log's latest entry in view, the setup
+form is built from the server's allow-list (agents chosen from a list, each variant's
+rules), and a whole game is played by keyboard alone, with an accessibility scan
 (axe-core, tests/data/axe.min.js, injected by the test: the page never loads it).
 
 Playwright's browser download is not used: `executable_path` is Debian's chromium
@@ -78,7 +80,7 @@ def page(browser, server):
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server + "/")
     page.wait_for_selector("#setup:not([hidden])")
-    page.wait_for_selector("#f-opponents input")
+    page.wait_for_selector("#f-opponents select")
     yield page
     page.close()
     assert not errors, errors  # no JavaScript error on the page
@@ -99,11 +101,11 @@ def _start(page, *, players: int, seed: int, rounds: int, watch: bool = False, g
     page.dispatch_event("#f-players", "change")
     if watch:
         page.check("#f-watch")
-    page.wait_for_function(f"document.querySelectorAll('#f-opponents input').length === {players - (not watch)}")
+    page.wait_for_function(f"document.querySelectorAll('#f-opponents select').length === {players - (not watch)}")
     page.wait_for_function("!document.getElementById('start').disabled")
     if opponents:
-        for box in page.locator("#f-opponents input").all():
-            box.fill(opponents)
+        for box in page.locator("#f-opponents select.opponent").all():
+            box.select_option(opponents)
     page.fill("#f-seed", str(seed))
     if rounds:
         page.fill("#o-max_rounds", str(rounds))
@@ -126,7 +128,7 @@ def _hand(page) -> list[str]:
 def test_a_whole_game_by_clicking_matches_its_replayed_record(page, tmp_path):
     _start(page, players=4, seed=1, rounds=1)  # the default agents: the shipped model and mcs
     names = page.locator("#scores tr td:first-child").all_inner_texts()
-    assert names[1:] == ["seat 1 (ppo)", "seat 2 (mcs)", "seat 3 (mcs)"]
+    assert names[1:] == ["seat 2 (ppo)", "seat 3 (mcs)", "seat 4 (mcs)"]
     page.fill("#speed", "0")  # placements at once: the test does not read at a human pace
     row_choices = moves = 0
     shot = False
@@ -322,3 +324,49 @@ def test_rows_shown_placement_by_placement_end_as_the_table_drawn_after_the_step
     page.wait_for_selector('#prompt[data-state="over"]', timeout=90_000)
     assert page.locator("#log li[data-kind=place]").count() > 20
     assert page.evaluate("MISMATCH") == []
+
+
+def test_the_setup_form_offers_the_allowed_agents_and_each_variants_rules(page, server):
+    import urllib.request
+
+    from experiments.serve.allowed import AllowList
+
+    allowed = AllowList()  # the server's list: `sixnimmt serve` without --allow
+    seat = page.locator("#f-opponents select.opponent").first
+    assert seat.locator("option").evaluate_all("os => os.map((o) => o.value)") == allowed.names("cards")
+    texts = seat.locator("option").all_inner_texts()
+    assert all(" — " in t and len(t.split(" — ")[1]) > 5 for t in texts), texts  # a short description each
+    assert page.locator("#f-opponents .about").first.inner_text()  # the chosen one's summary in full
+    seat.select_option("mcs")  # the list opens mcs's rollouts as a number box with its range
+    assert page.get_attribute("#f-opponents label.agent >> nth=0 >> input[name=rollouts]", "max") == "400"
+    assert page.locator("#o-row_choice option").all_inner_texts() == ["player (default)", "cheapest"]
+    rules = json.loads(urllib.request.urlopen(server + "/api/options").read())["games"]
+    board = next(g for g in rules if g["name"] == "board")
+    page.select_option("#f-game", "board")
+    for variant, luck in (("basic", False), ("luck", True), ("pro", False), ("pro-luck", True)):
+        page.select_option("#f-variant", variant)
+        shown = page.locator("#f-options [name]").evaluate_all("xs => xs.map((x) => x.name)")
+        assert shown == [o["name"] for o in board["rules"][variant]]
+        assert ("plus5_cards" in shown) == luck and "row_choice" not in shown, (variant, shown)  # pro: no luck cards
+    page.wait_for_function("!document.getElementById('start').disabled")
+    enabled = page.eval_on_selector("#start", "b => getComputedStyle(b).backgroundColor")
+    page.evaluate("document.getElementById('start').disabled = true")
+    assert page.eval_on_selector("#start", "b => getComputedStyle(b).backgroundColor") != enabled
+    assert page.evaluate("document.querySelector('link[rel=icon]').href").endswith("/static/favicon.svg")
+    assert urllib.request.urlopen(server + "/static/favicon.svg").status == 200
+
+
+def test_a_pro_turn_fits_a_laptop_screen_with_the_latest_log_entry(page):
+    page.set_viewport_size(LAPTOP)  # 1366x768: board, hand, question and the turn's log, unscrolled
+    _start(page, players=4, seed=3, rounds=0, game="board", variant="pro", opponents="random")
+    page.fill("#speed", "0")
+    for _ in range(12):
+        assert _wait_decision(page) == "turn"
+        if page.locator("#choices button").count():
+            break
+        page.locator("#hand .card.playable").first.click()
+    assert page.locator("#choices button").count() >= 2, "no question in 12 turns: pick another seed"
+    assert page.evaluate("window.scrollY") == 0
+    for selector in ("#rows .row", "#hand .card", "#prompt", "#choices button", "#log li:last-child", "#scores"):
+        _inside(page, selector)
+    assert page.locator("#log li[data-kind=reveal]").count() >= 1

@@ -212,16 +212,35 @@ function onKey(ev) {
 }
 
 // ------------------------------------------------------------------ the setup form
+// Everything here is chosen, not typed: the agents the server's allow-list offers (with
+// the registry's summary of each; a numeric parameter the list opens as a number box),
+// the rule options the chosen game and variant have (a list where the option has fixed
+// choices). The seat defaults come from the server (/api/defaults).
 
 async function loadCatalog() {
   S.catalog = await (await fetch("/api/options")).json();
   const games = $("f-game");
   games.replaceChildren(...S.catalog.games.map((g) => new Option(g.name === "cards" ? "cards (6 nimmt!)" : g.name === "board" ? "board (Das Brettspiel)" : g.name, g.name)));
-  $("agent-names").replaceChildren();
   onGame();
 }
 
 const gameInfo = () => S.catalog.games.find((g) => g.name === $("f-game").value);
+// The short form of an agent's summary: up to its first colon, semicolon or bracket.
+const shortAbout = (text) => (text || "").split(/[:;(]/)[0].trim();
+
+// The numeric parameters the allow-list opens for agent `name`: [{param, lo, hi}] from entries such as mcs:rollouts=1..400.
+function openParams(name) {
+  const out = [];
+  for (const text of S.catalog.allowed || []) {
+    const [head, ...params] = text.split(":");
+    if (head !== name) continue;
+    for (const p of params) {
+      const m = /^([\w-]+)=(-?[\d.]+)\.\.(-?[\d.]+)$/.exec(p);
+      if (m && !out.some((o) => o.param === m[1])) out.push({ param: m[1], lo: Number(m[2]), hi: Number(m[3]) });
+    }
+  }
+  return out;
+}
 
 function onGame() {
   const g = gameInfo();
@@ -229,16 +248,81 @@ function onGame() {
   const p = $("f-players");
   p.min = g.min_players; p.max = g.max_players;
   p.value = Math.min(Math.max(Number(p.value) || g.players, g.min_players), g.max_players);
-  $("agent-names").replaceChildren(...g.agents.map((a) => new Option(a, a)));
-  $("f-options").replaceChildren(...Object.entries(g.options).map(([k, v]) => {
-    const label = el("label", "", k.replace(/_/g, " "));
-    const input = el("input");
-    input.name = k; input.id = "o-" + k; input.placeholder = v === null ? "unset" : String(v);
+  $("f-hints").disabled = !g.agents.includes("mcs");
+  onVariant();
+}
+
+function onVariant() {
+  drawRules();
+  onSeats();
+}
+
+// The rule options of the chosen game and variant, each a control with its default shown.
+function drawRules() {
+  const g = gameInfo();
+  const rules = (g.rules || {})[$("f-variant").value] || [];
+  $("f-options").replaceChildren(...rules.map((o) => {
+    const label = el("label", "", o.name.replace(/_/g, " "));
+    let input;
+    if (o.choices) {
+      input = el("select");
+      for (const c of o.choices) input.append(new Option(c === o.default ? `${c} (default)` : c, c));
+      input.value = o.default;
+    } else {
+      input = el("input");
+      input.type = "number";
+      input.min = 0;
+      input.placeholder = o.default === null ? "unset" : String(o.default);
+    }
+    input.name = o.name; input.id = "o-" + o.name; input.dataset.default = o.default === null ? "" : String(o.default);
+    if (o.help) { label.title = o.help; input.title = o.help; }
     label.append(input);
     return label;
   }));
-  $("f-hints").disabled = !g.agents.includes("mcs");
-  onSeats();
+  $("rules-box").hidden = !rules.length;
+}
+
+// One seat's agent: a list of the allowed agents, and a number box per parameter the list opens.
+function agentControl(spec, seat) {
+  const g = gameInfo();
+  const [name, ...given] = String(spec).split(":");
+  const label = el("label", "agent", `seat ${seat}`);
+  const select = el("select", "opponent");
+  select.setAttribute("aria-label", `agent at seat ${seat}`);
+  for (const a of g.agents) {
+    const o = new Option(`${a} — ${shortAbout(g.about && g.about[a])}`, a);
+    o.title = (g.about && g.about[a]) || "";
+    select.append(o);
+  }
+  if (!g.agents.includes(name)) select.append(new Option(name, name));
+  select.value = name;
+  const params = el("span", "params");
+  const about = el("small", "about");
+  const update = () => {
+    about.textContent = (g.about && g.about[select.value]) || "";
+    params.replaceChildren(...openParams(select.value).map((p) => {
+      const box = el("label", "param", p.param);
+      const input = el("input");
+      input.type = "number"; input.min = p.lo; input.max = p.hi; input.name = p.param;
+      const was = given.map((x) => x.split("=")).find(([k]) => k === p.param);
+      input.placeholder = "default";
+      if (was && select.value === name) input.value = was[1];
+      input.title = `${p.param}: ${p.lo} to ${p.hi} (empty: the agent's default)`;
+      box.append(input);
+      return box;
+    }));
+  };
+  select.addEventListener("change", update);
+  update();
+  label.append(select, params, about);
+  return label;
+}
+
+// The agent spec a seat's controls stand for: name, then any parameter given.
+function seatSpec(label) {
+  const name = label.querySelector("select.opponent").value;
+  const params = [...label.querySelectorAll(".params input")].filter((i) => i.value.trim()).map((i) => `${i.name}=${i.value.trim()}`);
+  return [name, ...params].join(":");
 }
 
 async function onSeats() {
@@ -252,14 +336,7 @@ async function onSeats() {
   if (asked !== S.seatsAsked) return;  // a newer choice is on its way
   $("start").disabled = false;
   const box = $("f-opponents");
-  box.replaceChildren();
-  (res.opponents || []).forEach((spec, i) => {
-    const label = el("label", "", `seat ${i + (watch ? 0 : 1)}`);
-    const input = el("input");
-    input.value = spec; input.setAttribute("list", "agent-names"); input.className = "opponent";
-    label.append(input);
-    box.append(label);
-  });
+  box.replaceChildren(...(res.opponents || []).map((spec, i) => agentControl(spec, i + (watch ? 1 : 2))));
   if (res.error) showError(res.error);
   $("f-hints").disabled = watch || !g.agents.includes("mcs");
 }
@@ -275,11 +352,13 @@ function showSetup() {
 
 function submitSetup(ev) {
   ev.preventDefault();
-  const options = {};
-  document.querySelectorAll("#f-options input").forEach((i) => { if (i.value.trim()) options[i.name] = i.value.trim(); });
+  const options = {};  // only what differs from the default
+  document.querySelectorAll("#f-options input, #f-options select").forEach((i) => {
+    if (i.value.trim() && i.value.trim() !== i.dataset.default) options[i.name] = i.value.trim();
+  });
   const watch = $("f-watch").checked;
   S.lastNew = { type: "new", game: $("f-game").value, variant: $("f-variant").value, players: Number($("f-players").value),
-         opponents: [...document.querySelectorAll("#f-opponents input")].map((i) => i.value.trim()),
+         opponents: [...document.querySelectorAll("#f-opponents label.agent")].map(seatSpec),
          seed: $("f-seed").value.trim() || null, hints: !watch && $("f-hints").checked, watch, options };
   sessionStorage.setItem("sixnimmt-new", JSON.stringify(S.lastNew));
   send(S.lastNew);
@@ -291,7 +370,7 @@ function init() {
   $("rematch").addEventListener("click", rematch);
   $("setup").addEventListener("submit", submitSetup);
   $("f-game").addEventListener("change", onGame);
-  $("f-variant").addEventListener("change", onSeats);
+  $("f-variant").addEventListener("change", onVariant);
   $("f-players").addEventListener("change", onSeats);
   $("f-watch").addEventListener("change", onSeats);
   $("new-game").addEventListener("click", () => { sessionStorage.removeItem("sixnimmt-game"); showSetup(); });

@@ -106,7 +106,7 @@ function drawScores(scores) {
   for (const s of scores) {
     const tr = el("tr");
     tr.dataset.seat = s.seat;
-    tr.append(el("td", "", S.names[s.seat] || `seat ${s.seat}`));
+    tr.append(el("td", "", S.names[s.seat] || `seat ${s.seat + 1}`));
     for (const r of rounds) tr.append(el("td", "round", String(r[s.seat])));
     const total = el("td", "total", String(s.total));
     total.dataset.total = s.total;
@@ -187,11 +187,14 @@ function showHint(msg) {
   const box = $("hint");
   const u = S.setup.utility;
   const ranked = [...msg.choices].sort((a, b) => u * (b.mean - a.mean));
-  box.replaceChildren(el("div", "best", "Hint (" + msg.agent + "): " +
-                         (msg.choices.find((c) => c.action === msg.best) || {}).label));
+  // folded: the best choice shows, every choice's estimate opens on a click (the move stays on screen)
+  const fold = el("details");
+  fold.append(el("summary", "best", "Hint (" + msg.agent + "): " +
+                 (msg.choices.find((c) => c.action === msg.best) || {}).label));
   const list = el("ol");
   for (const c of ranked) list.append(el("li", c.action === msg.best ? "best" : "", `${c.label}: ${c.mean.toFixed(1)} ${S.setup.unit}`));
-  box.append(list, el("small", "", msg.explain));
+  fold.append(list, el("small", "", msg.explain));
+  box.replaceChildren(fold);
   box.tabIndex = -1;
   box.hidden = false;
 }
@@ -227,6 +230,7 @@ async function showItem(item) {
     document.querySelectorAll(`#rows .cell[data-card="${card.card}"]`).forEach((c) => c.replaceWith(bareCell(c)));
     const dest = rowCells(item.moved_to)[0];
     if (dest) putTile(dest, card);
+    setScore(item.score);
   }
   if (item.kind !== "place" || item.row === undefined) return wait && sleep(item.kind === "action" ? wait * 1.5 : wait);
   const row = rowEl(item.row);
