@@ -7,6 +7,13 @@ policy's keyword arguments, the counters), the weights of `policy.pth` through
 `torch.load(..., weights_only=True)`, and the network is built from the architectures this
 lab knows (SB3's MLP policy, the card scorer) and must take the weights exactly. Anything
 else is refused with a ConfigError that names the file.
+
+The file is checked as data before anything is built or unpacked: the zip's entries (names
+and unpacked sizes) from its central directory before any entry is read (`check_zip`; an
+entry's checksum is checked as it is read), then the network its `data` describes is
+counted (`network_parameters`, a lower bound from the layer widths) and refused past
+MAX_PARAMETERS before the weights are read or a layer is made: a 1.9 MB zip whose data asked
+for `net_arch = [8192] * 4` took minutes and ~3 GB to build before its weights failed to fit.
 """
 
 from __future__ import annotations
@@ -19,8 +26,11 @@ from pathlib import Path
 from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.core.untrusted import loads_json
 
-MAX_MODEL_BYTES = 512 * 2**20  # the zip and each entry, unpacked (the shipped ones: 3.7 MB)
-MAX_DATA_BYTES = 64 * 2**20  # the `data` entry (a 512-game model's: 1.7 MB)
+MAX_MODEL_BYTES = 512 * 2**20  # the zip, and its entries unpacked together (the shipped ones: at most 10.5 MB)
+MAX_DATA_BYTES = 16 * 2**20  # the `data` entry (a 512-game model's: 1.7 MB)
+MAX_PARAMETERS = 32 * 2**20
+"""Weights a model's network may have: 32 Mi (128 MiB as float32; the shipped board-pro: 2.6 M)."""
+MAX_WEIGHTS_BYTES = 4 * MAX_PARAMETERS + 2**20  # policy.pth: float32 weights and torch's framing
 ENTRIES = {"data", "policy.pth", "policy.optimizer.pth", "pytorch_variables.pth",
            "_stable_baselines3_version", "system_info.txt"}
 """What SB3 writes into a model zip; anything else is refused."""
@@ -44,28 +54,53 @@ class PolicyModel:
         return self.policy.predict(observation, deterministic=deterministic, action_masks=action_masks)
 
 
-def read_entry(path: Path, name: str, limit: int = MAX_MODEL_BYTES) -> bytes:
-    """One entry of the model zip at `path`, checked (size, known names, checksums)."""
+def check_zip(path: Path) -> dict[str, int]:
+    """The unpacked size of each entry of the model zip at `path`, from its central
+    directory (nothing unpacked); ConfigError for an entry a saved model does not hold, a
+    name twice, or sizes past the limits."""
     try:
         with zipfile.ZipFile(path) as z:
-            infos = {i.filename: i for i in z.infolist()}
-            unknown = sorted(set(infos) - ENTRIES)
-            if unknown:
-                raise ConfigError(f"agent ppo: {path} holds entries a saved model does not "
-                                  f"({', '.join(unknown)[:200]}); refused")
-            if name not in infos:
-                raise ConfigError(f"agent ppo: {path} is a zip but not a saved model (no {name} in it)")
-            if infos[name].file_size > limit:
-                raise ConfigError(f"agent ppo: {path}: {name} unpacks to more than {limit >> 20} MiB")
-            return z.read(name)
+            infos = z.infolist()
     except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError) as e:
         raise ConfigError(f"agent ppo: {path} is a damaged zip ({e})") from None
+    sizes = {i.filename: i.file_size for i in infos}
+    unknown = sorted(set(sizes) - ENTRIES)
+    if unknown:
+        raise ConfigError(f"agent ppo: {path} holds entries a saved model does not "
+                          f"({', '.join(unknown)[:200]}); refused")
+    if len(sizes) != len(infos):
+        raise ConfigError(f"agent ppo: {path} holds an entry twice; refused")
+    limits = {"data": MAX_DATA_BYTES, "policy.pth": MAX_WEIGHTS_BYTES}
+    for name, size in sizes.items():
+        if size > limits.get(name, MAX_MODEL_BYTES):
+            raise ConfigError(f"agent ppo: {path}: {name} unpacks to more than {limits.get(name, MAX_MODEL_BYTES) >> 20} MiB")
+    if sum(sizes.values()) > MAX_MODEL_BYTES:
+        raise ConfigError(f"agent ppo: {path} unpacks to more than {MAX_MODEL_BYTES >> 20} MiB")
+    return sizes
+
+
+def read_entry(path: Path, name: str, limit: int = MAX_MODEL_BYTES) -> bytes:
+    """One entry of the model zip at `path`, once the whole directory is checked
+    (`check_zip`); its checksum is checked as it is read."""
+    sizes = check_zip(path)
+    if name not in sizes:
+        raise ConfigError(f"agent ppo: {path} is a zip but not a saved model (no {name} in it)")
+    if sizes[name] > limit:
+        raise ConfigError(f"agent ppo: {path}: {name} unpacks to more than {limit >> 20} MiB")
+    try:
+        with zipfile.ZipFile(path) as z, z.open(name) as f:
+            data = f.read(limit + 1)  # the directory's size is the header's word: read no more than the limit
+    except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError) as e:
+        raise ConfigError(f"agent ppo: {path} is a damaged zip ({e})") from None
+    if len(data) > limit:
+        raise ConfigError(f"agent ppo: {path}: {name} unpacks to more than {limit >> 20} MiB")
+    return data
 
 
 def read_tensors(path: Path, name: str) -> dict:
     """A `.pth` entry as tensors only (torch's weights_only unpickler: no code, no classes)."""
     import torch
-    raw = read_entry(path, name)
+    raw = read_entry(path, name, MAX_WEIGHTS_BYTES)
     try:
         with warnings.catch_warnings():  # e.g. "pickle protocol 4": the refusal says enough
             warnings.simplefilter("ignore")
@@ -94,7 +129,15 @@ def read_model(path: str | Path) -> PolicyModel:
         raise ConfigError(f"agent ppo: {path} is larger than {MAX_MODEL_BYTES >> 20} MiB")
     data = read_data(path)
     obs_dim, n_actions, kwargs = _architecture(data, path)
+    parameters = network_parameters(obs_dim, n_actions, kwargs)
+    if parameters > MAX_PARAMETERS:  # counted from the widths: nothing is built or read yet
+        raise ConfigError(f"agent ppo: {path}: its data describes a network of at least {parameters:,} weights "
+                          f"(the limit is {MAX_PARAMETERS:,}); refused")
     state = read_tensors(path, "policy.pth")
+    weights = sum(int(t.numel()) for t in state.values() if hasattr(t, "numel"))
+    if weights < parameters:  # they could not fit: refused before the network is made
+        raise ConfigError(f"agent ppo: {path}: its weights ({weights:,}) are fewer than the network its data "
+                          f"describes holds (at least {parameters:,})")
     policy = _build(obs_dim, n_actions, kwargs)
     try:
         policy.load_state_dict(state, strict=True)
@@ -103,6 +146,27 @@ def read_model(path: str | Path) -> PolicyModel:
                           f"describes ({str(e).splitlines()[0][:200]})") from None
     policy.set_training_mode(False)
     return PolicyModel(policy, data)
+
+
+def _dense(widths: list[int]) -> int:
+    """Weights and biases of dense layers of these widths, one after the other."""
+    return sum(a * b + b for a, b in zip(widths, widths[1:]))
+
+
+def network_parameters(obs_dim: int, n_actions: int, kwargs: dict) -> int:
+    """A lower bound of the weights of the network `_build` makes from these plain fields
+    (checked by `_architecture`): SB3's policy and value MLPs with their heads, and the
+    scorers' context and hidden layers; counted, not built."""
+    arch = kwargs.get("net_arch")
+    if arch is None:
+        arch = {"pi": [64, 64], "vf": [64, 64]}  # SB3's default for an MLP policy
+    pi, vf = (arch.get("pi", []), arch.get("vf", [])) if isinstance(arch, dict) else (arch, arch)
+    count = _dense([obs_dim, *pi]) + _dense([obs_dim, *vf]) + (vf[-1] if vf else obs_dim) + 1
+    if SCORER_KEYS & set(kwargs) or "tile_slots" in kwargs:  # the scorer replaces the action head
+        count += _dense([obs_dim, *kwargs["context"]]) + _dense(list(kwargs["hidden"]))
+    else:
+        count += (pi[-1] if pi else obs_dim) * n_actions + n_actions
+    return count
 
 
 def _build(obs_dim: int, n_actions: int, kwargs: dict):

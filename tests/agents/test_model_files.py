@@ -120,3 +120,40 @@ def test_a_model_of_another_architecture_is_refused(tmp_path):
     from agents.ppo import load_model
     with pytest.raises(ConfigError, match="policy options activation_fn"):
         load_model(out)
+
+
+def test_a_huge_network_is_refused_before_it_is_built(tmp_path, monkeypatch):
+    """A 1.9 MB zip whose data asks for `net_arch = [8192] * 4` cost minutes and ~3 GB
+    before its weights failed to fit: it is refused from its data alone, before the weights
+    are read or a layer is made (torch's Linear and the zip reader are watched); and a zip
+    whose directory lists an entry past the limits is refused before any entry is read."""
+    import torch
+
+    from agents import model_file
+    from agents.ppo import load_model
+
+    out = tmp_path / "huge.zip"
+    with zipfile.ZipFile(SHIPPED) as z, zipfile.ZipFile(out, "w") as w:
+        for name in z.namelist():
+            raw = z.read(name)
+            if name == "data":
+                data = json.loads(raw)
+                data["policy_kwargs"] = {"net_arch": [8192] * 4}
+                raw = json.dumps(data).encode()
+            w.writestr(name, raw)
+    made, read = [], []
+    real_init, real_open = torch.nn.Linear.__init__, zipfile.ZipFile.open
+    monkeypatch.setattr(torch.nn.Linear, "__init__", lambda self, *a, **k: made.append(a) or real_init(self, *a, **k))
+    monkeypatch.setattr(zipfile.ZipFile, "open", lambda self, name, *a, **k: read.append(str(name)) or real_open(self, name, *a, **k))
+    with pytest.raises(ConfigError, match="network of at least .* weights"):
+        load_model(out)
+    assert made == [] and "policy.pth" not in read and read.count("data") == 1
+    big = tmp_path / "big.zip"
+    with zipfile.ZipFile(SHIPPED) as z, zipfile.ZipFile(big, "w", zipfile.ZIP_DEFLATED) as w:
+        for name in z.namelist():
+            raw = z.read(name)
+            w.writestr(name, raw + b"\0" * (model_file.MAX_WEIGHTS_BYTES if name == "policy.pth" else 0))
+    read.clear()
+    with pytest.raises(ConfigError, match="policy.pth unpacks to more than"):
+        load_model(big)
+    assert read == [] and made == []
