@@ -18,7 +18,9 @@ the network's logits rate best — they were fitted to `mcs`'s estimates — so 
 rollouts go where the choice is close. Row choices, and hands of one card, are the network's own. The network is a
 model of `sixnimmt imitate` (its value head learnt the bullheads to the round's end):
 `path`, by default the shipped imitation network that fits the table (its game,
-variant and size: `ppo-all` for every classic table, 2-10).
+variant and size: `ppo-all` for every classic table, 2-10). With `belief=FILE` (or
+`belief=shipped`: agents/models/belief-4p.npz) the worlds are dealt from a belief model
+of who holds which unseen card (agents/cards/belief.py) instead of uniformly.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from sixnimmt_env.cards.seat_view import SeatView
 from sixnimmt_env.cards.state import PHASE_CARDS
 
 from ..ppo import PPOAgent, action_logits, top_k
+from .belief import load_belief
 from .search import MonteCarloAgent, same_hand_chunks, sample_hands, sim_config
 
 WORLDS_PER_CALL = 32768  # simulated games per batch (memory, not speed; each also meets the network)
@@ -46,7 +49,8 @@ class GuidedSearchAgent:
 
     name = "guided"
 
-    def __init__(self, path: str = "", worlds: int = 32, depth: int = 1, top: int = 0, rollout: str = "network"):
+    def __init__(self, path: str = "", worlds: int = 32, depth: int = 1, top: int = 0, rollout: str = "network",
+                 belief: str = ""):
         if worlds < 1:
             raise ValueError("worlds must be >= 1")
         if depth < 1:
@@ -58,6 +62,9 @@ class GuidedSearchAgent:
         self.worlds, self.depth, self.top = worlds, depth, top
         self.mcs = MonteCarloAgent(rollouts=worlds) if rollout == "mcs" else None
         self.net = PPOAgent(path, trained=DEFAULT_TRAINING)
+        if belief and rollout != "network":
+            raise ValueError("belief needs rollout=network (mcs deals its own worlds)")
+        self.belief = load_belief(belief)  # None: uniform deals
 
     def check(self, game) -> None:
         self.net.check(game)
@@ -116,9 +123,12 @@ class GuidedSearchAgent:
         n = int((hands[0] > 0).sum())
         hands = hands[:, hands.shape[1] - n:]
         k = len(entries)
-        unseen = view.unseen
-        worlds = np.concatenate([sample_hands(np.flatnonzero(unseen[e]), (P - 1) * n, K, rng).reshape(K, P - 1, n)
-                                 for e in entries])  # (k*K, P-1, n)
+        if self.belief is not None:  # the worlds dealt as the belief model expects the hands
+            worlds = self.belief.sample(view, entries, n, K, rng)
+        else:
+            unseen = view.unseen
+            worlds = np.concatenate([sample_hands(np.flatnonzero(unseen[e]), (P - 1) * n, K, rng).reshape(K, P - 1, n)
+                                     for e in entries])  # (k*K, P-1, n)
         W = k * K
         deal = np.concatenate([np.repeat(hands, K, axis=0)[:, None, :], worlds], axis=1)
         config = sim_config(view.config)
