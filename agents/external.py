@@ -20,9 +20,12 @@ of its work unit) is a forfeit.
 Nothing of it raises: the match finishes.
 
 One process per agent object (an agent listed at several seats of a match is one agent
-in the arena: its decisions say which seat). The process runs in a session of its own
-and its whole process group is killed when the agent closes (end of the match, an error,
-Ctrl-C, or the interpreter's exit); a bot should also exit when its stdin closes.
+in the arena: its decisions say which seat). The process runs under a small supervisor in
+a session of its own (agents/bot_process.py): its whole process group is killed when the
+agent closes (end of the match, an error, Ctrl-C, or the interpreter's exit) and when the
+run dies by any signal, SIGKILL included; its stderr is kept to the last 64 KiB. A bot
+should also exit when its stdin closes. A bot runs with the user's rights: run one you do
+not trust in a container (docs/own-agent.md).
 """
 
 from __future__ import annotations
@@ -33,9 +36,7 @@ import os
 import selectors
 import shlex
 import shutil
-import signal
 import subprocess
-import tempfile
 import time
 import weakref
 from collections import Counter
@@ -44,6 +45,8 @@ import numpy as np
 
 from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.core.game import as_game
+
+from .bot_process import kill_group, start_bot
 
 CMD_PREFIX = "cmd:"
 PROTOCOL = 1
@@ -122,10 +125,8 @@ class ExternalAgent:
             return
         self.close()
         self.game, self.out, self._buf = game, None, b""
-        self._stderr = tempfile.TemporaryFile()
         try:
-            self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=self._stderr, start_new_session=True, bufsize=0)
+            self.proc, self._stderr = start_bot(self.argv)
         except OSError as e:
             raise ConfigError(f"{self.name}: cannot start {self.argv[0]}: {e.strerror or e}") from None
         _LIVE.add(self)
@@ -174,8 +175,7 @@ class ExternalAgent:
             return f"closed its stdout {when}"
         said = ""
         if self._stderr is not None:
-            self._stderr.seek(0)
-            lines = [ln for ln in self._stderr.read()[-4000:].decode(errors="replace").splitlines() if ln.strip()]
+            lines = [ln for ln in self._stderr.tail()[-4000:].decode(errors="replace").splitlines() if ln.strip()]
             said = f"; its last stderr line: {lines[-1].strip()[:200]!r}" if lines else ""
         how = f"was killed by signal {-code}" if code < 0 else f"exited with code {code}"
         return f"crashed: {how} {when}{said}"
@@ -188,19 +188,14 @@ class ExternalAgent:
     def _kill(self) -> None:
         proc, self.proc = self.proc, None
         if proc is not None:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)  # the bot and any children it started
-            except (ProcessLookupError, PermissionError):
-                pass
+            kill_group(proc)  # the supervisor, the bot and any children it started
             for f in (proc.stdin, proc.stdout):
                 try:
                     f.close()
                 except OSError:
                     pass
             proc.wait()
-        if self._stderr is not None:
-            self._stderr.close()
-            self._stderr = None
+        self._stderr = None  # its thread ends with the pipe
 
     def close(self) -> None:
         """Say `end`, give the bot a moment to exit, then kill its process group."""

@@ -114,3 +114,25 @@ def test_bot_never_sees_other_hands(tmp_path):
     acts = [json.loads(x) for x in log.read_text().splitlines() if '"act"' in x]
     assert len(acts) == 2 and acts[0] == acts[1]
     assert not (st.hands[1] == other.hands[1]).all()
+
+
+def test_a_bots_stderr_is_kept_to_its_tail(tmp_path, monkeypatch):
+    """A bot writing 24 MiB to stderr before it crashes (one filled 1.6 GiB of temporary
+    space in 10 s): its last line still names the crash, and at most 2 x STDERR_TAIL bytes
+    of it were ever held (the temporary file held all of it)."""
+    from agents import bot_process
+
+    tails = []
+    monkeypatch.setattr(bot_process, "StderrTail", lambda pipe, _made=bot_process.StderrTail: tails.append(_made(pipe))
+                        or tails[-1])
+    bot = tmp_path / "loud_bot.py"
+    bot.write_text("import sys\nfor line in sys.stdin:\n    if '\"start\"' in line:\n"
+                   "        print('{\"type\": \"ready\"}', flush=True)\n    else:\n"
+                   "        for _ in range(24):\n            sys.stderr.write('x' * (1 << 20) + '\\n')\n"
+                   "        sys.stderr.write('my last words\\n')\n        sys.exit(3)\n")
+    agent = make_agent(f"cmd:{PY} {bot}:timeout=60")
+    result = run_match([agent, "random", "random"], make_game("cards", players=3), 1, 0, progress=False)
+    agent.close()
+    assert "my last words" in result.notes[0] and "exited with code 3" in result.notes[0]
+    assert len(tails) == 1 and tails[0].total >= 24 << 20
+    assert len(tails[0]._data) <= 2 * bot_process.STDERR_TAIL

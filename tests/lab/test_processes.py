@@ -90,3 +90,50 @@ def test_the_session_check_sees_an_orphan():
     while stat(orphan) is not None and time.monotonic() < deadline:
         time.sleep(0.05)
     assert orphan not in leftovers(os.getpid())
+
+
+BUSY_BOT = """import subprocess, sys
+child = subprocess.Popen([sys.executable, "-c", "while True: pass"])  # busy, in the bot's group
+with open(sys.argv[1], "w") as f:
+    f.write(f"{__import__('os').getpid()} {child.pid}")
+for line in sys.stdin:
+    if '"start"' in line:
+        print('{"type": "ready"}', flush=True)
+    else:
+        while True:
+            pass
+"""
+
+
+@pytest.mark.parametrize("kind", ["match", "imitate"])
+def test_a_killed_runs_bots_end(tmp_path, kind):
+    """SIGKILL of `sixnimmt match` (or `imitate` with a cmd: field agent) while its bot is busy:
+    the bot and the child it started are gone within 10 s, checked by their PIDs (they
+    lived on under PID 1)."""
+    bot, pids = tmp_path / "busy_bot.py", tmp_path / "pids"
+    bot.write_text(BUSY_BOT)
+    spec = f"cmd:{sys.executable} {bot} {pids}:timeout=600:start_timeout=60"
+    args = {"match": ["match", "--agents", f"{spec},random,random", "--games", "10"],
+            "imitate": ["imitate", "--runs-dir", str(tmp_path), "--no-progress", "--set", "name=k",
+                        "--set", "units=2", "--set", "workers=1", "--set", "players=[3]", "--set", f'field=["{spec}"]']}[kind]
+    proc = subprocess.Popen([sys.executable, "-m", "experiments.cli", *args], cwd=tmp_path,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not (pids.exists() and len(pids.read_text().split()) == 2) and proc.poll() is None \
+                and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert pids.exists(), proc.communicate()[1][-2000:]
+        bots = [int(p) for p in pids.read_text().split()]
+        time.sleep(1.0)  # the bot busy on its first decision
+        proc.kill()
+        proc.communicate(timeout=60)
+        deadline = time.monotonic() + 10
+        while any(stat(p) for p in bots) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        alive = [p for p in bots if stat(p)]
+    finally:
+        left = in_group(proc.pid) + [int(p) for p in (pids.read_text().split() if pids.exists() else [])]
+        for pid in (p for p in left if stat(p)):
+            os.kill(pid, signal.SIGKILL)
+    assert alive == [], f"{kind}: the bot's processes {alive} outlived the run"
