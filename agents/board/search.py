@@ -104,21 +104,37 @@ def rule_answers(st: BoardState, games: NDArray) -> NDArray[np.int64]:
 def deal_action_cards(known: BoardState, seats: NDArray, counts: NDArray, rng: np.random.Generator) -> None:
     """Pro, in place: deal the cards the seat has not seen (the deck less its own cards and
     the discards) at random: each other seat as many as it holds (`counts` (G, P)), the
-    rest to the deck in random order."""
+    rest to the deck in random order. All games at once: each game's unseen cards, listed
+    by kind, are put in the order of one random key each (one draw for the batch)."""
+    G, P = known.batch_size, known.players
     kinds = len(known.config.action_cards)
-    for g in range(known.batch_size):
-        pool = np.array(known.config.action_cards) - known.action[:, seats[g], g] - known.discard[:, g]
-        cards = rng.permutation(np.repeat(np.arange(kinds), np.maximum(pool, 0)))
-        at = 0
-        for p in range(known.players):
-            if p != seats[g]:
-                n = int(counts[g, p])
-                np.add.at(known.action[:, p, g], cards[at:at + n], 1)
-                at += n
-        rest = cards[at:]
-        known.deck[:, g] = 0
-        known.deck[:len(rest), g] = rest
-        known.deck_at[g], known.deck_end[g] = 0, len(rest)
+    rows = np.arange(G)
+    own = known.action[:, seats, rows]  # (K, G)
+    pool = np.maximum(np.array(known.config.action_cards)[:, None] - own - known.discard, 0).T  # (G, K)
+    D = int(sum(known.config.action_cards))
+    ends = np.cumsum(pool, axis=1)  # card i of a game's list is of the first kind whose end is past i
+    listed = (np.arange(D)[None, :, None] >= ends[:, None, :]).sum(axis=2)  # (G, D): kinds == past the pool
+    keys = np.where(listed < kinds, rng.random((G, D)), 2.0)  # the cards not in the pool sort last
+    cards = np.take_along_axis(listed, np.argsort(keys, axis=1, kind="stable"), axis=1)  # (G, D) shuffled
+    total = ends[:, -1]
+    # the other seats, from the seat's left, take their counts off the front; the rest is the deck
+    order = (seats[:, None] + 1 + np.arange(P - 1)[None, :]) % P  # (G, P-1)
+    taken = np.take_along_axis(counts, order, axis=1).astype(np.int64)
+    bounds = np.cumsum(taken, axis=1)  # (G, P-1)
+    i = np.arange(D)[None, :]
+    holder = (i[:, :, None] >= bounds[:, None, :]).sum(axis=2)  # (G, D): index into order, P-1 for the deck
+    dealt = (holder < P - 1) & (i < total[:, None])
+    g, d = np.nonzero(dealt)
+    seat = order[g, holder[g, d]]
+    np.add.at(known.action, (cards[g, d], seat, g), 1)
+    start = bounds[:, -1]
+    pos = i - start[:, None]  # a card's place in the deck
+    in_deck = (pos >= 0) & (i < total[:, None])
+    known.deck[:] = 0
+    g, d = np.nonzero(in_deck)
+    known.deck[pos[g, d], g] = cards[g, d]
+    known.deck_at[:] = 0
+    known.deck_end[:] = np.maximum(total - start, 0)
 
 
 def determinize(known: BoardState, seats: NDArray, unseen: NDArray, rng: np.random.Generator,
@@ -196,7 +212,9 @@ class BoardMonteCarloAgent:
         are common when several tiles land on plain fields); questions keep the first."""
         if self.tie_break == "none":
             return {}
-        picking = np.array([e for e, (c, m) in estimates.items() if len(c) > 1 and view.picking[e]], dtype=np.intp)
+        # only where it can matter: a bonus < 1e-4 moves the argmax only past a mean that close to the best
+        picking = np.array([e for e, (c, m) in estimates.items()
+                            if len(c) > 1 and view.picking[e] and (m.max() - m < 2e-4).sum() > 1], dtype=np.intp)
         if not len(picking):
             return {}
         values = tile_values(view, picking, self.tie_break)  # (m, H) by hand slot
@@ -258,11 +276,10 @@ class BoardMonteCarloAgent:
         comparison sees the candidates' differences, not the worlds'."""
         st, seats, first, counts = self.candidate_worlds(view, known, entries, cands, rng)
         R, E, G = self.rollouts, len(entries), st.batch_size
-        actions = rollout_actions(st)
-        actions[seats, np.arange(G)] = first
-        engine.step(st, actions, inplace=True, validate=False)
+        given = np.full((st.players, G), -1, dtype=np.int64)  # the others' first decisions: the rollout policy's
+        given[seats, np.arange(G)] = first
         horizon = self.horizon if self.horizon > 0 else 10 ** 6
-        engine.rollout(st, view.turn[entries].astype(np.int64).repeat(counts * R) + horizon)
+        engine.rollout(st, view.turn[entries].astype(np.int64).repeat(counts * R) + horizon, given)
         rows = np.arange(G)
         value = st.score.astype(np.float64)
         if self.card_value and st.config.luck:  # cards held where a rollout stops short of the end

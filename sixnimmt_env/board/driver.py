@@ -19,6 +19,7 @@ from .actions import N_ACTIONS, N_TILE_ACTIONS, describe_action
 from .events import BoardEvents
 from .rules import ACTION_KINDS
 from .state import ASK_ACTION, ASK_DOUBLE, ASK_FREE_ROW, ASK_LUCK_CARD, ASK_PLUS5, PHASE_ASK, BoardState
+from .threads import run_blocks
 from .turns import hands_empty
 
 NO_ACTIONS = np.zeros((0, 0), dtype=np.int64)  # a policy that reads no actions
@@ -26,18 +27,24 @@ NO_LIMIT = np.zeros(0, dtype=np.int64)  # ... no turn limit
 
 
 def play(st: BoardState, games: NDArray, policy: int, ev: BoardEvents | None = None, actions: NDArray = NO_ACTIONS,
-         numbers: NDArray | None = None, limit: NDArray = NO_LIMIT) -> NDArray[np.int8]:
-    """The driver over `games` (ascending indices) under `policy`, then `after_kernel`;
-    returns each game's status (kernel.py's codes)."""
+         numbers: NDArray | None = None, limit: NDArray = NO_LIMIT, threads: int | None = 1) -> NDArray[np.int8]:
+    """The driver over `games` (ascending indices) under `policy`, split over `threads`
+    threads (None: all cores; `threads.py`: the same games whatever the count), then
+    `after_kernel`; returns each game's status (kernel.py's codes)."""
     games = np.asarray(games, dtype=np.intp)
     status = np.zeros(len(games), dtype=np.int8)
-    if len(games):
-        if numbers is None:
-            numbers = np.zeros((0, st.players), dtype=np.float32)
-        kernel_play.play(kernel_state.arrays(st), kernel_state.tables(st.config), kernel_state.events(ev),
-                         ev is not None, policy, games, actions, numbers, limit, np.zeros(N_ACTIONS, dtype=np.int64),
-                         status)
-        after_kernel(st, games, status, ev)
+    if not len(games):
+        return status
+    if numbers is None:
+        numbers = np.zeros((0, st.players), dtype=np.float32)
+    s, t, e = kernel_state.arrays(st), kernel_state.tables(st.config), kernel_state.events(ev)
+
+    def block(lo: int, hi: int) -> None:
+        kernel_play.play(s, t, e, ev is not None, policy, games[lo:hi], actions, numbers[lo:hi] if len(numbers) else numbers,
+                         limit[lo:hi] if len(limit) else limit, np.zeros(N_ACTIONS, dtype=np.int64), status[lo:hi])
+
+    run_blocks(block, len(games), threads)
+    after_kernel(st, games, status, ev)
     return status
 
 

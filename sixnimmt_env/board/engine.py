@@ -70,13 +70,18 @@ def step(state: BoardState, actions: ArrayLike, *, inplace: bool = False, report
     return st, ev
 
 
-def rollout(st: BoardState, limit: ArrayLike) -> None:
+def rollout(st: BoardState, limit: ArrayLike, first: NDArray | None = None, threads: int | None = 1) -> None:
     """The board search's rollout policy (`kernel_play.ROLLOUT`: every seat puts out the
     last tile it holds, questions answered by the heuristics' rules) in every game not
-    over, until game b has played limit[b] turns or is over. Mutates `st`."""
+    over, until game b has played limit[b] turns or is over. `first` (P, B): the first
+    decision takes first[p, b] where it is >= 0 (e.g. the searcher's candidate), the
+    rollout's choice elsewhere. The games are split over `threads` threads (None: all
+    cores). Mutates `st`."""
     limit = np.asarray(limit, dtype=np.int64)
+    actions = _NO_ACTIONS if first is None else np.ascontiguousarray(first, dtype=np.int64)
     while len(games := np.flatnonzero((st.phase != PHASE_OVER) & (st.turn < limit))):
-        play(st, games, kernel_play.ROLLOUT, limit=np.ascontiguousarray(limit[games]))
+        play(st, games, kernel_play.ROLLOUT, actions=actions, limit=np.ascontiguousarray(limit[games]), threads=threads)
+        actions = _NO_ACTIONS
 
 
 def play_random(st: BoardState, uniforms: NDArray, threads: int | None = None) -> None:

@@ -12,7 +12,9 @@ Python. The policies:
   at fraction numbers[j, P + i] for the game's next K questions.
 - ROLLOUT: the board search's rollout policy (`agents/board/search.py`): every seat puts
   out the last tile it holds (hands dealt in random order: random play), a question is
-  answered by the heuristics' rules (`rule_answer`), turn after turn until `limit[j]`.
+  answered by the heuristics' rules (`rule_answer`), turn after turn until `limit[j]`;
+  with `actions` (P, B), the game's first decision takes actions[p, b] where it is >= 0
+  (the searcher's candidate) and the rollout's choice elsewhere.
 - PLACE: no decision, the placing goes on (after a reshuffle, `stages.run_stages`).
 
 Every game stops where the rules hand something to NumPy (its status, kernel.py's codes):
@@ -77,20 +79,22 @@ def rule_answer(s, t, b):
 @njit(cache=True, nogil=True, _nrt=False)
 def play(s, t, e, report, policy, games, actions, numbers, limit, scratch, status):
     """Every game of `games` (j-th: games[j]) under `policy` (the module doc), until it
-    stops; status[j] says why (kernel.py's codes). `actions` (P, B) for GIVEN, `numbers`
-    (g, P + K) for RANDOM, `limit` (g,) the turn ROLLOUT stops at; `scratch` (N_ACTIONS,).
-    `e` is written only when `report`."""
+    stops; status[j] says why (kernel.py's codes). `actions` (P, B) for GIVEN (and for
+    ROLLOUT's first decision, or (0, 0)); `numbers` (g, P + K) for RANDOM; `limit` (g,)
+    the turn ROLLOUT stops at; `scratch` (N_ACTIONS,). `e` is written only when `report`."""
     P = s.hands.shape[1]
     K = numbers.shape[1] - P
-    how = SLOT_OF_TILE if policy == GIVEN else SLOT_AT_FRACTION if policy == RANDOM else SLOT_LAST
+    given = policy == GIVEN or (policy == ROLLOUT and actions.shape[0] > 0)
     for j in range(len(games)):
         b = games[j]
         i = 0  # RANDOM: the game's answers used
         act = policy != PLACE
+        first = given  # the first decision takes the given actions
         why = PICKING
         while True:
+            how = SLOT_OF_TILE if first else SLOT_AT_FRACTION if policy == RANDOM else SLOT_LAST
             if act and s.phase[b] == PHASE_ASK:
-                if policy == GIVEN:
+                if first and (policy == GIVEN or actions[s.asker[b], b] >= 0):
                     answer = actions[s.asker[b], b]
                 elif policy == RANDOM:
                     if i == K:
@@ -103,10 +107,12 @@ def play(s, t, e, report, policy, games, actions, numbers, limit, scratch, statu
                 store(s, b, answer)
             elif act and not put_out(s, t, b, how, actions, numbers, j):
                 why = PICKING  # the first tile of two is out
+                first = False
                 if policy == ROLLOUT:
                     continue
                 break
             act = True
+            first = False
             why = place_on(s, t, e, report, b)
             if policy == GIVEN or policy == PLACE:
                 break

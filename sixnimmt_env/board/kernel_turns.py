@@ -16,7 +16,9 @@ inline = njit(inline="always", _nrt=False)  # inlined into the compiled drivers 
 
 
 # How put_out finds each seat's slot (the driver's policies, `kernel_play.py`).
-SLOT_OF_TILE = 0  # the tile actions[p, b] + 1 names (slot 0 when the hand holds no such tile: a pro pass)
+# SLOT_OF_TILE: the tile actions[p, b] + 1 names (slot 0 when the hand holds no such tile: a pro pass), or the
+# last tile held where actions[p, b] < 0 (the rollout's choice beside a given one).
+SLOT_OF_TILE = 0
 SLOT_AT_FRACTION = 1  # the slot at fraction numbers[j, p] of the tiles held
 SLOT_LAST = 2  # the last tile held
 
@@ -38,6 +40,8 @@ def put_out(s, t, b, how, actions, numbers, j):
             slot = last
         elif how == SLOT_AT_FRACTION:
             slot = int(numbers[j, p] * count)
+        elif actions[p, b] < 0:
+            slot = last
         else:
             slot = 0
             tile = actions[p, b] + 1

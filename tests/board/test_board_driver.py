@@ -24,9 +24,13 @@ FIELDS = ("hands", "tiles", "length", "score", "luck", "stack", "action", "disca
           "ask", "asker", "stage", "turn", "picks", "drawn", "refilled", "gone", "stops")
 
 
-def stepped_rollout(st, limit):
+def stepped_rollout(st, limit, first=None, threads=None):
     """The rollout as the search played it before the driver: one `engine.step` a decision
-    with the NumPy rollout policy's actions."""
+    with the NumPy rollout policy's actions (`first` where it is >= 0 in the first)."""
+    if first is not None:
+        actions = rollout_actions(st)
+        actions[first >= 0] = first[first >= 0]
+        engine.step(st, actions, inplace=True, validate=False)
     while (live := (st.phase != PHASE_OVER) & (st.turn < limit)).any():
         engine.step(st, rollout_actions(st), inplace=True, validate=False, games=live)
 
@@ -52,8 +56,15 @@ def test_the_rollout_driver_plays_the_games_of_the_public_step(variant, players)
                 game.step(fast, actions, inplace=True)
             slow = fast.copy()
             limit = fast.turn.astype(np.int64) + 3
-        engine.rollout(fast, limit)
-        stepped_rollout(slow, limit)
+        first = None
+        if players % 2:  # a given first decision for one seat of each game (a searcher's candidate)
+            first = np.full((players, batch), -1, dtype=np.int64)
+            for p in range(players):
+                view = game.view(fast, [p] * batch)
+                mine = np.flatnonzero(view.must_act & (np.arange(batch) % players == p))
+                first[p, mine] = view.random_legal_actions(np.random.default_rng(p))[mine]
+        engine.rollout(fast, limit, first)
+        stepped_rollout(slow, limit, first)
         assert_same(fast, slow, (variant, players))
         assert ((fast.phase == PHASE_OVER) | (fast.turn >= limit)).all()
 
@@ -144,3 +155,22 @@ def test_the_views_compiled_masks_and_random_actions_follow_their_definition(var
             actions.append(a)
         game.step(st, np.stack(actions), inplace=True)
     assert seen_pro > 0 if game.rules.pro else seen_luck > 0 if game.rules.luck else True
+
+
+def test_the_unseen_action_cards_are_dealt_as_the_others_hold_them_and_the_rest_to_the_deck():
+    game, st, view = fixed_sample("pro", batch=8, steps=20, seed=4)
+    known = view.known_state()
+    P, K = 4, len(st.config.action_cards)
+    absolute = (np.arange(P)[None, :] - view.seats[:, None]) % P
+    counts = np.take_along_axis(view.action_counts, absolute, axis=1)
+    before = known.action.copy()
+    search.deal_action_cards(known, view.seats, counts, np.random.default_rng(0))
+    for g in range(known.batch_size):
+        seat = view.seats[g]
+        pool = np.array(st.config.action_cards) - before[:, seat, g] - known.discard[:, g]
+        others = [p for p in range(P) if p != seat]
+        assert (known.action[:, seat, g] == before[:, seat, g]).all()
+        assert [int(known.action[:, p, g].sum()) for p in others] == [int(counts[g, p]) for p in others]
+        deck = known.deck[known.deck_at[g]:known.deck_end[g], g]
+        dealt = known.action[:, others, g].sum(axis=1) + np.bincount(deck, minlength=K)
+        assert (dealt == pool).all(), g
