@@ -12,17 +12,22 @@ its cache (the package's `__pycache__`, NUMBA_CACHE_DIR, the user-wide fallback)
 numba's own.
 
 `install()` runs when the package is imported (`board/__init__.py`), before any kernel
-module is: numba picks a function's locator when `@njit(cache=True)` decorates it.
+module is: numba picks a function's locator when `@njit(cache=True)` decorates it. It
+also registers `CompileNotice` with numba's event API (`numba.core.event`): the first
+time a board kernel is compiled in a process (not loaded from the cache), one line on
+stderr says so, since a cold compile takes a while (docs/speed.md) and would otherwise
+look like a hang.
 """
 
 from __future__ import annotations
 
 import ast
 import hashlib
+import sys
 from functools import lru_cache
 from pathlib import Path
 
-from numba.core import caching
+from numba.core import caching, event
 
 HERE = Path(__file__).resolve().parent
 KERNEL_MODULES = "kernel*.py"  # the modules holding compiled code
@@ -93,3 +98,27 @@ def install() -> None:
     for cls in reversed(LOCATORS):
         if cls not in classes:
             classes.insert(0, cls)
+    if not _NOTICE:
+        _NOTICE.append(CompileNotice())
+        event.register(COMPILE_EVENT, _NOTICE[0])
+
+
+COMPILE_EVENT = "numba:compile"  # numba's event around a compile (a cache miss; a cache hit loads without one)
+_NOTICE: list = []  # the listener, once registered
+NOTICE = "compiling the board kernels (first run only: numba caches them; about a minute of CPU)..."
+
+
+class CompileNotice(event.Listener):
+    """Says once a process, on stderr, that the board kernels are being compiled."""
+
+    said = False
+
+    def on_start(self, ev) -> None:
+        dispatcher = (ev.data or {}).get("dispatcher")
+        module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
+        if not CompileNotice.said and module.startswith(__package__ + "."):
+            CompileNotice.said = True
+            print(NOTICE, file=sys.stderr, flush=True)
+
+    def on_end(self, ev) -> None:
+        pass

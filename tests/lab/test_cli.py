@@ -377,7 +377,7 @@ def test_the_pro_variants_through_the_commands(tmp_path, variant):
     assert "mcs" in out and "board-green" in out
     proc = sixnimmt("play", "--game", "board", "--variant", variant, "--players", "2", "--seed", "1",
                     check_code=0, stdin="quit\n")
-    assert "action cards:" in proc.stdout
+    assert "action cards: yours" in proc.stdout.lower()
 
 
 def test_serve_answers_and_stops():
@@ -405,3 +405,24 @@ def test_bench_serve_json():
                               "random,random,random", "--json").stdout)
     assert out["round_trip_ms"]["n"] == 3 and out["concurrent"]["errors"] == 0
     assert out["concurrent"]["finished"] == 2
+
+
+def test_a_cold_board_match_says_it_is_compiling_the_kernels(tmp_path):
+    """With an empty numba cache the first board game compiles its kernels: a line on
+    stderr says so before the compile starts (read, then the process is stopped)."""
+    import os
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"))
+    proc = subprocess.Popen([sys.executable, "-m", "experiments.cli", "match", "--game", "board", "--agents",
+                             "random,random", "--games", "1", "--no-progress"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        lines = []
+        for line in proc.stderr:
+            lines.append(line)
+            if "compiling the board kernels" in line:
+                break
+    finally:
+        proc.kill()
+        proc.wait(timeout=60)
+        proc.stderr.close()
+    assert "compiling the board kernels (first run only" in lines[-1], "".join(lines)
