@@ -46,10 +46,10 @@ def blame_illegal(game, state, asked: dict, cause: IllegalActionError) -> Illega
             e = int(bad[0])
             s, g, a = int(seats[e]), int(games[e]), int(actions[e])
             where = game.progress(state, g)
-            when = ", ".join(f"{k} {v}" for k, v in where.items() if k != "phase")
+            when = ", ".join(f"{k} {v + 1}" for k, v in where.items() if k != "phase")  # counted from 1, as people read
             what = game.describe_action(a) if 0 <= a < A else "out of range"
             allowed = ", ".join(f"{x} ({game.describe_action(int(x))})" for x in np.flatnonzero(mask[e])[:12])
             return IllegalActionError(
-                f"agent {name!r} played an illegal action: seat {s}, game {g} (deal {g // P}, rotation {g % P}), "
+                f"agent {name!r} played an illegal action: seat {s + 1}, game {g + 1} (deal {g // P + 1}, rotation {g % P}), "
                 f"{when} ({where.get('phase')} phase): action {a} ({what}); legal: {allowed}")
     return cause

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import ConfigError, IllegalActionError
-from ..core.records import FORMAT, ReplayResultBase, check_envelope, fail, is_int, short
+from ..core.records import FORMAT, ReplayResultBase, check_envelope, fail, is_int, seat_words, short
 from . import engine
 from .actions import (
     N_TILE_ACTIONS,
@@ -169,10 +169,10 @@ class ReplayResult(ReplayResultBase):
         lines = [f"turns: {self.turns}"]
         if any(sum(held.values()) for held in self.luck):
             lines.append("luck cards held: " + "; ".join(
-                f"seat {s}: " + (", ".join(k for k, n in held.items() for _ in range(n)) or "none")
+                f"seat {s + 1}: " + (", ".join(k for k, n in held.items() for _ in range(n)) or "none")
                 for s, held in enumerate(self.luck)))
         lines.append(f"scores: {self.scores}")
-        lines.append(f"winners: {self.winners}" if self.over else "winners: [] (game not over)")
+        lines.append(f"winners: {seat_words(self.winners)}" if self.over else "winners: none (game not over)")
         return lines
 
 

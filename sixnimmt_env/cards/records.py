@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..core.errors import ConfigError
-from ..core.records import FORMAT, ReplayResultBase, check_envelope, fail, is_int
+from ..core.records import FORMAT, ReplayResultBase, check_envelope, fail, is_int, seat_words
 from .actions import engine_actions
 from .engine import StepEvents, from_deal, step
 from .rules import HAND_SIZE, N_ROWS, RULE_KEYS, VARIANTS, RuleConfig
@@ -119,9 +119,9 @@ class ReplayResult(ReplayResultBase):
 
     def summary_lines(self) -> list[str]:
         """What the replay computed, for the command line."""
-        lines = [f"round {i}: penalties {pen}" for i, pen in enumerate(self.penalties)]
+        lines = [f"round {i + 1}: penalties {pen}" for i, pen in enumerate(self.penalties)]  # people count from 1
         lines.append(f"totals: {self.totals}")
-        lines.append(f"winners: {self.winners}" if self.over else "winners: [] (game not over)")
+        lines.append(f"winners: {seat_words(self.winners)}" if self.over else "winners: none (game not over)")
         return lines
 
 

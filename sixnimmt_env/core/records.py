@@ -91,6 +91,15 @@ def check_envelope(record: Any) -> str:
     return game
 
 
+def seat_words(seats) -> str:
+    """Seats as a person reads them, counted from 1: "seat 2", "seats 1 and 3" (a record's
+    seats are 0-based); the replay summaries print winners so."""
+    shown = [str(int(s) + 1) for s in seats]
+    if len(shown) < 2:
+        return "seat " + "".join(shown) if shown else "none"
+    return "seats " + ", ".join(shown[:-1]) + " and " + shown[-1]
+
+
 def replay(record: Any):
     """Check a record of any game against its rules; the game's replay result.
 

@@ -17,7 +17,7 @@ from sixnimmt_env import ConfigError, InvalidRecordError, make_game
 from sixnimmt_env.board.layout import BoardLayout, layout_to_dict, load_layout, save_layout
 from sixnimmt_env.board.records import Recorder, check_deal, replay
 from sixnimmt_env.core.records import replay as replay_any
-from sixnimmt_env.core.records import write_record
+from sixnimmt_env.core.records import seat_words, write_record
 from sixnimmt_env.core.rng import game_seeds
 from tests.support import reference_board as ref
 
@@ -133,7 +133,7 @@ def test_outputs_are_optional_and_filled_in(valid_record):
     assert "scores" not in bare  # the record given is not changed
     lines = result.summary_lines()
     assert lines[0] == f"turns: {len(valid_record['turns'])}"
-    assert f"scores: {valid_record['scores']}" in lines and f"winners: {valid_record['winners']}" in lines
+    assert f"scores: {valid_record['scores']}" in lines and f"winners: {seat_words(valid_record['winners'])}" in lines
 
 
 def test_missing_optional_keys_take_defaults(valid_record):
@@ -487,7 +487,7 @@ def test_cli_replays_a_valid_record(record_file, valid_record):
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
     assert f"scores: {valid_record['scores']}" in proc.stdout
-    assert f"winners: {valid_record['winners']}" in proc.stdout
+    assert f"winners: {seat_words(valid_record['winners'])}" in proc.stdout
 
 
 def test_cli_fills_in_outputs_with_json(record_file, valid_record, tmp_path):

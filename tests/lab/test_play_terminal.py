@@ -166,3 +166,14 @@ def test_the_pro_board_game_tells_every_action_card_and_placement(tmp_path):
     assert "Without a card your" in screen  # where the tile lands when no card is played
     assert re.search(r"you: \d+ -> row \d+ field \d+ \(", screen)
     assert replay(record).returncode == 0
+
+
+def test_replay_counts_rounds_and_seats_from_1(tmp_path):
+    record = tmp_path / "demo.json"
+    subprocess.run([sys.executable, "-m", "experiments.cli", "demo", "--players", "3", "--seed", "4", "--max-rounds", "2",
+                    "--record", str(record)], check=True, capture_output=True, timeout=120)
+    rec = json.loads(record.read_text())
+    out = replay(record).stdout
+    assert out.startswith("round 1: penalties") and "round 2: penalties" in out and "round 0" not in out
+    winners = [s + 1 for s in rec["winners"]]  # the record keeps its 0-based seats
+    assert re.search(r"^winners: seats? " + " and ".join(map(str, winners)) + "$", out, re.M) or len(winners) > 2, out
