@@ -40,6 +40,7 @@ from sixnimmt_env.core.errors import ConfigError, IllegalActionError, SixNimmtEr
 from .allowed import AllowList
 from .guard import HostGuard
 from .limits import Limits
+from .messages import parse_message
 from .session import NotOverError, WebSession
 from .setup import catalog, default_specs, game_from, session_from
 from .store import Connection, GameStore, UnknownGameError
@@ -63,15 +64,8 @@ async def handle(store: GameStore, text: str, conn: Connection | None = None,
     try:
         if conn is not None:  # past the rate, a message waits (the page is read no further meanwhile)
             await asyncio.sleep(conn.budget.take())
-        if len(text) > store.limits.message_chars:
-            raise ConfigError(f"message too long ({len(text)} characters)")
-        try:
-            msg = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise ConfigError(f"not JSON: {e.msg}") from None
-        if not isinstance(msg, dict):
-            raise ConfigError("a message is a JSON object with a 'type'")
-        kind, game_id = msg.get("type"), msg.get("id")
+        msg = parse_message(text, store.limits.message_chars)
+        kind, game_id = msg["type"], msg.get("id")
         if conn is not None and kind == "new":  # a new game counts as new_cost messages
             await asyncio.sleep(conn.budget.take(store.limits.new_cost - 1))
         if kind == "ping":

@@ -19,12 +19,20 @@ from sixnimmt_env.core.game import GAMES, make_game
 from sixnimmt_env.core.rng import game_seeds
 
 from .allowed import AllowList
+from .messages import shown, whole_number
 from .session import WebSession
 
 SHIPPED = "ppo"  # plain `ppo` is the shipped model: the first default opponent where it plays the table
 SEED_BITS = 64
 MAX_SEED = 2**SEED_BITS - 1  # game_seeds takes any uint64; the record keeps it (replay reads it back)
 MAX_OPPONENTS_TEXT = 2_000  # characters of a comma-separated opponents text
+MAX_PLAYERS = 99  # a bound on the number before the game's rules check it
+PAGE_BOUNDS = {"end_score": 200, "max_rounds": 100}
+"""The longest game a page may start: an end score of at most 200 points (the default is
+66) or a round limit of at most 100, and at least one of the two (`end_score 0,
+max_rounds 10**9` was a game that never ended, its record growing with every `next`).
+A 200-point game ends within 199 rounds at 2 players (every round of the card game puts
+a sixth card on a row, at least 1 point); a game with a round limit within that limit."""
 
 
 def shared_agents(specs: list[str], game: str) -> dict:
@@ -85,44 +93,65 @@ def _option_value(name: str, value, default):
         if value == "":
             return None
         if value.lstrip("-").isdigit() and not isinstance(default, str):
-            return int(value)
+            return whole_number(f"rule option {name}", value.lstrip("-"), 0, 10**9) * (-1 if value[0] == "-" else 1)
     if not isinstance(value, (str, int, float)) or isinstance(value, bool):
-        raise ConfigError(f"rule option {name}: {value!r} is not a value")
+        raise ConfigError(f"rule option {name}: {shown(value)} is not a value")
     return value
 
 
 def game_from(msg: dict):
     """The Game a `new` message names (ConfigError naming what is wrong). Its rule
     options mean what they mean on the command line (experiments/options.py): one left
-    empty is the game's default, an end score of 0 is none."""
+    empty is the game's default, an end score of 0 is none. The game must end within
+    PAGE_BOUNDS."""
     from experiments.options import GameOptions
 
     kind = msg.get("game", "cards")
-    if kind not in GAMES:
-        raise ConfigError(f"unknown game {kind!r}; games: {', '.join(GAMES)}")
+    if not isinstance(kind, str) or kind not in GAMES:
+        raise ConfigError(f"unknown game {shown(kind)}; games: {', '.join(GAMES)}")
     defaults = make_game(kind).rules.to_dict()
-    players = msg.get("players", defaults["players"])
-    if isinstance(players, str) and players.strip().isdigit():
-        players = int(players)
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise ConfigError(f"players must be a whole number, got {players!r}")
+    game_info = make_game(kind).info
+    players = whole_number("players", msg.get("players", defaults["players"]), 1, MAX_PLAYERS)  # the rules say more
     options = msg.get("options") or {}
     if not isinstance(options, dict):
-        raise ConfigError("options must be an object of rule options")
+        raise ConfigError(f"options must be an object of rule options, got {shown(options)}")
     given = {}
     for name, value in options.items():
         if name not in defaults or name == "players":
-            raise ConfigError(f"unknown rule option {name!r} for the {kind} game; valid: "
+            raise ConfigError(f"unknown rule option {shown(name)} for the {kind} game; valid: "
                               + ", ".join(k for k in defaults if k != "players"))
         given[name] = _option_value(name, value, defaults[name])
-    if msg.get("variant"):
-        given["variant"] = msg["variant"]
+    variant = msg.get("variant")
+    if variant:
+        if not isinstance(variant, str):
+            raise ConfigError(f"variant must be one of {', '.join(game_info.variants)}, got {shown(variant)}")
+        given["variant"] = variant
+    _check_length(given, defaults)
     try:
         return GameOptions.given(kind, **given).build(players)
     except (TypeError, ValueError) as e:  # a value of the wrong type for a rule option
         if isinstance(e, SixNimmtError):
             raise
         raise ConfigError(f"invalid rule options: {e}") from None
+
+
+def _check_length(given: dict, defaults: dict) -> None:
+    """ConfigError unless the game ends within PAGE_BOUNDS (0 or empty: no limit)."""
+    limits = {name: given.get(name, defaults[name]) for name in PAGE_BOUNDS if name in defaults}
+    for name, value in limits.items():
+        if isinstance(value, int) and not isinstance(value, bool) and value > PAGE_BOUNDS[name]:
+            raise ConfigError(f"{name} {value} is longer than a game this server plays "
+                              f"(at most {PAGE_BOUNDS[name]})")
+    if limits and all(value in (None, 0) for value in limits.values()):
+        raise ConfigError("a game needs an end: an end_score (at most "
+                          f"{PAGE_BOUNDS['end_score']}) or max_rounds (at most {PAGE_BOUNDS['max_rounds']})")
+
+
+def _flag(msg: dict, name: str) -> bool:
+    value = msg.get(name)
+    if value is None or isinstance(value, bool):
+        return bool(value)
+    raise ConfigError(f"{name} must be true or false, got {shown(value)}")
 
 
 def session_from(msg: dict, audit=None, allowed: AllowList | None = None) -> WebSession:
@@ -132,9 +161,9 @@ def session_from(msg: dict, audit=None, allowed: AllowList | None = None) -> Web
     names agents, the server decides which run (allowed.py)."""
     allowed = allowed or AllowList()
     game = game_from(msg)
-    watch, hints = bool(msg.get("watch", False)), bool(msg.get("hints", False))
+    watch, hints = _flag(msg, "watch"), _flag(msg, "hints")
     specs = msg.get("opponents")
-    if specs in (None, [], ""):
+    if specs is None or (isinstance(specs, (list, str)) and len(specs) == 0):
         specs = default_specs(game, watch, allowed)
     if isinstance(specs, str):
         specs = [s.strip() for s in specs[:MAX_OPPONENTS_TEXT].split(",")]
@@ -144,13 +173,10 @@ def session_from(msg: dict, audit=None, allowed: AllowList | None = None) -> Web
         raise ConfigError(f"{len(specs)} opponents for a table of {game.info.players}")
     specs = [allowed.check(s.strip(), game.info.game) for s in specs]
     seed = msg.get("seed")
-    seed_given = seed not in (None, "")
-    if isinstance(seed, str) and seed.strip().isdigit() and len(seed.strip()) <= 20:
-        seed = int(seed)
+    seed_given = not (seed is None or seed == "")
     if not seed_given:  # 64 bits from the OS: a drawn seed (it gives every hand) cannot be searched for
         seed = secrets.randbits(SEED_BITS)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise ConfigError(f"seed must be a whole number 0..{MAX_SEED}, got {seed!r}")
+    seed = whole_number("seed", seed, 0, MAX_SEED)
     session = WebSession(game, specs, seed, watch=watch, hints=hints, seed_given=seed_given,
                          agents=shared_agents(specs, game.info.game))
     session.audit = audit

@@ -223,3 +223,56 @@ def test_serve_options_and_a_public_host(monkeypatch):
     for args, why in ((["--allow", "py:x.py:A"], "runs code of its own"), (["--allow-origin", "evil"], "give an origin")):
         run = runner.invoke(cli, ["serve", *args])
         assert run.exit_code == 2 and why in run.stderr and run.stderr.count("\n") == 1, run.stderr
+
+
+# ---------------------------------------------------------------------- odd messages (issue 48)
+
+
+def test_every_odd_field_gets_a_typed_error_naming_it(caplog):
+    """`game` as a list or an object, `players` as a 5000-digit string, a 5000-digit seed
+    or end_score, JSON nested 10,000 deep: each was an `internal` error and a traceback in
+    the server's log; each is one line naming the field, and the log stays clean."""
+    long = "9" * 5000
+    odd = {
+        '{"type": "new", "game": ["cards"]}': "game",
+        '{"type": "new", "game": {"a": 1}}': "game",
+        f'{{"type": "new", "players": "{long}"}}': "players",
+        f'{{"type": "new", "players": {long}}}': "players",
+        f'{{"type": "new", "seed": {long}}}': "seed",
+        f'{{"type": "new", "seed": "{long}"}}': "seed",
+        f'{{"type": "new", "options": {{"end_score": {long}}}}}': "end_score",
+        f'{{"type": "new", "options": {{"end_score": "{long}"}}}}': "end_score",
+        '{"type": "new", "variant": ["pro"]}': "variant",
+        '{"type": "new", "watch": "yes"}': "watch",
+        '{"type": "new", "options": {"max_rounds": 1000000000}}': "max_rounds",
+        '{"type": "new", "options": {"end_score": 0, "max_rounds": 0}}': "needs an end",
+        '{"type": ["new"]}': "type",
+        '{"type": "act", "id": ["x"]}': "id",
+        "[" * 10_000 + "]" * 10_000: "nested",
+        '{"type": "new", "opponents": [[[[[[["x"]]]]]]]}': "nested",
+    }
+    caplog.set_level("INFO", logger="sixnimmt.serve")
+    with _client(limits=Limits(message_chars=30_000, rate=10_000, burst=10_000)) as c, c.websocket_connect(WS) as ws:
+        for text, field in odd.items():
+            ws.send_text(text)
+            reply = ws.receive_json()
+            assert reply["type"] == "error" and reply["code"] == "invalid", (text[:60], reply)
+            assert field in reply["message"] and "\n" not in reply["message"] and len(reply["message"]) < 300, reply
+        assert _new(ws)[0]["type"] == "setup"  # the connection goes on
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")], caplog.text[:2000]
+
+
+def test_a_page_cannot_start_a_game_that_never_ends():
+    """`new` with end_score 0 and max_rounds 10**9 was accepted, each `next` growing its
+    record: a page's game ends within PAGE_BOUNDS, or is refused naming the bound."""
+    from experiments.serve.setup import PAGE_BOUNDS
+
+    with _client() as c, c.websocket_connect(WS) as ws:
+        for options, why in (({"end_score": 0, "max_rounds": 10**9}, "max_rounds 1000000000 is longer"),
+                             ({"end_score": "0", "max_rounds": "0"}, "a game needs an end"),
+                             ({"end_score": PAGE_BOUNDS["end_score"] + 1}, "at most")):
+            reply = _new(ws, options=options)
+            assert reply[0]["type"] == "error" and why in reply[0]["message"], reply
+        for options in ({"end_score": 0, "max_rounds": PAGE_BOUNDS["max_rounds"]}, {"end_score": PAGE_BOUNDS["end_score"]},
+                        {}):
+            assert _new(ws, options=options)[0]["type"] == "setup", options

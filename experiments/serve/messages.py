@@ -1,0 +1,73 @@
+"""Reading one message from a page: JSON within bounds, every field of an odd type refused
+with one line that names the field (never an `internal` error, never a traceback).
+
+JSON's numbers become Python ints of any length, and a nesting 10,000 deep makes the
+parser recurse, so the text is parsed with a hook that keeps an integer of more than
+MAX_DIGITS digits as a `LongNumber` (refused by the field that holds it: "seed must be a
+whole number ..., got a number of 5000 digits") and the nesting is checked on the result
+(`check_tree`); a RecursionError is the same refusal.
+"""
+
+from __future__ import annotations
+
+import json
+
+from sixnimmt_env.core.errors import ConfigError
+from sixnimmt_env.core.untrusted import MAX_INT_DIGITS, check_tree
+
+MAX_DEPTH = 6  # the deepest message of the page nests 2 (a `new` message's options)
+MAX_DIGITS = MAX_INT_DIGITS
+
+
+class LongNumber:
+    """An integer of the message too long to be any field's value; says how long it is."""
+
+    def __init__(self, digits: str):
+        self.digits = len(digits.lstrip("-"))
+
+    def __repr__(self) -> str:
+        return f"a number of {self.digits} digits"
+
+
+def _number(digits: str):
+    return LongNumber(digits) if len(digits) > MAX_DIGITS else int(digits)
+
+
+def parse_message(text: str, max_chars: int) -> dict:
+    """The message `text` as a dict with a string `type` (ConfigError naming what is wrong)."""
+    if len(text) > max_chars:
+        raise ConfigError(f"message too long ({len(text)} characters; at most {max_chars})")
+    try:
+        msg = json.loads(text, parse_int=_number)
+    except json.JSONDecodeError as e:
+        raise ConfigError(f"not JSON: {e.msg}") from None
+    except RecursionError:
+        raise ConfigError(f"message nested deeper than {MAX_DEPTH} levels") from None
+    check_tree(msg, MAX_DEPTH, ConfigError, "message")
+    if not isinstance(msg, dict):
+        raise ConfigError("a message is a JSON object with a 'type'")
+    if not isinstance(msg.get("type"), str):
+        raise ConfigError(f"type must be a message type (new, act, next, resume, ping), got {shown(msg.get('type'))}")
+    if "id" in msg and not isinstance(msg["id"], (str, type(None))):
+        raise ConfigError(f"id must be a game's id (text), got {shown(msg['id'])}")
+    return msg
+
+
+def shown(value, limit: int = 40) -> str:
+    """A field's value as an error message shows it: short, on one line."""
+    if isinstance(value, (LongNumber, bool)) or value is None:
+        return repr(value)
+    if isinstance(value, (dict, list)):
+        return f"a JSON {'object' if isinstance(value, dict) else 'list'}"
+    text = json.dumps(value) if isinstance(value, str) else str(value)
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
+
+
+def whole_number(name: str, value, low: int, high: int, *, text_ok: bool = True) -> int:
+    """`value` (a JSON integer, or its decimal text when `text_ok`) as an int in low..high;
+    ConfigError naming `name` otherwise."""
+    if text_ok and isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= MAX_DIGITS:
+        value = int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ConfigError(f"{name} must be a whole number {low}..{high}, got {shown(value)}")
+    return value
