@@ -203,6 +203,9 @@ def table_view(state: BoardState, seat: int | None, game: int = 0, *, before: Bo
            "unit": "points", "rows": rows, "hand": hand, "hand_label": "your tiles", "scores": scores,
            "prompt": prompt, "choices": _choices(view) if asked else [], "over": over, "info": info,
            "legend": legend}
+    # The public history a person at the table has: every tile taken off the board with a
+    # row (revealed, placed and maybe taken in one turn: a bot never saw it on the rows).
+    out["gone"] = [_tile(layout, t) for t in np.flatnonzero(view.gone[0]) if t]
     if events is not None and before is not None:
         out["events"] = _step_items(before, events, state, game, actions)
     return out

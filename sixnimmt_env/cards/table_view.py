@@ -100,8 +100,27 @@ def table_view(state: State, seat: int | None, game: int = 0, *, before: State |
     if int(view.phase[0]) == PHASE_ROW:  # the turn's cards still to be placed (face up)
         out["pending"] = [dict(_card(variant, c), seat=(int(s) + observer) % P)
                           for c, s in zip(view.revealed[0], view.revealed_seat[0]) if c]
+    out["played"] = played_this_round(state, game)
+    out["starters"] = [_card(variant, c) for c in state.starters[:, game] if c]  # face up at the deal
+    if out["played"] and not over:
+        out["info"].append("Played this round (every card revealed, by turn): "
+                           + "; ".join(f"turn {t['turn']}: " + " ".join(c["text"] for c in t["cards"])
+                                       for t in out["played"]))
     if events is not None and before is not None:
         out["events"] = _step_items(before, events, state, game)
+    return out
+
+
+def played_this_round(state: State, game: int = 0) -> list[dict]:
+    """Every card revealed this round, turn by turn (face up on the table, so public: what
+    a person at the table saw, also the cards a row took in the same turn): [{turn (from
+    1), cards: [{card, text, bulls, seat}]}], seats absolute (0-based, as in `scores`)."""
+    variant = state.config.variant_data
+    out = []
+    for t in range(state.played.shape[0]):
+        shown = [dict(_card(variant, c), seat=p) for p, c in enumerate(state.played[t, :, game]) if c]
+        if shown:
+            out.append({"turn": t + 1, "cards": shown})
     return out
 
 

@@ -202,7 +202,12 @@ class Game(Protocol):
         help? (an action card played and what it does)}]; `actions` ((P, B) the step's
         actions) lets it name the answers others see (an action card played), never a
         hidden choice. A cell may carry `code` (its field's code, also under a tile), a
-        choice `help`, the legend `card` entries (action cards: name, meaning).
+        choice `help`, the legend `card` entries (action cards: name, meaning). The
+        public history a person at the table has: the card games' `played` (every card
+        revealed this round: [{turn (from 1), cards: [{card, text, bulls, seat}]}], and
+        `starters`, the cards the round's rows began with), the
+        board's `gone` (every tile taken off the board with a row: [{card, text, bulls}]);
+        a `cmd:` bot's `view` is this table view, so it counts cards as a person can.
         """
         ...
 

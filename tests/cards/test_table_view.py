@@ -90,3 +90,47 @@ def test_die_sechste_cards_show_suit_symbols():
     table = game.table_view(game.new_games(game_seeds(1, 1)), 0)
     faces = [c["text"] for c in table["hand"]]
     assert all(f[-1] in "♣♦♥♠" for f in faces), faces
+
+
+def test_a_bot_sees_every_card_revealed_this_round_by_turn_and_seat():
+    # A card revealed, placed and taken in the same turn never shows on the rows: `played`
+    # keeps it, turn by turn, as a person at the table saw it; the turn being chosen stays hidden.
+    game = make_game("cards", players=4)
+    rng = np.random.default_rng(1)
+    st = game.new_games(game_seeds(2, 1))
+    shown: dict[int, dict[int, int]] = {}  # turn -> seat -> card, from the public events
+    rounds = 0
+    while not game.game_over(st)[0] and rounds < 2:
+        view = game.view(st, [1], [0])
+        table = view.table_view(0)  # what a cmd: bot gets as its `view`
+        turn, phase = int(st.turn[0]), int(st.phase[0])
+        assert [t["turn"] for t in table["played"]] == list(range(1, turn + 1 + (phase == 1)))
+        assert [c["card"] for c in table["starters"]] == st.starters[:, 0].tolist()
+        for t in table["played"]:
+            assert {c["seat"]: c["card"] for c in t["cards"]} == shown[t["turn"]]
+        actions = np.array([[int(game.view(st, [p], [0]).random_legal_actions(rng)[0])] for p in range(4)])
+        before = st
+        st, events = game.step(st, actions, report=True)
+        for item in game.table_view(st, None, before=before, events=events)["events"]:
+            if item["kind"] == "reveal":
+                shown[int(before.turn[0]) + 1] = {c["seat"]: c["card"] for c in item["cards"]}
+        if int(st.round[0]) != int(before.round[0]):
+            rounds, shown = rounds + 1, {}
+    assert rounds == 2
+
+
+def test_a_board_bot_sees_the_tiles_taken_off_the_board():
+    game = make_game("board", players=3)
+    rng = np.random.default_rng(3)
+    st = game.new_games(game_seeds(5, 1))
+    taken = 0
+    while not game.game_over(st)[0]:
+        table = game.view(st, [0], [0]).table_view(0)
+        gone = {t["card"] for t in table["gone"]}
+        on_board = {c["card"] for r in table["rows"] for c in r["cells"] if c.get("card")}
+        assert not gone & on_board and not gone & {c["card"] for c in table["hand"]}
+        assert len(gone) == taken  # every tile a take removed, none other
+        actions = np.array([[int(game.view(st, [p], [0]).random_legal_actions(rng)[0])] for p in range(3)])
+        st, events = game.step(st, actions, report=True)
+        taken += int(events.taken[:, 0].sum())
+    assert taken > 0
