@@ -4,7 +4,8 @@
 `num_envs = num_games * learners` sub-environments (slots), the same observation
 vector and action encoding as the PettingZoo env (one encoder, the game's `layout().encode`),
 `action_masks()` for sb3-contrib's MaskablePPO, automatic reset (the final observation
-is in `infos[i]["terminal_observation"]`) and episode ends that `VecMonitor` counts.
+is in `infos[i]["terminal_observation"]`, every seat's final points, by seat, in
+`infos[i]["final_totals"]`) and episode ends that `VecMonitor` counts.
 `observation` picks the observation variant (the game's `info.observations`); further
 keywords are the game's rule options.
 """
@@ -73,8 +74,10 @@ class SixNimmtVecEnv(VecEnv):
         if dones.any():
             done_slots = np.flatnonzero(dones)
             final_obs = self.games.layout.encode(self.games.view(done_slots))
+            totals = self.games.game.totals(self.games.state)  # (P, B), read before the restart
             for j, i in enumerate(done_slots):
                 infos[i]["terminal_observation"] = final_obs[j]
+                infos[i]["final_totals"] = totals[:, self.games.slot_games[i]].tolist()
             self.games.restart(np.unique(self.games.slot_games[dones]))
         self._obs, self._mask = self.games.observe()
         return self._obs, rewards, dones, infos
