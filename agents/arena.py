@@ -25,7 +25,7 @@ from sixnimmt_env.core.records import write_record
 from sixnimmt_env.core.rng import game_seeds
 
 from .checks import blame_illegal, checked_actions
-from .results import MatchResult, forfeit_notes, summarize
+from .results import MatchResult, agent_labels, forfeit_notes, summarize
 
 # (spec, game kind) -> agent, per process, least recently used first. Bounded: each spelling of
 # a spec is an entry (a model loaded again takes ~40 MB), so a long-running caller (the web
@@ -270,7 +270,7 @@ def _run_built(specs, names, agents, game, deals, seed, records_dir, progress, c
     results = summarize(rows, act_time, decisions)
     return MatchResult(results, deals, len(rows), sum(r["rounds"] for r in rows), game.rules.to_dict(), seed, seconds,
                        game=info.game, variant=info.variant, score_unit=info.score_unit, utility=info.utility,
-                       notes=forfeit_notes(rows, results, agents))
+                       notes=forfeit_notes(rows, results, agents), labels=agent_labels(names, agents))
 
 
 def _run_units(items: list[tuple], backend, agents: dict, games: int, progress) -> tuple[list, dict, dict, list]:

@@ -69,6 +69,7 @@ class MatchResult:
     score_unit: str = "bullheads"
     utility: int = -1
     notes: list = field(default_factory=list)  # lines shown under the table (forfeits of external bots)
+    labels: dict = field(default_factory=dict)  # spec -> what the table calls it (agent_labels); missing: the spec
 
     def __str__(self) -> str:
         return format_table(self)  # the Python API prints the table the CLI prints
@@ -77,7 +78,8 @@ class MatchResult:
         return {"game": self.game, "variant": self.variant, "rules": self.rules, "seed": self.seed,
                 "deals": self.deals, "games": self.games, "rounds": self.rounds,
                 "seconds": round(self.seconds, 2), "score_unit": self.score_unit, "utility": self.utility,
-                "agents": [a.as_dict() for a in self.agents], "notes": list(self.notes)}
+                "agents": [a.as_dict() | {"name": self.labels.get(a.name, a.name), "spec": a.name} for a in self.agents],
+                "notes": list(self.notes)}
 
 
 def ranked(results: list[AgentResult], utility: int = -1) -> list[AgentResult]:
@@ -122,20 +124,48 @@ def summarize(rows: list[dict], act_time: dict | None = None, decisions: dict | 
     return results
 
 
+def agent_labels(specs: list[str], agents: dict) -> dict[str, str]:
+    """What tables call each agent spec: a `py:` or plug-in agent by its `name` attribute,
+    a `cmd:` bot by a short form (`cmd:` and its program's file name), any other by its spec
+    (short, and it says the parameters). Two specs never share a label (" #2" is added);
+    format_table prints each label's full spec once below the table."""
+    from agents.registry import available
+
+    labels: dict[str, str] = {}
+    for spec in dict.fromkeys(specs):
+        agent = agents.get(spec)
+        name = getattr(type(agent), "name", None)  # the class's own: the registry sets the instance's to the spec
+        head = spec.split(":", 1)[0]
+        if spec.startswith("cmd:"):
+            words = spec[4:].split(":")[0].split()
+            label = "cmd:" + (words[-1].replace("\\", "/").rsplit("/", 1)[-1] if words else "")
+        elif spec.startswith("py:") or (head not in available() and agent is not None):
+            label = name if isinstance(name, str) and name else type(agent).__name__
+        else:
+            label = spec
+        taken = set(labels.values())
+        labels[spec] = label if label not in taken else next(f"{label} #{i}" for i in range(2, len(specs) + 2)
+                                                              if f"{label} #{i}" not in taken)
+    return labels
+
+
 def format_table(result: MatchResult) -> str:
-    """The match result as a plain-text table, best agent first (by the game's utility)."""
+    """The match result as a plain-text table, best agent first (by the game's utility);
+    agents by their labels (agent_labels), each shortened one's spec once below."""
     P = result.rules["players"]
     # a game of one round (the board game; one-round card games): its points are per game
     per = "game" if result.rounds == result.games else "round"
-    w = max([32] + [len(a.name) for a in result.agents])  # long specs (py:, cmd:) stay aligned
+    label = {a.name: result.labels.get(a.name, a.name) for a in result.agents}
+    w = max([32] + [len(x) for x in label.values()])
     lines = [f"{result.deals} deals x {P} seat rotations = {result.games} games, "
              + (f"{result.rounds} rounds, " if per == "round" else "") + f"{result.seconds:.1f} s",
              f"{'agent':{w}} {'seats':>5} {result.score_unit + '/' + per:>20} "
              f"{'win share (fair ' + format(1 / P, '.3f') + ')':>28} {'ms/decision':>12}"]
     for a in ranked(result.agents, result.utility):
-        lines.append(f"{a.name:{w}} {a.seats:>5} {a.points_per_round:>11.3f} ± {a.points_ci:<6.3f} "
+        lines.append(f"{label[a.name]:{w}} {a.seats:>5} {a.points_per_round:>11.3f} ± {a.points_ci:<6.3f} "
                      f"{a.win_share:>19.3f} ± {a.win_ci:<6.3f} {a.ms_per_decision:>12.2f}")
-    return "\n".join(lines + list(result.notes))
+    specs = [f"  {shown} = {spec}" for spec, shown in label.items() if shown != spec]
+    return "\n".join(lines + list(result.notes) + (["agents:"] + specs if specs else []))
 
 
 def forfeit_notes(rows: list[dict], results: list[AgentResult], agents: dict | None = None) -> list[str]:

@@ -136,3 +136,18 @@ def test_a_bots_stderr_is_kept_to_its_tail(tmp_path, monkeypatch):
     assert "my last words" in result.notes[0] and "exited with code 3" in result.notes[0]
     assert len(tails) == 1 and tails[0].total >= 24 << 20
     assert len(tails[0]._data) <= 2 * bot_process.STDERR_TAIL
+
+
+def test_tables_name_agents_by_name_and_json_keeps_each_spec(tmp_path):
+    (tmp_path / "named.py").write_text("import numpy as np\n\nclass Lowest:\n    name = 'lowest-legal'\n\n"
+                                       "    def act(self, view, rng):\n"
+                                       "        return view.action_mask().argmax(axis=1).astype(np.int64)\n")
+    py, cmd = f"py:{tmp_path}/named.py:Lowest", f"cmd:{PY} {ROOT}/docs/examples/bot.py"
+    result = run_match([py, cmd, "random"], make_game("cards", players=3), 1, 0, progress=False)
+    table = str(result).splitlines()
+    rows = [line.split()[0] for line in table[2:5]]
+    assert sorted(rows) == ["cmd:bot.py", "lowest-legal", "random"]  # the name attribute; a short form for cmd:
+    assert f"  lowest-legal = {py}" in table and f"  cmd:bot.py = {cmd}" in table  # each full spec once, below
+    assert len(cmd) > 40 and max(len(line) for line in table[1:5]) <= 101  # as wide as with short names only
+    agents = {a["name"]: a["spec"] for a in result.as_dict()["agents"]}
+    assert agents == {"lowest-legal": py, "cmd:bot.py": cmd, "random": "random"}
