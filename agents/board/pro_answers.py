@@ -40,10 +40,18 @@ def field_value(layout, tiles: NDArray, row: NDArray, field: NDArray, tile: NDAr
     kind = layout.kind[row, field]
     bulls = layout.tile_bulls[np.asarray(tile, dtype=np.intp)].astype(np.float64)
     row_bulls = layout.tile_bulls[tiles[np.arange(n), row].astype(np.intp)].sum(axis=1).astype(np.float64)
-    return np.select([kind == GREEN, kind == RED, kind == FIXED, kind == DRAW_ACTION, kind == DRAW_TILE,
-                      kind == TAKE, kind == TAKE_TO_HAND],
-                     [bulls, -bulls, layout.value[row, field].astype(np.float64), DRAW_ACTION_VALUE,
-                      DRAW_TILE_VALUE, -row_bulls, -row_bulls / 2], 0.0)
+    fixed = np.where(kind == FIXED, layout.value[row, field], 0).astype(np.float64)
+    return (_BULLS[kind] * bulls + fixed + _CONSTANT[kind] + _ROW[kind] * row_bulls) + 0.0
+
+
+# by field kind: the tile's bullheads (green +, red -), a constant (the draw fields), the
+# row's bullheads (a take all of them lost, an H field half: the tiles come back to the hand)
+_BULLS = np.zeros(16)
+_BULLS[GREEN], _BULLS[RED] = 1.0, -1.0
+_CONSTANT = np.zeros(16)
+_CONSTANT[DRAW_ACTION], _CONSTANT[DRAW_TILE] = DRAW_ACTION_VALUE, DRAW_TILE_VALUE
+_ROW = np.zeros(16)
+_ROW[TAKE], _ROW[TAKE_TO_HAND] = -1.0, -0.5
 
 
 def answer_pro(view, actions: NDArray[np.int64]) -> NDArray[np.int64]:

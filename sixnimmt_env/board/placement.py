@@ -22,7 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from .layout import FIXED, GREEN, RED, TAKE, TAKE_TO_HAND, BoardLayout
+from .layout import TAKE, TAKE_TO_HAND, BoardLayout
+from .rows import field_tables
 from .rules import PLUS5_POINTS
 
 
@@ -55,10 +56,9 @@ def field_effect(layout: BoardLayout, row: NDArray, field: NDArray, tile: NDArra
     """Points a tile brings its owner by landing on a field that is not a take field:
     green +bullheads, red -bullheads, fixed +-value, anything else 0. Fields beyond a
     row's end and take fields give 0 here (see `Preview.points` for takes)."""
-    kind = layout.kind[row, field]
+    tables = field_tables(layout)  # the kernels' +-bullheads and fixed values by field: one gather each
     bulls = layout.tile_bulls[np.asarray(tile, dtype=np.intp)].astype(np.int64)
-    value = layout.value[row, field].astype(np.int64)
-    return np.select([kind == GREEN, kind == RED, kind == FIXED], [bulls, -bulls, value], 0)
+    return tables.bull_sign[row, field] * bulls + tables.fixed[row, field]
 
 
 @dataclass
