@@ -139,6 +139,8 @@ def agent_labels(specs: list[str], agents: dict) -> dict[str, str]:
         if spec.startswith("cmd:"):
             words = spec[4:].split(":")[0].split()
             label = "cmd:" + (words[-1].replace("\\", "/").rsplit("/", 1)[-1] if words else "")
+        elif spec.startswith("py:") and agent is None:  # not loaded (a report from results.jsonl): its class
+            label = (spec.split(":") + [""])[2] or spec
         elif spec.startswith("py:") or (head not in available() and agent is not None):
             label = name if isinstance(name, str) and name else type(agent).__name__
         else:

@@ -98,8 +98,13 @@ def ratings(rows: list[dict], utility: int = -1) -> dict[str, dict]:
 
 def head_to_head(rows: list[dict], utility: int = -1) -> tuple[list[str], np.ndarray, np.ndarray]:
     """(names, share of meetings where the row agent did better than the column agent —
-    fewer points when utility is -1, more when +1 — (ties count half), number of meetings)."""
-    names = sorted({n for r in rows for n in r["seats"]})
+    fewer points when utility is -1, more when +1 — (ties count half), number of meetings).
+    Names in rank order, the best first (by mean points per round), as the leaderboard."""
+    per_round = defaultdict(list)
+    for r in rows:
+        for n, total in zip(r["seats"], r["totals"]):
+            per_round[n].append(total / r.get("rounds", 1))
+    names = sorted(per_round, key=lambda n: (-utility * np.mean(per_round[n]), n))
     idx = {n: i for i, n in enumerate(names)}
     won = np.zeros((len(names), len(names)))
     met = np.zeros((len(names), len(names)))
@@ -222,15 +227,25 @@ def _build_report(out: Path, plots: bool) -> dict:
     return summary
 
 
+# Why the rating column may order agents differently from the rank (which is by points).
+RATING_NOTE = ("rank: by mean points per round at this seat count. rating: PlackettLuce (openskill) over every "
+               "game of the tournament, by finishing order only (not by how many points), ordinal = mu - 3 sigma: "
+               "it can order two agents differently from the rank, and it is lower for an agent with fewer games.")
+
+
 def leaderboard_markdown(results, rating: dict, players: int, unit: str = "bullheads", utility: int = -1) -> str:
     """The agents of one seat count as a markdown table, best first (by `utility`)."""
     lines = [f"| rank | agent | {unit} / round (95% CI) | win share (fair " + f"{1 / players:.3f}" +
              ") | rating (ordinal) | ms / decision |", "| --- | --- | --- | --- | --- | --- |"]
+    from agents.results import agent_labels
+
+    label = agent_labels([a.name for a in results], {})  # a cmd: bot by a short form, a py: agent by its class
     for i, a in enumerate(ranked(results, utility), 1):
         r = rating.get(a.name, {})
-        lines.append(f"| {i} | `{a.name}` | {a.points_per_round:.2f} ± {a.points_ci:.2f} | "
+        lines.append(f"| {i} | `{label[a.name]}` | {a.points_per_round:.2f} ± {a.points_ci:.2f} | "
                      f"{a.win_share:.3f} ± {a.win_ci:.3f} | {r.get('ordinal', float('nan')):.2f} | "
                      f"{a.ms_per_decision:.2f} |")
+    lines += [f"\n`{shown}` is `{spec}`" for spec, shown in label.items() if shown != spec]  # each spec once
     return "\n".join(lines)
 
 
@@ -245,6 +260,7 @@ def leaderboards(summary: dict) -> str:
         results = [AgentResult.from_dict(a) for a in rows]
         table = leaderboard_markdown(results, summary["ratings"], int(p), summary["score_unit"], summary["utility"])
         parts.append(f"\n{p} players ({summary['games']} games in all):\n{table}")
+    parts.append(RATING_NOTE)
     return "\n".join(parts)
 
 
@@ -261,7 +277,8 @@ def _markdown(summary: dict, by_players: dict, rating: dict, files: list[str]) -
              f"{summary['variant']}, seed {cfg.get('seed')}, {rules}; {cfg.get('games')} deals per line-up, "
              f"each in every seat rotation. {unit.capitalize()} per round: "
              f"{'fewer' if utility < 0 else 'more'} is better. ± is a 95% confidence interval over deals. "
-             "Ratings: PlackettLuce (openskill) over all games, ordinal = mu − 3 sigma.\n"]
+             + RATING_NOTE.replace("mu - 3 sigma", "mu − 3 sigma") + " The head-to-head plot lists the agents in "
+             "rank order.\n"]
     for p, results in sorted(by_players.items()):
         parts.append(f"## {p} players\n\n{leaderboard_markdown(results, rating, p, unit, utility)}\n")
     for f in files:

@@ -200,3 +200,18 @@ def test_rankings_follow_the_games_utility():
     assert share[names.index("a"), names.index("b")] == 0.0
     up, down = ratings(rows, +1), ratings(rows, -1)
     assert up["a"]["mu"] > up["b"]["mu"] and down["a"]["mu"] < down["b"]["mu"]
+
+
+def test_head_to_head_is_in_rank_order_and_the_rating_column_is_explained():
+    from experiments.report import RATING_NOTE, head_to_head, leaderboards
+
+    rows = [{"seats": ["a", "b", "cmd:python bots/zed.py"], "totals": [9, 5, 1], "rounds": 1}] * 3
+    names, _, _ = head_to_head(rows, -1)  # fewest points best: not alphabetical
+    assert names == ["cmd:python bots/zed.py", "b", "a"]
+    assert head_to_head(rows, +1)[0] == ["a", "b", "cmd:python bots/zed.py"]
+    summary = {"by_players": {"3": [{"name": n, "seats": 1, "points_per_round": p, "points_ci": 0.1, "win_share": 0.3,
+                                     "win_ci": 0.1, "ms_per_decision": 1.0, "decisions": 9}
+                                    for n, p in (("a", 9.0), ("cmd:python bots/zed.py", 1.0))]},
+               "ratings": {}, "games": 3, "score_unit": "bullheads", "utility": -1}
+    text = leaderboards(summary)
+    assert RATING_NOTE in text and "| `cmd:zed.py` |" in text and "`cmd:zed.py` is `cmd:python bots/zed.py`" in text
