@@ -14,7 +14,14 @@ class TurnBar:
     from how far the games are (decisions so far / share played), so the bar moves and
     the estimate of the time left holds while every game of a batch is still running
     (they end together, so counting finished games would show nothing until the end).
+    The share of a game played is itself an estimate (a card game to 66 does not know
+    its rounds), so early estimates swing: the total is shown only once SETTLE of the
+    match is played, and then moves a STEP fraction of the way to each new estimate,
+    never below the decisions made, so it never jumps.
     """
+
+    SETTLE = 0.05  # share of the match played before a total is shown
+    STEP = 0.1  # how far the total moves towards each new estimate
 
     def __init__(self, desc: str, enabled: bool = True, file=None):
         self.desc, self.enabled, self.file = desc, enabled, file
@@ -32,8 +39,12 @@ class TurnBar:
                                        "[{elapsed}<{remaining}, {rate_fmt}]")
         self.n += decisions
         self.share = share
-        if share > 0:
-            self.bar.total = max(round(self.n / share), self.n)
+        if share >= 1:
+            self.bar.total = self.n
+        elif share >= self.SETTLE:
+            estimate = self.n / share
+            total = estimate if self.bar.total is None else self.bar.total + self.STEP * (estimate - self.bar.total)
+            self.bar.total = max(round(total), self.n)
         self.bar.update(decisions)
 
     def close(self) -> None:

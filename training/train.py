@@ -209,7 +209,10 @@ class Bookkeeping(BaseCallback):
         self.t0 = time.perf_counter()
         self.env_t0 = self.timed.seconds
         self.steps0 = self.num_timesteps
-        self.bar = tqdm(total=self.cfg.total_timesteps, initial=self.num_timesteps, unit="step",
+        # PPO stops after the rollout that reaches total_timesteps: the bar's total is that rollout's end
+        rollout = max(1, int(getattr(self.model, "n_steps", 1)) * int(getattr(self.model, "n_envs", 1)))
+        self.last_step = -(-self.cfg.total_timesteps // rollout) * rollout
+        self.bar = tqdm(total=self.last_step, initial=self.num_timesteps, unit="step",
                         unit_scale=True, desc=self.cfg.name, disable=not self.progress, smoothing=0.05)
 
     def _on_rollout_end(self) -> None:
@@ -232,7 +235,7 @@ class Bookkeeping(BaseCallback):
         """Snapshot, evaluate, checkpoint when due; False (stop) once the time budget is spent."""
         cfg, state, n = self.cfg, self.state, self.num_timesteps
         self.bar.total = projected_total(n, n - self.steps0, time.perf_counter() - self.t0,
-                                         cfg.minutes * 60 - self.elapsed(), cfg.total_timesteps)
+                                         cfg.minutes * 60 - self.elapsed(), self.last_step)
         self.bar.update(n - self.bar.n)
         if n >= state["next_snapshot"]:
             path = self.run / "snapshots" / f"ppo-{n}.zip"
@@ -266,8 +269,9 @@ class Bookkeeping(BaseCallback):
             self.model.save(tmp)
             tmp.replace(self.run / "best.zip")
             write_model_meta(self.run / "best.zip", model_meta(self.cfg, n, result["points_per_round"]))
-        self.bar.set_postfix(eval=f"{result['points_per_round']:.2f}", best=f"{state['best']:.2f}",
-                             env=f"{self.env_share():.0%}")
+        # in words: the last evaluation's and the best points per round, the env's share of the wall time
+        self.bar.set_postfix_str(f"eval {result['points_per_round']:.2f} pts/round, best {state['best']:.2f}, "
+                                 f"env {self.env_share():.0%} of the time")
         if self.on_eval is not None:
             self.on_eval({**dict(zip(EVAL_COLUMNS, row)), "field_points_per_round": result["field_points_per_round"]})
 

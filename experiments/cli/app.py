@@ -62,6 +62,17 @@ def error_line(e: SixNimmtError) -> str:
     return f"invalid record: {text}" if isinstance(e, InvalidRecordError) else f"error: {text}"
 
 
+_flag_type = typer.core.TyperOption.display_type_rich
+
+
+def _no_type_for_flags(self, ctx):
+    """`--help` shows a type beside an option that takes a value; typer 0.29 prints `<bool>`
+    beside every flag too (`--json <bool>`), as if the flag took one."""
+    return None if getattr(self, "is_flag", False) else _flag_type(self, ctx)
+
+
+typer.core.TyperOption.display_type_rich = _no_type_for_flags
+
 app = typer.Typer(cls=_OneLineErrors, add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="sixnimmt lab: 6 nimmt! rules engine, environments, agents and experiments.")
 
