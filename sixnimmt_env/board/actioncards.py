@@ -14,16 +14,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..core import rng
-from .actions import (
-    ASCENDING_ACTION,
-    FRONT_ACTION,
-    ONE_MORE_ACTION,
-    SKIP_ACTION,
-    STOP_ACTION,
-    SWAP_ACTION,
-)
-from .rules import ACTION_KINDS, ASCENDING, FRONT, N_TILES, ONE_MORE, SKIP, STOP, SWAP
-from .state import NO_CARD, BoardState
+from . import kernel_answers
+from .rules import ACTION_KINDS
+from .state import BoardState
 
 TAG_RESHUFFLE = np.uint64(0x1F83D9ABFB41BD6B)  # the action deck's reshuffles (counter: cards drawn so far)
 
@@ -43,16 +36,14 @@ def reshuffle(st: BoardState, b: int) -> None:
 
 
 def decode_play(actions: NDArray) -> tuple[NDArray[np.int8], NDArray[np.int8]]:
-    """Answers to the offer -> (kind, argument): NO_CARD or the card kind; the row (Stop,
-    Front, Ascending) or the tile (Swap, One more), 0 otherwise."""
+    """Answers to the offer -> (kind, argument), entry by entry: the kernels' one decoding
+    (`kernel_answers.decode_play`, run as Python) — NO_CARD or the card kind; the row
+    (Stop, Front, Ascending) or the tile (Swap, One more), 0 otherwise."""
     a = np.asarray(actions, dtype=np.int64)
-    kind = np.full(a.shape, NO_CARD, dtype=np.int8)
-    arg = np.zeros(a.shape, dtype=np.int8)
-    for base, width, k in ((STOP_ACTION, FRONT_ACTION - STOP_ACTION, STOP),
-                           (FRONT_ACTION, ASCENDING_ACTION - FRONT_ACTION, FRONT),
-                           (ASCENDING_ACTION, SKIP_ACTION - ASCENDING_ACTION, ASCENDING),
-                           (SKIP_ACTION, 1, SKIP), (SWAP_ACTION, N_TILES, SWAP), (ONE_MORE_ACTION, N_TILES, ONE_MORE)):
-        hit = (a >= base) & (a < base + width)
-        kind[hit] = k
-        arg[hit] = (a[hit] - base + (1 if k in (SWAP, ONE_MORE) else 0)).astype(np.int8)
+    pairs = [_decode(int(x)) for x in a.ravel()]
+    kind = np.array([k for k, _ in pairs], dtype=np.int8).reshape(a.shape)
+    arg = np.array([x for _, x in pairs], dtype=np.int8).reshape(a.shape)
     return kind, arg
+
+
+_decode = getattr(kernel_answers.decode_play, "py_func", kernel_answers.decode_play)  # (the function itself with the JIT off)

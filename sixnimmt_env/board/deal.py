@@ -114,8 +114,7 @@ def on_all_cores(shuffle, seeds: NDArray[np.uint64]) -> NDArray:
     """shuffle(seeds) for a batch, its games split over the cores (`threads.py`; the game
     index first, as `dealing_orders` and `action_decks` give it): a game's shuffle is a
     function of its seed alone, so the blocks give the same arrays, and NumPy's sorts and
-    ufuncs let go of the GIL, so they run at once (measured 2026-12-04: the basic deal of
-    4096 games 4.55 -> 2.33 ms on 2 cores; a deal is about a fifth of a random game's time)."""
+    ufuncs let go of the GIL, so they run at once (the figures: docs/speed.md)."""
     first = shuffle(seeds[:1])
     out = np.empty((len(seeds),) + first.shape[1:], dtype=first.dtype)
 

@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..core.errors import IllegalActionError
-from . import actioncards, kernel, kernel_answers, kernel_play, kernel_state
+from . import actioncards, kernel, kernel_play, kernel_state, kernel_views
 from .actions import N_ACTIONS, N_TILE_ACTIONS, describe_action
 from .events import BoardEvents
 from .rules import ACTION_KINDS
@@ -105,11 +105,12 @@ ASK_WORDS = {ASK_LUCK_CARD: "which luck card (+5 or 2x, from a stack that holds 
 
 
 def answer_masks(st: BoardState, games: NDArray) -> NDArray[np.bool_]:
-    """(g, N_ACTIONS) the legal answers of the question each of `games` is asked
-    (`kernel_answers.legal_answers`); all False where none is."""
+    """(g, N_ACTIONS) the legal answers of the question each of `games` is asked (the
+    asker's rows of the seat views' masks, `kernel_views.action_masks`)."""
     games = np.asarray(games, dtype=np.intp)
     mask = np.zeros((len(games), N_ACTIONS), dtype=bool)
     if len(games):
-        kernel_answers.answer_masks(kernel_state.arrays(st), kernel_state.tables(st.config), games, mask,
-                                    np.zeros(N_ACTIONS, dtype=np.int64))
+        kernel_views.action_masks(kernel_state.arrays(st), kernel_state.tables(st.config),
+                                  st.asker[games].astype(np.intp), games, np.full(len(games), kernel_views.ASKED, np.int8),
+                                  np.zeros(N_ACTIONS, dtype=np.int64), mask)
     return mask

@@ -4,8 +4,8 @@ numba (0.68) keys a cached function on the content of its own file. A driver in
 `kernel_play.py` inlines the rules of `kernel.py`, `kernel_effects.py`, ... and the
 constants of `state.py` and `rules.py` are frozen into its machine code; none of those files
 is part of its key, so after an edit to one of them the cached driver goes on running the
-old rules (measured 2026-12-04: a changed `kernel.rules_row` left the random-play driver as it was
-until its cache files were deleted). The locators below stamp every cached board kernel
+old rules (a changed `kernel.rules_row` once left the random-play driver as it was until its
+cache files were deleted: docs/speed.md). The locators below stamp every cached board kernel
 with one digest of all the board modules the kernel modules import, directly or not, so an
 edit to any of them compiles every kernel anew; everything else about where numba keeps
 its cache (the package's `__pycache__`, NUMBA_CACHE_DIR, the user-wide fallback) is

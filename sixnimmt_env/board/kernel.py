@@ -149,7 +149,7 @@ def rules_row(s, t, b, tile):
     """The active row without a stop sign whose end is the highest one below `tile`; a
     tile lower than every such end goes after the highest one."""
     below, high = -1, -1  # the best row's end << 8 | its row (ends are distinct tiles; rows < 128: layout.py)
-    for r in range(s.length.shape[1]):  # every row, without a branch on the data (docs/speed.md, 2026-12-04 night)
+    for r in range(s.length.shape[1]):  # every row, without a branch on the data (docs/speed.md)
         n = s.length[b, r]
         end = int(s.tiles[b, r, max(n - 1, 0)])  # 0 for an empty row (a take clears its fields)
         if t.pro and s.stops[b, r]:

@@ -4,9 +4,8 @@ time, compiled like the placing (`kernel.py`).
 Every question's legal answers are written here once (docs/rules/board-game.md): yes or
 no ("+5", "2×"); a luck card from a stack that holds one; the pro side's free rows; and
 the action-card offer — no card always, each card held where the rules allow it now.
-`stages.py` turns them into the masks the seat views and the answer checks use
-(`answer_masks`), and the compiled driver (`kernel_play.py`) draws from them
-without a mask. `store` is the one decoding of an answer into the state (`answer`,
+The seat views' masks (`kernel_views.py`), the driver's checks and its random and
+rollout answers (`kernel_play.py`) all read them. `store` is the one decoding of an answer into the state (`answer`,
 `answer_arg`) that the placing then reads.
 """
 
@@ -163,18 +162,3 @@ def decode_play(action):
     if action >= STOP_ACTION:
         return STOP, action - STOP_ACTION
     return NO_CARD, 0
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def answer_masks(s, t, games, mask, scratch):
-    """mask[j] (N_ACTIONS,) = the legal answers of the question games[j] is asked."""
-    for j in range(len(games)):
-        for i in range(legal_answers(s, t, games[j], scratch)):
-            mask[j, scratch[i]] = True
-
-
-@njit(cache=True, nogil=True, _nrt=False)
-def store_answers(s, games, actions):
-    """The askers of `games` answer actions[j] (checked legal by the caller)."""
-    for j in range(len(games)):
-        store(s, games[j], actions[j])

@@ -35,6 +35,7 @@ from .rules import (
     LUCK_KINDS,
     N_TILES,
     RULE_KEYS,
+    SIDE,
     START_ACTION_CARDS,
     START_ROWS,
     VARIANTS,
@@ -54,7 +55,6 @@ from .state import (
 
 GAME = "board"
 DEFAULT_VARIANT = "basic"  # a record without "variant"
-SIDE = {"basic": "basic", "luck": "basic", "pro": "pro", "pro-luck": "pro"}  # the board side of a variant
 
 
 # --------------------------------------------------------------------------- writing

@@ -12,10 +12,9 @@ from typing import ClassVar
 
 from ..core.checks import check_int, is_int
 from ..core.errors import ConfigError
-from .layout import DEFAULT_LAYOUT, BoardLayout, load_layout
+from .layout import DEFAULT_LAYOUT, N_TILES, BoardLayout, load_layout  # noqa: F401  (N_TILES: rules.N_TILES too)
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
-N_TILES = 100  # number tiles 1..100, each once
 HAND_SIZE = 12  # tiles drawn at the start (and once more with 2-3 players)
 REFILL_MAX_PLAYERS = 3  # 2-3 players refill their hands once
 START_ROWS = 4  # start tiles on field 1 of rows 1-4; always four active rows

@@ -33,8 +33,8 @@ def blocks(n: int, threads: int | None) -> list[tuple[int, int]]:
 
 def run_blocks(run: Callable[[int, int], None], n: int, threads: int | None) -> None:
     """run(lo, hi) on every block of n games, the blocks at once on `threads` threads
-    (None: all cores), the calling thread running the first (one hand-over fewer a call:
-    random pro play 1.3% faster a turn, basic 1.7%, 2026-12-04). `run` must not call
+    (None: all cores), the calling thread running the first (one hand-over fewer a call;
+    docs/speed.md). `run` must not call
     run_blocks itself: the pool's threads would wait for each other."""
     parts = blocks(n, threads)
     if len(parts) == 1:
