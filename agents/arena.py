@@ -270,7 +270,15 @@ def _run_built(specs, names, agents, game, deals, seed, records_dir, progress, c
     results = summarize(rows, act_time, decisions)
     return MatchResult(results, deals, len(rows), sum(r["rounds"] for r in rows), game.rules.to_dict(), seed, seconds,
                        game=info.game, variant=info.variant, score_unit=info.score_unit, utility=info.utility,
-                       notes=forfeit_notes(rows, results, agents), labels=agent_labels(names, agents))
+                       notes=forfeit_notes(rows, results, agents), labels=agent_labels(names, agents, shipped_names()))
+
+
+def shipped_names() -> frozenset[str]:
+    """The registry's own agent names, plug-ins left out (a table names a plug-in by its `name`)."""
+    from .plugins import plugin_entries
+    from .registry import available
+
+    return frozenset(available()) - frozenset(plugin_entries())
 
 
 def _run_units(items: list[tuple], backend, agents: dict, games: int, progress) -> tuple[list, dict, dict, list]:

@@ -124,13 +124,12 @@ def summarize(rows: list[dict], act_time: dict | None = None, decisions: dict | 
     return results
 
 
-def agent_labels(specs: list[str], agents: dict) -> dict[str, str]:
+def agent_labels(specs: list[str], agents: dict, shipped=frozenset()) -> dict[str, str]:
     """What tables call each agent spec: a `py:` or plug-in agent by its `name` attribute,
     a `cmd:` bot by a short form (`cmd:` and its program's file name), any other by its spec
     (short, and it says the parameters). Two specs never share a label (" #2" is added);
-    format_table prints each label's full spec once below the table."""
-    from agents.registry import available
-
+    format_table prints each label's full spec once below the table. `shipped`: the
+    registry's own agent names (a spec whose name is not one is a plug-in)."""
     labels: dict[str, str] = {}
     for spec in dict.fromkeys(specs):
         agent = agents.get(spec)
@@ -141,7 +140,7 @@ def agent_labels(specs: list[str], agents: dict) -> dict[str, str]:
             label = "cmd:" + (words[-1].replace("\\", "/").rsplit("/", 1)[-1] if words else "")
         elif spec.startswith("py:") and agent is None:  # not loaded (a report from results.jsonl): its class
             label = (spec.split(":") + [""])[2] or spec
-        elif spec.startswith("py:") or (head not in available() and agent is not None):
+        elif spec.startswith("py:") or (head not in shipped and agent is not None):
             label = name if isinstance(name, str) and name else type(agent).__name__
         else:
             label = spec

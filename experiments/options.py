@@ -137,3 +137,23 @@ def game_options(command: Callable) -> Callable:
     """Give a typer command the game options of OPTIONS in place of its parameter that
     defaults to GAME_OPTIONS, and call it with the GameOptions they name there."""
     return option_group(GAME_OPTIONS, OPTIONS, GameOptions.given)(command)
+
+
+def variant_rule_options(kind: str, settable) -> dict[str, list[dict]]:
+    """Per variant of game kind `kind`, the rule options among `settable` that the variant
+    has (no luck-card stacks without luck cards), each as {name, default, choices (its
+    fixed set of values, or None), help (as --help says it)}: the web page's setup form."""
+    from sixnimmt_env.board.rules import NEXT_ROWS
+    from sixnimmt_env.cards.rules import DECKS, ROW_CHOICES
+    from sixnimmt_env.core.game import make_game
+
+    choices = {"row_choice": ROW_CHOICES, "deck": DECKS, "next_row": NEXT_ROWS}
+    luck_only = ("plus5_cards", "double_cards")
+    out = {}
+    for variant in make_game(kind).info.variants:
+        config = make_game(kind, variant=variant).rules
+        out[variant] = [{"name": k, "default": v, "choices": choices.get(k), "help": OPTIONS[k][1].help if k in OPTIONS
+                         else ""} for k, v in config.to_dict().items()
+                        if k in settable and (getattr(config, "luck", True) or k not in luck_only)]
+    return out
+

@@ -125,24 +125,14 @@ def create_app(idle_seconds: float | None = None, sweep_seconds: float = 30.0, *
 def _offered(game: dict, allowed: AllowList) -> dict:
     """A catalog game as the page's setup form offers it (issue 50: choices, not strings):
     the allowed agents with the registry's one-line summary of each, and per variant the
-    rule options that variant has (no luck-card stacks without luck cards), each with its
-    default, its choices when it has a fixed set, and the command line's help."""
+    rule options a page may set that the variant has (experiments.options)."""
     from agents.registry import available
-    from experiments.options import OPTIONS
-    from sixnimmt_env.board.rules import NEXT_ROWS
-    from sixnimmt_env.cards.rules import DECKS, ROW_CHOICES
-    from sixnimmt_env.core.game import make_game
+    from experiments.options import variant_rule_options
 
-    choices = {"row_choice": ROW_CHOICES, "deck": DECKS, "next_row": NEXT_ROWS}
     plays = available(game["name"])
     names = allowed.names(game["name"])
-    rules = {}
-    for variant in game["variants"]:  # those a page may set (game_from: the options of the game's default rules)
-        config = make_game(game["name"], variant=variant).rules
-        rules[variant] = [{"name": k, "default": v, "choices": choices.get(k), "help": OPTIONS[k][1].help if k in OPTIONS
-                           else ""} for k, v in config.to_dict().items() if k in game["options"]
-                          and (getattr(config, "luck", True) or k not in ("plus5_cards", "double_cards"))]
-    return dict(game, agents=names, about={n: plays[n].summary for n in names}, rules=rules)
+    return dict(game, agents=names, about={n: plays[n].summary for n in names},
+                rules=variant_rule_options(game["name"], game["options"]))
 
 
 def _http_routes(app: FastAPI, store: GameStore, allowed: AllowList) -> None:
