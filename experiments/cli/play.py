@@ -46,7 +46,7 @@ def play(
                                            "points per choice."),
     record: Optional[Path] = typer.Option(None, help="Write the game record (JSON) here, also when stopped early."),
 ) -> None:
-    """Play a game in the terminal against agents: you are seat 0 (cards or board).
+    """Play a game in the terminal against agents: you are seat 1, the agents 2.. (cards or board).
 
     Ctrl-C (or typing quit) stops the game; the turns completed so far are still saved
     when a record file is given. Exit 0 when the game ends or you quit, 130 after Ctrl-C.
