@@ -23,14 +23,10 @@ layer above); the CLI passes it in.
 from __future__ import annotations
 
 import json
-import multiprocessing
-import os
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
 
-from sixnimmt_env.core.processes import bind_to_parent
+from sixnimmt_env.core.processes import LocalPool
 
 from .label_units import label_unit
 from .runs import write_json
@@ -45,45 +41,14 @@ def unit_files(run: Path) -> list[Path]:
     return sorted(p for p in (run / "labels").glob("unit-*.npz") if not p.name.endswith(".tmp.npz"))
 
 
-class LocalUnits:
-    """This machine's backend: `workers` spawned processes (not forked: a forked worker
-    holds the parent's pipe ends and state), bound to this process's life, so no worker
-    outlives it; on an error or a Ctrl-C they are killed rather than waited for."""
-
-    name = "local"
+class LocalUnits(LocalPool):
+    """This machine's backend: `workers` spawned processes of the one local pool
+    (sixnimmt_env/core/processes.LocalPool), bound to this process's life, so no worker
+    outlives it; on an error or a Ctrl-C they are killed rather than waited for. One
+    worker is a process too: a unit never runs in the process that writes the files."""
 
     def __init__(self, workers: int):
-        self.workers = workers
-        self.pool: ProcessPoolExecutor | None = None
-
-    def capacity(self) -> int:
-        return self.workers
-
-    def __enter__(self) -> "LocalUnits":
-        self.pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                        initializer=bind_to_parent, initargs=(os.getpid(),))
-        return self
-
-    def __exit__(self, kind, *exc) -> None:
-        pool, self.pool = self.pool, None
-        if kind is not None:
-            for process in list((getattr(pool, "_processes", None) or {}).values()):
-                process.kill()  # before shutdown, which forgets them
-            pool.shutdown(wait=False, cancel_futures=True)
-        else:
-            pool.shutdown()
-
-    def map_unordered(self, fn: Callable, items: Iterable[tuple], window: int) -> Iterator:
-        items = iter(items)
-        running: set = set()
-        while True:
-            while len(running) < window and (item := next(items, None)) is not None:
-                running.add(self.pool.submit(fn, *item))
-            if not running:
-                return
-            done, running = wait(running, return_when=FIRST_COMPLETED)
-            for future in done:
-                yield future.result()
+        super().__init__(workers, inline_one=False)
 
 
 def _spent(run: Path) -> float:

@@ -1,7 +1,7 @@
-"""Worker processes that end with the process that started them.
+"""Worker processes that end with the process that started them, and the one local pool.
 
-A worker of a pool (label workers of `imitate`, the local pool of `tournament` and
-`match`) calls `bind_to_parent` first. Whatever ends the parent (SIGKILL, SIGTERM, a
+A worker of a pool (`LocalPool` below: label workers of `imitate`, the local pool of
+`tournament`, `match` and studies) calls `bind_to_parent` first. Whatever ends the parent (SIGKILL, SIGTERM, a
 crash), the worker then ends too instead of computing on and printing BrokenPipe
 tracebacks into a closed terminal: on Linux the kernel sends it SIGKILL when the parent
 dies (PR_SET_PDEATHSIG), and everywhere a daemon thread polls `os.getppid()` as a second
@@ -39,3 +39,91 @@ def _watch(parent_pid: int) -> None:
     while os.getppid() == parent_pid:
         time.sleep(POLL_S)
     os._exit(1)
+
+
+class LocalPool:
+    """This machine's worker processes: the one local pool (tournaments, matches, studies
+    and imitate's label stage use it, through experiments/backends.LocalBackend and
+    training/label_runs.LocalUnits).
+
+    `workers` spawned processes (not forked: a forked worker holds the parent's pipe ends,
+    torch and BLAS state), each bound to this process's life (`bind_to_parent`) and then
+    running `initializer`, if given. With `inline_one` a pool of one worker runs the items
+    in this process instead. Use it as a context manager: on the way out the workers end;
+    on an error or a Ctrl-C they are killed rather than waited for. The pool starts at the
+    first `map_unordered`; used without `with`, each call ends its own pool.
+    """
+
+    name = "local"
+
+    def __init__(self, workers: int = 1, initializer=None, inline_one: bool = True):
+        self.workers = max(int(workers), 1)
+        self.initializer = initializer
+        self.inline_one = inline_one
+        self._pool = None
+        self._entered = False
+
+    def capacity(self) -> int:
+        """How many items run at once."""
+        return self.workers
+
+    def __enter__(self) -> "LocalPool":
+        self._entered = True
+        return self
+
+    def __exit__(self, kind, *exc) -> None:
+        self._entered = False
+        self._close(kill=kind is not None)
+
+    def _close(self, kill: bool) -> None:
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        if kill:
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.kill()  # before shutdown, which forgets them
+            pool.shutdown(wait=False, cancel_futures=True)
+        else:
+            pool.shutdown()
+
+    def map_unordered(self, fn, items, window: int | None = None):
+        """Call `fn(*item)` for every item and yield the results as they finish, in any
+        order. `window`: at most this many in flight, items taken from `items` only as
+        there is room (a caller's iterator can stop at a deadline); None: all at once."""
+        if self.workers <= 1 and self.inline_one:
+            for item in items:
+                yield fn(*item)
+            return
+        from concurrent.futures import FIRST_COMPLETED, wait
+        items = iter(items)
+        pool = self._start()
+        running: set = set()
+        finished = False
+        try:
+            while True:
+                while (window is None or len(running) < window) and (item := next(items, None)) is not None:
+                    running.add(pool.submit(fn, *item))
+                if not running:
+                    finished = True
+                    return
+                done, running = wait(running, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield future.result()
+        finally:
+            if not self._entered:
+                self._close(kill=not finished)
+
+    def _start(self):
+        if self._pool is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_init_worker, initargs=(os.getpid(), self.initializer))
+        return self._pool
+
+
+def _init_worker(parent_pid: int, initializer) -> None:
+    """A pool worker: bound to its parent's life (no orphans), then its pool's initializer."""
+    bind_to_parent(parent_pid)
+    if initializer is not None:
+        initializer()
