@@ -45,6 +45,14 @@ def _bullheads(n: int, unit: str = "bullheads") -> str:
     return f"{n} {unit[:-1] if n == 1 else unit}"
 
 
+HELP_WORDS = ("help", "?", "h")  # at any prompt: what the question is and what each answer does
+CARD_HELP = ("Play one card of your hand: type it as printed. The cards are revealed together and placed "
+             "lowest first, each behind the row whose last card is the highest one below it; a sixth card "
+             "takes the row's five (their bullheads are your penalty) and starts it anew.")
+ROW_HELP = ("Type the number of the row to take: its cards' bullheads are your penalty and your card starts "
+            "the row (a row with few bullheads is usually the one to take).")
+
+
 class TerminalGame(TerminalSession):
     """One game: the person at seat 0, agents at the others.
 
@@ -111,6 +119,9 @@ class TerminalGame(TerminalSession):
         hand = " ".join(self._name(c) for c in self._sorted(legal))
         while True:
             text = self._read("Your card: ")
+            if text.casefold() in HELP_WORDS:
+                self.console.print(CARD_HELP + f" Your cards: {hand}.")
+                continue
             if not text:
                 self.console.print(f"Type one of your cards: {hand}")
                 continue
@@ -135,6 +146,9 @@ class TerminalGame(TerminalSession):
         self._show_hint(view, lambda action: f"row {action - n_ids + 1}", "take")  # row action: n_ids + row
         while True:
             text = self._read(f"Row ({shown}): ")
+            if text.casefold() in HELP_WORDS:
+                self.console.print(ROW_HELP + f" You may choose: {shown}.")
+                continue
             if not text:
                 self.console.print(f"Type a row number: {shown}")
                 continue
@@ -178,7 +192,7 @@ class TerminalGame(TerminalSession):
                                + ", ".join(self.names[1:]))
             self.console.print(f"seed {self.seed}; the game ends after "
                                + ", or after ".join(e for e in ends if e) + f"; {rows}.")
-            self.console.print("Type a card as shown in your hand; Ctrl-C or 'quit' ends the game.")
+            self.console.print("Type a card as shown in your hand (? explains); Ctrl-C or 'quit' ends the game.")
         dealer = self.names[int(st.dealer[0])]
         self.console.rule(f"Round {rnd + 1} (dealer: {dealer})")
 

@@ -235,3 +235,10 @@ def test_die_sechste_game_with_twins_is_played_by_card_names_and_replays():
     played = [t["cards"][0] for t in result.record["rounds"][0]["turns"]]
     assert played == person.played and all(isinstance(c, str) for c in played)
     assert not replay(result.record).differences
+
+
+def test_help_at_the_card_and_the_row_prompt_explains_the_question():
+    person = Person(script=["?"], row_script=["help", "3"])  # seed 5: a row choice in the first turn
+    result = play(person)
+    assert "Play one card of your hand" in person.screen and "Type the number of the row to take" in person.screen
+    assert person.prompts[:2] == ["Your card: "] * 2 and result.finished
