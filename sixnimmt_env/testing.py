@@ -284,6 +284,32 @@ def _quiet(fn: Callable, *args, **kwargs) -> tuple[bool, list[str]]:
     return failed, found
 
 
+def _library_check(name: str, fn: Callable, *args, **kwargs) -> tuple[bool, list[str]]:
+    """A library's own checker (`name`) as api problems: (whether it failed, the lines)."""
+    failed, lines = _quiet(fn, *args, **kwargs)
+    return failed, [f"api: {name}: {m}" for m in lines]
+
+
+def _api_and_seeds(skip, seed: int, check: Callable[[], tuple[bool, list[str]]],
+                   play: Callable[[], list]) -> tuple[bool, list[str]]:
+    """A library's checker (`check`: stop when it fails, the checks after it rely on the
+    API), then `play()` (the same seed, the same actions) twice: the same trace."""
+    problems: list[str] = []
+    if "api" not in skip:
+        failed, problems = check()
+        if failed:
+            return True, problems
+    if "seeds" not in skip:
+        diff = _difference(play(), play())
+        if diff:
+            problems.append(f"seeds: seed {seed} twice with the same actions plays differently ({diff})")
+    return False, problems
+
+
+def _copy_failed(how: str, error: Exception) -> str:
+    return f"copies: a {how} copy fails: {type(error).__name__}: {_plain(error)[:200]}"
+
+
 # ---------------------------------------------------------------------------- ParallelEnv
 
 def _parallel_play(env, rng, steps: int, obs=None, seed=None) -> tuple[list, Any]:
@@ -304,20 +330,14 @@ def _parallel_play(env, rng, steps: int, obs=None, seed=None) -> tuple[list, Any
 
 
 def _parallel_problems(env, base, steps: int, seed: int, skip) -> list[str]:
-    problems: list[str] = []
-    if "api" not in skip:
-        from pettingzoo.test import parallel_api_test
-        failed, lines = _quiet(parallel_api_test, env, num_cycles=steps)
-        problems += [f"api: PettingZoo's parallel_api_test: {m}" for m in lines]
-        if failed:
-            return problems  # the checks below rely on the API
+    from pettingzoo.test import parallel_api_test
+    stop, problems = _api_and_seeds(
+        skip, seed, lambda: _library_check("PettingZoo's parallel_api_test", parallel_api_test, env, num_cycles=steps),
+        lambda: _parallel_play(env, np.random.default_rng(seed), steps, seed=seed)[0])
+    if stop:
+        return problems
     if "seeds" not in skip:
-        first, _ = _parallel_play(env, np.random.default_rng(seed), steps, seed=seed)
-        again, _ = _parallel_play(env, np.random.default_rng(seed), steps, seed=seed)
-        diff = _difference(first, again)
-        if diff:
-            problems.append(f"seeds: reset(seed={seed}) twice with the same actions plays differently ({diff})")
-        if not _difference(first[0][0], env.reset(seed=seed + 1)[0]):
+        if not _difference(env.reset(seed=seed)[0], env.reset(seed=seed + 1)[0]):
             problems.append(f"seeds: reset(seed={seed}) and reset(seed={seed + 1}) deal the same game")
     if "copies" not in skip:
         problems += _parallel_copies(env, steps, seed)
@@ -341,7 +361,7 @@ def _parallel_copies(env, steps: int, seed: int) -> list[str]:
             ours, _ = _parallel_play(env, np.random.default_rng(seed + 1), steps, obs=obs)
             theirs, _ = _parallel_play(twin, np.random.default_rng(seed + 1), steps, obs=obs)
         except Exception as e:  # noqa: BLE001 (a copy that fails is the problem reported)
-            problems.append(f"copies: a {how} copy fails: {type(e).__name__}: {' '.join(str(e).split())[:200]}")
+            problems.append(_copy_failed(how, e))
             continue
         diff = _difference(ours, theirs)
         if diff:
@@ -473,18 +493,13 @@ def _gym_play(env, rng, steps: int, seed=None, start=None) -> tuple[list, Any]:
 
 
 def _gym_problems(env, base, steps: int, seed: int, skip) -> list[str]:
-    problems: list[str] = []
-    if "api" not in skip:
-        from gymnasium.utils.env_checker import check_env as gymnasium_check
-        failed, lines = _quiet(gymnasium_check, env, skip_render_check=True)
-        problems += [f"api: Gymnasium's check_env: {m}" for m in lines]
-        if failed:
-            return problems
-    if "seeds" not in skip:
-        first, _ = _gym_play(env, np.random.default_rng(seed), steps, seed=seed)
-        diff = _difference(first, _gym_play(env, np.random.default_rng(seed), steps, seed=seed)[0])
-        if diff:
-            problems.append(f"seeds: reset(seed={seed}) twice with the same actions plays differently ({diff})")
+    def check():
+        from gymnasium.utils.env_checker import check_env
+        return _library_check("Gymnasium's check_env", check_env, env, skip_render_check=True)
+
+    stop, problems = _api_and_seeds(skip, seed, check, lambda: _gym_play(env, np.random.default_rng(seed), steps, seed=seed)[0])
+    if stop:
+        return problems
     if "copies" not in skip:
         for how, copier in _copies().items():
             start = env.reset(seed=seed)
@@ -492,7 +507,7 @@ def _gym_problems(env, base, steps: int, seed: int, skip) -> list[str]:
             try:
                 twin = copier(env)
             except Exception as e:  # noqa: BLE001
-                problems.append(f"copies: a {how} copy fails: {type(e).__name__}: {' '.join(str(e).split())[:200]}")
+                problems.append(_copy_failed(how, e))
                 continue
             diff = _difference(_gym_play(env, np.random.default_rng(seed + 1), steps, start=(None, info))[0],
                                _gym_play(twin, np.random.default_rng(seed + 1), steps, start=(None, info))[0])
@@ -555,7 +570,7 @@ def _vec_copies(venv, steps: int, seed: int) -> list[str]:
         try:
             twin = copier(venv)
         except Exception as e:  # noqa: BLE001
-            problems.append(f"copies: a {how} copy fails: {type(e).__name__}: {' '.join(str(e).split())[:200]}")
+            problems.append(_copy_failed(how, e))
             continue
         diff = _difference(_vec_play(venv, np.random.default_rng(seed + 1), steps),
                            _vec_play(twin, np.random.default_rng(seed + 1), steps))
@@ -565,16 +580,13 @@ def _vec_copies(venv, steps: int, seed: int) -> list[str]:
 
 
 def _vec_problems(venv, base, steps: int, seed: int, skip) -> list[str]:
-    problems: list[str] = []
     n = venv.num_envs
-    if "seeds" not in skip:
-        runs = []
-        for _ in range(2):
-            venv.seed(seed)
-            runs.append([venv.reset()] + _vec_play(venv, np.random.default_rng(seed), steps))
-        diff = _difference(*runs)
-        if diff:
-            problems.append(f"seeds: seed({seed}) and reset twice with the same actions play differently ({diff})")
+
+    def play():
+        venv.seed(seed)
+        return [venv.reset()] + _vec_play(venv, np.random.default_rng(seed), steps)
+
+    _, problems = _api_and_seeds(tuple(skip) + ("api",), seed, lambda: (False, []), play)  # its api: the pass below
     if "copies" not in skip and base is not None:
         problems += _vec_copies(base, steps, seed)
     found = _Found()

@@ -166,7 +166,7 @@ def test_copies_and_seeds_that_break_are_caught():
     assert "a pickle copy made mid-game plays on differently" in problems[0]
 
     problems = env_problems(Unseeded(sixnimmt_env.parallel_env(3)), steps=6, skip=("copies", "hidden"))
-    assert problems and problems[0].startswith("seeds: reset(seed=0) twice with the same actions plays differently")
+    assert problems and problems[0].startswith("seeds: seed 0 twice with the same actions plays differently")
 
 
 def test_check_game_names_the_env_of_each_problem(monkeypatch):
