@@ -17,6 +17,7 @@ app.add_typer(bench_app, name="bench")
 
 BATCH = typer.Option(4096, help="Games stepped at once.")
 SEED = typer.Option(0)
+AS_JSON = typer.Option(False, "--json", help="Print the results as JSON, one line each.")
 
 
 def _check_window(batch: int, seconds: float) -> None:
@@ -33,7 +34,7 @@ def bench_engine_cmd(
     limit: bool = typer.Option(True, help="Also run the C speed limit (docs/bench.md) and print the ratio."),
     limit_script: Optional[Path] = typer.Option(None, help="The C speed limit's limit.sh (default: "
                                                            "../shared/bench/limit.sh beside the checkout)."),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON lines."),
+    as_json: bool = AS_JSON,
 ) -> None:
     """Card game only: random play on the batched engine (the work unit of docs/bench.md), rounds/s."""
     from experiments.bench import DEFAULT_LIMIT_SCRIPT, bench_engine, run_limit
@@ -71,7 +72,7 @@ def bench_env_cmd(
     seconds: float = typer.Option(5.0, help="Timed seconds."),
     row_choice: str = typer.Option("player", help="player or cheapest."),
     seed: int = SEED,
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON line."),
+    as_json: bool = AS_JSON,
 ) -> None:
     """Card game only: random legal play through an environment adapter, env steps/s."""
     from experiments.bench import bench_parallel_env, bench_vec_env
@@ -99,7 +100,7 @@ def bench_board_cmd(
                                             "median ratio counts)."),
     variant: str = typer.Option("basic", help="basic, luck, pro or pro-luck."),
     seed: int = SEED,
-    as_json: bool = typer.Option(False, "--json", help="Print JSON lines."),
+    as_json: bool = AS_JSON,
 ) -> None:
     """Board game: whole random games through the public API (make_game, view, random legal actions, step),
     next to the card game through the same API in the same run; then the kernel-only figure."""
@@ -125,7 +126,7 @@ def bench_serve_cmd(
     games: int = typer.Option(20, help="Games played at once in the concurrency run."),
     opponents: str = typer.Option("mcs,mcs,mcs", help="The agents of every game (4 seats with you)."),
     seed: int = SEED,
-    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    as_json: bool = AS_JSON,
 ) -> None:
     """The web server (`sixnimmt serve`, started here on a free port): a move's round trip over its
     WebSocket, then `--games` one-round games at once (cards, classic)."""
@@ -154,7 +155,7 @@ def bench_labels_cmd(
                                           help="The imitation config whose label stage is measured."),
     set_: list[str] = typer.Option([], "--set", help="Override a config option: --set key=value."),
     progress: bool = typer.Option(False, help="Show the label progress bar."),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    as_json: bool = AS_JSON,
 ) -> None:
     """The label stage of `imitate --backend ray` on local Ray clusters of 1, 2, ... nodes: labels/s
     and the ratio to one node."""
