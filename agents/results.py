@@ -33,6 +33,7 @@ class AgentResult:
     name: str
     seats: int  # seats it held at the table
     points_per_round: float
+    # Plain result fields (the scan pairs them with training/labels.py's by shape alone).
     points_ci: float
     win_share: float
     win_ci: float

@@ -135,6 +135,7 @@ class TerminalGame(TerminalSession):
                 continue
             return held[0]
 
+    # Alike by design (repeated-code scan): play_board.py's prompts loop the same way over another game's answers.
     def _ask_row(self, st: State) -> int:
         """The row (0-based) the person picks, asked until the rules allow it."""
         view = self.game.view(st, [HUMAN], [0])

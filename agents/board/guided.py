@@ -50,6 +50,7 @@ class BoardGuidedAgent(BoardMonteCarloAgent):
 
     name = "guided"
 
+    # Alike by design (repeated-code scan): agents/cards/guided.py checks the card game's options; they differ.
     def __init__(self, path: str = "", worlds: int = 16, horizon: int = 1, batch: int = 4096, top: int = 0,
                  rollout: str = "network"):
         if horizon < 1:

@@ -237,6 +237,7 @@ def _subset(ctx: Context, s: NDArray) -> Context:
                    ctx.plus5[s], ctx.double[s])
 
 
+# Alike by design (repeated-code scan): agents/cards/heuristics.py's HeuristicAgent is the card game's; the rules differ.
 class BoardHeuristicAgent:
     """A tile value from VALUES plus the heuristics' answers to questions."""
 

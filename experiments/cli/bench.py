@@ -120,6 +120,7 @@ def bench_board_cmd(
                f"{board['kernel_ratio_to_card_engine']:.3f}")
 
 
+# Alike by design (repeated-code scan): each bench command's typer options; the shared ones are the constants above.
 @bench_app.command("serve")
 def bench_serve_cmd(
     moves: int = typer.Option(60, help="Timed moves of the single game (round trip)."),

@@ -89,6 +89,7 @@ def study_die_sechste(
     typer.echo(f"report: {out}/report.md  plots: {out}/points_and_length.png, twin_rules.png, seat_position.png")
 
 
+# Alike by design (repeated-code scan): a study command is typer options, their checks, the run and where it wrote.
 @study_app.command("board")
 @grid_options("study-board", "2,3,4,5,6", "basic,luck")
 def study_board(

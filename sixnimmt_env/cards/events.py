@@ -56,6 +56,7 @@ class StepEvents:
         round_penalty: (P, B) int16, the penalties of that round (0 elsewhere).
     """
 
+    # One array per fact (documented above): the scan pairs such field lists with other games' by shape alone.
     card: NDArray[np.int16]
     seat: NDArray[np.int16]
     row: NDArray[np.int16]

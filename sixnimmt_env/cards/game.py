@@ -71,6 +71,7 @@ class CardGame(GameBase):
 
     # ------------------------------------------------------------------ what seats see
 
+    # Alike by design (repeated-code scan): each game binds its own seat view and layout to the Game protocol.
     def view(self, state: State, seats, games=None) -> SeatView:
         view = SeatView(state, seats, games)
         view._tabler = self.table_view

@@ -57,6 +57,7 @@ class State(GameBatch):
             the two twin-ended rows for Die Sechste's twin-row choice).
     """
 
+    # One array per fact (documented above): the scan pairs such field lists with other games' by shape alone.
     config: RuleConfig
     seed: NDArray[np.uint64]
     round: NDArray[np.int32]
