@@ -47,6 +47,7 @@ from .store import Connection, GameStore, UnknownGameError
 
 log = logging.getLogger("sixnimmt.serve")
 TRY_AGAIN_LATER = 1013  # the WebSocket close code for a page refused while the server is full
+GOING_AWAY = 1001  # the close code for a page closed after being idle without a game
 
 
 def _locked(session: WebSession, work):
@@ -181,14 +182,17 @@ def _socket_route(app: FastAPI, store: GameStore, allowed: AllowList) -> None:
     async def socket(ws: WebSocket):
         try:
             conn = store.connect(ws.client.host if ws.client else "?")
-        except ConfigError as e:
+        except ConfigError as e:  # accepted to say why: a refused handshake reaches a page as a bare failure
+            await ws.accept()
+            await ws.send_text(json.dumps({"type": "error", "code": "full", "id": None, "message": str(e)}))
             await ws.close(code=TRY_AGAIN_LATER, reason=str(e)[:120])
             return
+        conn.loop = asyncio.get_running_loop()
         await ws.accept()
         try:
             while True:
-                frame = await ws.receive()
-                if frame["type"] == "websocket.disconnect":
+                frame = await _next_frame(ws, conn, store)
+                if frame is None or frame["type"] == "websocket.disconnect":
                     return
                 text = frame.get("text")
                 if text is None:
@@ -203,6 +207,32 @@ def _socket_route(app: FastAPI, store: GameStore, allowed: AllowList) -> None:
             return
         finally:
             store.release(conn)
+
+
+async def _next_frame(ws: WebSocket, conn: Connection, store: GameStore) -> dict | None:
+    """The page's next frame; None once the connection is closed here, because it was idle
+    too long without a game in progress or because the store closed it to make room for
+    another page (`GameStore.connect`). The page is told why in the close reason."""
+    receive = asyncio.ensure_future(ws.receive())
+    try:
+        while True:
+            left = store.idle(conn)
+            closed = asyncio.ensure_future(conn.closed.wait())
+            done, _ = await asyncio.wait({receive, closed}, return_when=asyncio.FIRST_COMPLETED,
+                                         timeout=store.limits.socket_idle_seconds if left is None else max(left, 0.05))
+            closed.cancel()
+            if receive in done:
+                conn.last_seen = time.monotonic()
+                return receive.result()
+            left = store.idle(conn)
+            if conn.closed.is_set() or (left is not None and left <= 0):
+                receive.cancel()
+                why = "another page needed the room" if conn.closed.is_set() else "idle without a game"
+                await ws.close(code=TRY_AGAIN_LATER if conn.closed.is_set() else GOING_AWAY, reason=why)
+                return None
+    except BaseException:
+        receive.cancel()
+        raise
 
 
 async def _send_hint(session: WebSession, ws: WebSocket) -> None:

@@ -8,6 +8,13 @@ games_per_connection` stays under `max_games`, so a connected page can always st
 game: when the store is full, the game idle longest among those no open page owns (its
 page closed; `resume` would adopt it) makes room. Messages past the rate wait (the
 connection is read no further meanwhile), so a flood slows only its own page.
+
+Connections cannot lock pages out either: a page with no game in progress that sends
+nothing for `socket_idle_seconds` is closed, and when a connection limit is reached the
+connection idle longest among those without a game in progress (of the same address, for
+the per-address limit) is closed to make room. A page holding a game that is not over is
+never closed for idleness: a person thinking over a move keeps their table until the game
+expires (`idle_seconds`). A closed page reconnects by itself (static/app.js).
 """
 
 from __future__ import annotations
@@ -27,6 +34,7 @@ class Limits:
     max_connections: int = 100
     connections_per_address: int = 20
     idle_seconds: float = 30 * 60  # a game nobody touched for this long is dropped
+    socket_idle_seconds: float = 5 * 60  # a page without a game in progress, silent this long, is closed
     message_chars: int = 20_000  # far more than any real message of the page
     frame_bytes: int = 80_000  # the WebSocket layer's cap (uvicorn ws_max_size): a longer frame closes the socket
     rate: float = 40.0  # messages per second per connection, sustained (a watched game asks every 30 ms at most)
@@ -40,7 +48,7 @@ class Limits:
         if self.max_connections * self.games_per_connection > self.max_games:
             raise ConfigError("limits: max_connections * games_per_connection must not exceed max_games "
                               "(else connected pages could be refused a game)")
-        if not 0 < self.idle_seconds < float("inf"):
+        if not 0 < self.idle_seconds < float("inf") or not 0 < self.socket_idle_seconds < float("inf"):
             raise ConfigError("limits: the idle time must be > 0")
 
 

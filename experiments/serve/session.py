@@ -151,6 +151,10 @@ class WebSession(SeatZeroSession):
     def _over(self) -> bool:
         return bool(self.game.game_over(self.state)[0])
 
+    def over(self) -> bool:
+        """Whether the game has ended (the store closes an idle page only when its games have)."""
+        return self._over()
+
     def _run(self, action) -> list[dict]:
         """Step until the person must decide (watching: until the next turn) or the game ends."""
         self._out = []

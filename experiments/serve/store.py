@@ -3,11 +3,14 @@
 `GameStore` holds every WebSession by its random id. Each game is owned by the connection
 that started or last resumed it; the bounds (limits.py) decide what is dropped: a
 connection's least recently used game past its share, a game idle longer than the idle
-time, and, when the store is full, the game idle longest that no open page owns.
+time, and, when the store is full, the game idle longest that no open page owns. A page
+that would pass a connection limit closes the connection idle longest that has no game in
+progress (limits.py says why that is enough).
 """
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections import OrderedDict
@@ -24,12 +27,23 @@ class UnknownGameError(SixNimmtError):
 
 class Connection:
     """One page's WebSocket: its client address, the games it owns (least recently used
-    first) and its message budget."""
+    first), its message budget, when it last sent a message, and whether the store closed it
+    to make room (`closed`, set for the connection's own loop to see)."""
 
     def __init__(self, address: str, limits: Limits):
         self.address = address
         self.games: OrderedDict[str, None] = OrderedDict()
         self.budget = MessageBudget(limits.rate, limits.burst)
+        self.last_seen = time.monotonic()
+        self.closed = asyncio.Event()
+        self.loop: asyncio.AbstractEventLoop | None = None  # the loop its socket is served on
+
+    def close_soon(self) -> None:
+        """Tell the connection's own loop to close it (it may run in another thread)."""
+        if self.loop is not None and self.loop.is_running():
+            self.loop.call_soon_threadsafe(self.closed.set)
+        else:
+            self.closed.set()
 
 
 class GameStore:
@@ -47,24 +61,53 @@ class GameStore:
     # ------------------------------------------------------------------ connections
 
     def connect(self, address: str) -> Connection:
-        """A new page's connection; ConfigError when too many pages are connected."""
+        """A new page's connection; at a connection limit the connection idle longest
+        without a game in progress makes room (`closed` is set on it); ConfigError when
+        every connection at the limit has a game in progress."""
         with self._lock:
-            if len(self.connections) >= self.limits.max_connections:
-                raise ConfigError(f"the server has {self.limits.max_connections} pages connected; try again later")
-            if sum(c.address == address for c in self.connections) >= self.limits.connections_per_address:
-                raise ConfigError(f"{self.limits.connections_per_address} pages of this address are connected already")
+            if len(self.connections) >= self.limits.max_connections and not self._make_room(self.connections):
+                raise ConfigError(f"the server has {self.limits.max_connections} pages connected, each with a game "
+                                  "in progress; try again later")
+            same = [c for c in self.connections if c.address == address]
+            if len(same) >= self.limits.connections_per_address and not self._make_room(same):
+                raise ConfigError(f"{self.limits.connections_per_address} pages of this address are connected, "
+                                  "each with a game in progress; try again later")
             conn = Connection(address, self.limits)
             self.connections.append(conn)
             return conn
 
+    def in_game(self, conn: Connection) -> bool:
+        """Whether `conn` owns a game that is not over (a person may be thinking over a move)."""
+        sessions = [self.games.get(game_id) for game_id in list(conn.games)]
+        return any(s is not None and not s.over() for s in sessions)
+
+    def idle(self, conn: Connection) -> float:
+        """Seconds until `conn` is idle too long (0 or less: it is), None while it has a game in progress."""
+        if self.in_game(conn):
+            return None
+        return conn.last_seen + self.limits.socket_idle_seconds - time.monotonic()
+
+    def _make_room(self, candidates: list[Connection]) -> bool:
+        """Close the connection of `candidates` idle longest without a game in progress (False: none)."""
+        free = [c for c in candidates if not self.in_game(c)]
+        if not free:
+            return False
+        victim = min(free, key=lambda c: c.last_seen)
+        self._release(victim)
+        victim.close_soon()
+        return True
+
     def release(self, conn: Connection) -> None:
         """The page went away: its games stay (a reload resumes them) but nobody owns them."""
         with self._lock:
-            if conn in self.connections:
-                self.connections.remove(conn)
-            for game_id in conn.games:
-                self.owners.pop(game_id, None)
-            conn.games.clear()
+            self._release(conn)
+
+    def _release(self, conn: Connection) -> None:
+        if conn in self.connections:
+            self.connections.remove(conn)
+        for game_id in conn.games:
+            self.owners.pop(game_id, None)
+        conn.games.clear()
 
     # ------------------------------------------------------------------ games
 

@@ -161,14 +161,52 @@ def test_one_page_cannot_lock_the_others_out():
             assert len(store.games) == limits.max_games
         open_pages = [c.websocket_connect(WS) for _ in range(limits.max_connections)]
         try:
-            for ws in open_pages:
+            for ws in open_pages:  # each with a game in progress: none of them is closed for another page
                 ws.__enter__()
-            with pytest.raises(WebSocketDisconnect) as full, c.websocket_connect(WS):
-                pass
-            assert full.value.code == 1013
+                assert _new(ws, options={"max_rounds": "3"})[-1]["type"] == "turn"
+            with c.websocket_connect(WS) as refused:  # accepted to say why, then closed
+                error = refused.receive_json()
+                assert error["code"] == "full" and "each with a game in progress" in error["message"]
+                with pytest.raises(WebSocketDisconnect) as full:
+                    refused.receive_json()
+                assert full.value.code == 1013 and "try again later" in full.value.reason
         finally:
             for ws in open_pages:
                 ws.__exit__(None, None, None)
+
+
+def test_idle_sockets_do_not_keep_a_new_page_out():
+    """Twenty idle sockets from 127.0.0.1 kept the user's own new page out (403), for ever:
+    at the per-address limit the socket idle longest without a game makes room, a page
+    with a game in progress is never the one closed, and a socket idle past
+    socket_idle_seconds without a game is closed."""
+    limits = Limits(connections_per_address=4, max_connections=8, games_per_connection=2, max_games=16)
+    with _client(limits=limits) as c:
+        playing = c.websocket_connect(WS)
+        playing.__enter__()
+        assert _new(playing, options={"max_rounds": "3"})[-1]["type"] == "turn"  # a person thinking
+        idle = [c.websocket_connect(WS) for _ in range(limits.connections_per_address - 1)]
+        pages = []
+        try:
+            for ws in idle:
+                ws.__enter__()
+            for ws in idle:  # the limit is reached: each new page closes the one idle longest without a game
+                pages.append(c.websocket_connect(WS))
+                page = pages[-1].__enter__()
+                page.send_json({"type": "ping"})
+                assert page.receive_json()["type"] == "pong"
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    ws.receive_json()
+                assert closed.value.code == 1013 and "needed the room" in closed.value.reason
+            playing.send_json({"type": "ping"})
+            assert playing.receive_json()["type"] == "pong"  # never the one closed
+        finally:
+            for ws in [playing, *idle, *pages]:
+                ws.__exit__(None, None, None)
+    with _client(limits=Limits(socket_idle_seconds=0.2)) as c, c.websocket_connect(WS) as ws:
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()  # nothing sent: closed when idle too long
+        assert closed.value.code == 1001 and "idle" in closed.value.reason
 
 
 def test_messages_past_the_rate_wait(monkeypatch):
