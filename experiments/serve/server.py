@@ -2,8 +2,9 @@
 
 - the WebSocket frame size at the WebSocket layer (`ws_max_size`): a longer frame closes
   the socket (1009) as its header arrives, before anything is buffered;
-- a request head of at most `header_bytes` (h11), idle keep-alive connections closed
-  after `keep_alive_seconds`;
+- a request head of at most `header_bytes`, counted as it arrives (h11's own bound holds
+  only for a head still incomplete: one of 100 KB sent at once was served), answered 431
+  and closed past it; idle keep-alive connections closed after `keep_alive_seconds`;
 - every HTTP request whole within `request_seconds` of the connection opening (or of
   the previous response): uvicorn's h11 protocol has no such deadline (a half-sent
   request, or one trickled a byte at a time, held its connection for ever), so
@@ -24,18 +25,39 @@ from .limits import Limits
 REQUEST_SECONDS = Limits().request_seconds
 
 
+HEAD_TOO_LARGE = (b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: text/plain; charset=utf-8\r\n"
+                  b"content-length: 32\r\nconnection: close\r\n\r\nrequest head over the 16 KiB cap\n")
+
+
 class DeadlineH11Protocol(H11Protocol):
-    """uvicorn's h11 protocol with a deadline for each request to arrive whole."""
+    """uvicorn's h11 protocol with a deadline for each request to arrive whole and a bound
+    on each request head's size."""
 
     request_seconds = REQUEST_SECONDS
+    header_bytes = Limits().header_bytes
 
     def connection_made(self, transport) -> None:
         super().connection_made(transport)
+        self._head = 0
         self._arm()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
+        self._head = 0
         self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        """Bytes of a request head (before its blank line) counted; past `header_bytes`: 431, closed."""
+        if self.conn.their_state == h11.IDLE and self._head >= 0:
+            end = data.find(b"\r\n\r\n")
+            self._head += len(data) if end < 0 else end + 4
+            if self._head > self.header_bytes:
+                self.transport.write(HEAD_TOO_LARGE)
+                self.transport.close()
+                return
+            if end >= 0:
+                self._head = -1  # this request's head is whole; counted again from the next one
+        super().data_received(data)
 
     def connection_lost(self, exc) -> None:
         self._disarm()
@@ -74,6 +96,7 @@ def run(app, host: str, port: int, log_level: str, limits: Limits) -> None:
     """Serve `app` until Ctrl-C, with the bounds set (see the module doc)."""
     import uvicorn
 
-    protocol = type("Deadline", (DeadlineH11Protocol,), {"request_seconds": limits.request_seconds})
+    protocol = type("Deadline", (DeadlineH11Protocol,), {"request_seconds": limits.request_seconds,
+                                                         "header_bytes": limits.header_bytes})
     uvicorn.run(app, host=host, port=port, log_level=log_level, http=protocol, ws_max_size=limits.frame_bytes,
                 timeout_keep_alive=limits.keep_alive_seconds, h11_max_incomplete_event_size=limits.header_bytes)

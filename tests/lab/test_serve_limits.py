@@ -83,3 +83,25 @@ def test_a_page_of_another_origin_is_refused_at_the_handshake(url):
     with pytest.raises(InvalidStatus) as refused:
         asyncio.run(open_with("http://evil.example"))
     assert refused.value.response.status_code == 403
+
+
+def test_a_request_head_over_the_cap_is_refused(url):
+    """A 100 KB request head sent at once was served (h11 bounds only a head still
+    incomplete); past `header_bytes` it is answered 431 and the connection closed, and a
+    head under the cap is served."""
+    host, port = urlsplit(url).hostname, urlsplit(url).port
+
+    def ask(extra: int) -> bytes:
+        with socket.create_connection((host, port), timeout=15) as s:
+            s.sendall(b"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nX-Pad: %s\r\n\r\n" % (port, b"a" * extra))
+            answer = b""
+            while not answer.endswith(b"\n") or b"\r\n\r\n" not in answer:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                answer += chunk
+            return answer
+    assert ask(100_000).startswith(b"HTTP/1.1 431")
+    assert ask(LIMITS.header_bytes + 1).startswith(b"HTTP/1.1 431")
+    assert ask(1000).startswith(b"HTTP/1.1 200")
+    assert _healthy(url)
