@@ -7,7 +7,9 @@ in `Host`: 127.0.0.1, localhost or [::1] with the port it listens on (by default
 the host of an origin allowed explicitly (`sixnimmt serve --allow-origin`). A request
 that carries an `Origin` (browsers send one with every WebSocket and cross-site request)
 must come from such an address too. A refused HTTP request gets 403 and one line; a
-refused WebSocket is closed before it is accepted (the browser sees the handshake fail).
+refused WebSocket is never accepted: the handshake gets the 403 and the reason (uvicorn's
+`websocket.http.response`; a browser shows the page only that the handshake failed, since
+a page of the wrong address is not one this server wants to talk to).
 A client that sends no `Origin` (a script, not a page) passes on `Host` alone.
 """
 
@@ -61,10 +63,13 @@ class HostGuard:
         problem = self.refusal(scope)
         if problem is None:
             return await self.app(scope, receive, send)
-        if scope["type"] == "websocket":
-            await send({"type": "websocket.close", "code": POLICY_VIOLATION, "reason": problem[:120]})
-            return
         body = (f"forbidden: {problem}\n").encode()
-        await send({"type": "http.response.start", "status": 403,
+        start = "http.response.start"
+        if scope["type"] == "websocket":  # refused unaccepted; the 403 carries the reason where the server can say it
+            if "websocket.http.response" not in scope.get("extensions", {}):
+                await send({"type": "websocket.close", "code": POLICY_VIOLATION, "reason": problem[:120]})
+                return
+            start = "websocket.http.response.start"
+        await send({"type": start, "status": 403,
                     "headers": [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode())]})
-        await send({"type": "http.response.body", "body": body})
+        await send({"type": start.replace(".start", ".body"), "body": body})

@@ -82,7 +82,7 @@ def test_a_page_of_another_origin_is_refused_at_the_handshake(url):
     assert "pong" in asyncio.run(open_with(url))
     with pytest.raises(InvalidStatus) as refused:
         asyncio.run(open_with("http://evil.example"))
-    assert refused.value.response.status_code == 403
+    assert refused.value.response.status_code == 403 and b"forbidden: Origin" in refused.value.response.body
 
 
 def test_a_request_head_over_the_cap_is_refused(url):
