@@ -181,13 +181,13 @@ def bench_board_engine(players: int = 4, batch: int = 4096, seconds: float = 5.0
     a turn in one compiled call (nothing checked, random numbers drawn in NumPy), in which
     every seat puts out a uniformly random tile of its hand and every question the rules
     ask while placing is answered with a uniformly random legal answer (the legal answers
-    the seat views' masks hold, `kernel_answers.py`); a game asked more than
+    the seat views' masks hold, `board/_kernel/answers.py`); a game asked more than
     `ANSWERS_PER_CALL` questions in a turn goes on in the next call. games/s and turns/s,
     the median of `repeats` windows. `threads`: the games split over that many threads
     (None: all cores)."""
+    from sixnimmt_env.board._kernel.threads import blocks
     from sixnimmt_env.board.engine import play_random
     from sixnimmt_env.board.rules import HAND_SIZE as HAND_SIZE_BOARD
-    from sixnimmt_env.board.threads import blocks
     from sixnimmt_env.core.game import make_game
 
     tune_allocator()

@@ -1,6 +1,6 @@
 """The 2019 board game, 6 nimmt! Das Brettspiel: rules and board layouts, the batched engine
 (basic, luck and pro sides), seat view, encoders, records and rendering."""
 
-from . import jit_cache
+from ._kernel import jit
 
-jit_cache.install()  # before any kernel module is imported: their cache's freshness (jit_cache.py)
+jit.install()  # before any kernel module is imported: their cache's freshness (_kernel/jit.py)

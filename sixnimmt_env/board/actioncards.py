@@ -1,10 +1,10 @@
 """The professional side's action cards, batched: the answers to the offer decoded
 (`decode_play`, for the records and the table view) and the action deck's reshuffle
 (docs/rules/board-game.md, "Variant 3"). The questions' legal answers are
-`kernel_answers.py`'s.
+`_kernel/answers.py`'s.
 
 Carrying the cards out, the draw fields and the H fields are part of the placing
-(`kernel.py`). Hands on the pro side differ in size and grow: they are kept as tiles in
+(`_kernel/place.py`). Hands on the pro side differ in size and grow: they are kept as tiles in
 the first slots of a hand of N_TILES slots.
 """
 
@@ -14,7 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..core import rng
-from . import kernel_answers
+from ._kernel import answers as kernel_answers
 from .rules import ACTION_KINDS
 from .state import BoardState
 

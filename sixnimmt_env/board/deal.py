@@ -7,7 +7,8 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..core import rng
 from ..core.errors import ConfigError
-from . import storage
+from ._kernel import storage
+from ._kernel.threads import run_blocks
 from .rules import (
     ACTION_KINDS,
     DOUBLE,
@@ -21,7 +22,6 @@ from .rules import (
     BoardConfig,
 )
 from .state import NO_CARD, NO_SEAT, BoardState
-from .threads import run_blocks
 from .turns import start_turn
 
 TAG_BOARD_DEAL = np.uint64(0xA4093822299F31D0)  # the shuffle of the 100 tiles
@@ -36,7 +36,7 @@ def empty_state(config: BoardConfig, seeds: NDArray[np.uint64]) -> BoardState:
     extra = config.action_cards[ONE_MORE] if config.pro else 0  # One more adds a tile to the queue
     L = START_ACTION_CARDS * P + N_TILES if config.pro else 0  # the deal, then one card per tile at most
 
-    def i8(*shape):  # (the arrays of two or more axes stored game-major for the kernels: storage.py)
+    def i8(*shape):  # (the arrays of two or more axes stored game-major for the kernels: _kernel/storage.py)
         return storage.full(shape + (B,), 0, np.int8)
 
     return BoardState(
@@ -63,7 +63,7 @@ def action_deck(config: BoardConfig, seeds: NDArray[np.uint64], shuffle: int = 0
 
 
 def action_decks(config: BoardConfig, seeds: NDArray[np.uint64], shuffle: int = 0) -> NDArray[np.int8]:
-    """`action_deck` game first: (B, D), a game's deck one run of bytes (`storage.py`)."""
+    """`action_deck` game first: (B, D), a game's deck one run of bytes (`_kernel/storage.py`)."""
     kinds = np.repeat(np.arange(len(ACTION_KINDS)), config.action_cards).astype(np.int8)
     keys = rng.round_keys(np.asarray(seeds, dtype=np.uint64), TAG_ACTION_DECK, np.full(len(seeds), shuffle))
     return kinds[rng.permutations(keys, len(kinds))]
@@ -90,7 +90,7 @@ def shuffled_tiles(seeds: NDArray[np.uint64]) -> NDArray[np.int8]:
 
 def dealing_orders(seeds: NDArray[np.uint64]) -> NDArray[np.int8]:
     """`shuffled_tiles` game first: (B, N), as the deal copies it into the state's
-    game-major storage (`storage.py`)."""
+    game-major storage (`_kernel/storage.py`)."""
     keys = rng.round_keys(np.asarray(seeds, dtype=np.uint64), TAG_BOARD_DEAL, np.zeros(len(seeds)))
     return (rng.permutations(keys, N_TILES) + 1).astype(np.int8)
 
@@ -111,7 +111,7 @@ def new_games(config: BoardConfig, seeds: ArrayLike) -> BoardState:
 
 
 def on_all_cores(shuffle, seeds: NDArray[np.uint64]) -> NDArray:
-    """shuffle(seeds) for a batch, its games split over the cores (`threads.py`; the game
+    """shuffle(seeds) for a batch, its games split over the cores (`_kernel/threads.py`; the game
     index first, as `dealing_orders` and `action_decks` give it): a game's shuffle is a
     function of its seed alone, so the blocks give the same arrays, and NumPy's sorts and
     ufuncs let go of the GIL, so they run at once (the figures: docs/speed.md)."""

@@ -1,4 +1,4 @@
-"""The batch side of the compiled driver (`kernel_play.py`): the states' arrays handed to
+"""The batch side of the compiled driver (`_kernel/play.py`): the states' arrays handed to
 it, its actions checked before it runs, and what it leaves to NumPy after it stops.
 
 `play` runs the driver over a list of games under a policy (kernel_play's GIVEN, RANDOM,
@@ -14,12 +14,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..core.errors import IllegalActionError
-from . import actioncards, kernel, kernel_play, kernel_state, kernel_views
+from . import actioncards
+from ._kernel import inputs, place
+from ._kernel import play as kernel_play
+from ._kernel import views as kernel_views
+from ._kernel.threads import run_blocks
 from .actions import N_ACTIONS, N_TILE_ACTIONS, describe_action
 from .events import BoardEvents
 from .rules import ACTION_KINDS
 from .state import ASK_ACTION, ASK_DOUBLE, ASK_FREE_ROW, ASK_LUCK_CARD, ASK_PLUS5, PHASE_ASK, BoardState
-from .threads import run_blocks
 from .turns import hands_empty
 
 NO_ACTIONS = np.zeros((0, 0), dtype=np.int64)  # a policy that reads no actions
@@ -29,15 +32,15 @@ NO_LIMIT = np.zeros(0, dtype=np.int64)  # ... no turn limit
 def play(st: BoardState, games: NDArray, policy: int, ev: BoardEvents | None = None, actions: NDArray = NO_ACTIONS,
          numbers: NDArray | None = None, limit: NDArray = NO_LIMIT, threads: int | None = 1) -> NDArray[np.int8]:
     """The driver over `games` (ascending indices) under `policy`, split over `threads`
-    threads (None: all cores; `threads.py`: the same games whatever the count), then
-    `after_kernel`; returns each game's status (kernel.py's codes)."""
+    threads (None: all cores; `_kernel/threads.py`: the same games whatever the count), then
+    `after_kernel`; returns each game's status (_kernel/place.py's codes)."""
     games = np.asarray(games, dtype=np.intp)
     status = np.zeros(len(games), dtype=np.int8)
     if not len(games):
         return status
     if numbers is None:
         numbers = np.zeros((0, st.players), dtype=np.float32)
-    s, t, e = kernel_state.arrays(st), kernel_state.tables(st.config), kernel_state.events(ev)
+    s, t, e = inputs.arrays(st), inputs.tables(st.config), inputs.events(ev)
 
     def block(lo: int, hi: int) -> None:
         kernel_play.play(s, t, e, ev is not None, policy, games[lo:hi], actions, numbers[lo:hi] if len(numbers) else numbers,
@@ -52,16 +55,16 @@ def after_kernel(st: BoardState, games: NDArray, status: NDArray, ev: BoardEvent
     """What the kernel leaves to NumPy, by the status it gave each of `games`: the refill
     or the end of the game where the hands are empty, the action deck's reshuffle (then
     the placing goes on), a replayed record's impossible draw (IllegalActionError)."""
-    empty = games[status == kernel.TURN_OVER]
+    empty = games[status == place.TURN_OVER]
     if len(empty):
         hands_empty(st, empty)
-    bad = games[status == kernel.BAD_SCRIPT]
+    bad = games[status == place.BAD_SCRIPT]
     if len(bad):
         b = int(bad[0])
         n = int(st.action_drawn[b])
         wanted = ACTION_KINDS[int(st.action_script[n, b])]
         raise IllegalActionError(f"action card {n} drawn is {wanted!r}, but the deck holds no {wanted!r} card then")
-    again = games[status == kernel.RESHUFFLE]
+    again = games[status == place.RESHUFFLE]
     if len(again):
         for b in again:
             actioncards.reshuffle(st, b)
@@ -110,7 +113,7 @@ def answer_masks(st: BoardState, games: NDArray) -> NDArray[np.bool_]:
     games = np.asarray(games, dtype=np.intp)
     mask = np.zeros((len(games), N_ACTIONS), dtype=bool)
     if len(games):
-        kernel_views.action_masks(kernel_state.arrays(st), kernel_state.tables(st.config),
+        kernel_views.action_masks(inputs.arrays(st), inputs.tables(st.config),
                                   st.asker[games].astype(np.intp), games, np.full(len(games), kernel_views.ASKED, np.int8),
                                   np.zeros(N_ACTIONS, dtype=np.int64), mask)
     return mask

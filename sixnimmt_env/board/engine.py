@@ -13,12 +13,12 @@ ends when every tile is placed.
 Every path runs the one compiled driver (`kernel_play.play`) under a policy: `step` with
 the actions given (behind `Game.step`), `play_random` uniformly at random, `rollout` the
 board search's rollout policy. The driver walks each game's stages (`BoardState.stage`, a
-small per-game program counter, `kernel.py`), stopping a game where the rules ask its
+small per-game program counter, `_kernel/place.py`), stopping a game where the rules ask its
 owner something and going on from there once answered; `driver.py` does the NumPy side
 (the checks' error words, the refill, the end of a game, the deck's reshuffle).
 
 The package's modules: `deal.py` starts games, `turns.py` keeps what NumPy does of a
-turn's books (the refill, the end of the game), `kernel*.py` are the compiled rules,
+turn's books (the refill, the end of the game), `_kernel/` holds the compiled rules,
 `events.py` reports; this module is the API (`__all__`).
 """
 
@@ -28,13 +28,14 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..core.batch import step_actions
-from . import kernel_play, kernel_state
+from ._kernel import inputs
+from ._kernel import play as kernel_play
+from ._kernel.threads import run_blocks
 from .actions import N_ACTIONS
 from .deal import empty_state, from_deal, from_position, new_games, shuffled_tiles
 from .driver import after_kernel, illegal_action, play
 from .events import BoardEvents
 from .state import PHASE_OVER, BoardState
-from .threads import run_blocks
 
 __all__ = ["BoardEvents", "empty_state", "from_deal", "from_position", "new_games", "play_random", "rollout",
            "shuffled_tiles", "step"]
@@ -63,7 +64,7 @@ def step(state: BoardState, actions: ArrayLike, *, inplace: bool = False, report
     live = st.phase != PHASE_OVER if games is None else (st.phase != PHASE_OVER) & np.asarray(games, bool)
     games = np.flatnonzero(live)
     if validate and len(games) and kernel_play.first_illegal(
-            kernel_state.arrays(st), kernel_state.tables(st.config), games, actions,
+            inputs.arrays(st), inputs.tables(st.config), games, actions,
             np.zeros(N_ACTIONS, dtype=np.int64)) >= 0:
         raise illegal_action(st, games, actions)
     play(st, games, kernel_play.GIVEN, ev, actions=actions)
@@ -94,7 +95,7 @@ def play_random(st: BoardState, uniforms: NDArray, threads: int | None = None) -
     seat views' mask, in ascending order) for its next K questions, and the placing goes
     on between them; a game with more questions waits in PHASE_ASK for the next call.
     Nothing is checked but the random numbers' shape; mutates `st`. The board benchmark times
-    this. The games are split over `threads` threads (None: all cores; `threads.py`):
+    this. The games are split over `threads` threads (None: all cores; `_kernel/threads.py`):
     the same games whatever the count.
     """
     games = np.flatnonzero(st.phase != PHASE_OVER)
@@ -105,10 +106,10 @@ def play_random(st: BoardState, uniforms: NDArray, threads: int | None = None) -
     if len(uniforms) != len(games):  # a row per game of the batch: the live games' rows
         uniforms = uniforms[games]
     status = np.zeros(len(games), dtype=np.int8)
-    s, t = kernel_state.arrays(st), kernel_state.tables(st.config)
+    s, t = inputs.arrays(st), inputs.tables(st.config)
 
     def block(lo: int, hi: int) -> None:
-        kernel_play.play(s, t, kernel_state.NO_EVENTS, False, kernel_play.RANDOM, games[lo:hi], _NO_ACTIONS,
+        kernel_play.play(s, t, inputs.NO_EVENTS, False, kernel_play.RANDOM, games[lo:hi], _NO_ACTIONS,
                          uniforms[lo:hi], _NO_LIMIT, np.zeros(N_ACTIONS, dtype=np.int64), status[lo:hi])
 
     run_blocks(block, len(games), threads)

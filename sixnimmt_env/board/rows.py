@@ -23,7 +23,7 @@ FREE_ROW = -1  # the packed value of a row that holds no tile
 
 @dataclass(frozen=True)
 class FieldTables:
-    """A layout's field effects as lookup tables (the placing kernel's, `kernel_state.py`).
+    """A layout's field effects as lookup tables (the placing kernel's, `_kernel/inputs.py`).
 
     Attributes:
         bull_sign: (R, F) int32, +1 on green fields, -1 on red ones, 0 elsewhere: a

@@ -16,7 +16,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..core.seat_view import SeatViewBase
-from . import kernel_state, kernel_views
+from ._kernel import inputs
+from ._kernel import views as kernel_views
 from .actions import N_ACTIONS
 from .rules import N_TILES
 from .state import PHASE_ASK, PHASE_PICK_SECOND, BoardState
@@ -36,7 +37,7 @@ class BoardSeatView(SeatViewBase):
         (n,) its hand size, in one compiled pass."""
         status = np.empty(self.n, dtype=np.int8)
         size = np.empty(self.n, dtype=np.int64)
-        kernel_views.seat_status(kernel_state.arrays(self._st), self.seats, self.games, size, status)
+        kernel_views.seat_status(inputs.arrays(self._st), self.seats, self.games, size, status)
         return status, size
 
     @cached_property
@@ -211,7 +212,7 @@ class BoardSeatView(SeatViewBase):
     def action_mask(self) -> NDArray[np.bool_]:
         """(n, A) legal actions: tiles in hand, the answers to a question, else pass only."""
         mask = np.zeros((self.n, N_ACTIONS), dtype=bool)
-        kernel_views.action_masks(kernel_state.arrays(self._st), kernel_state.tables(self.config), self.seats,
+        kernel_views.action_masks(inputs.arrays(self._st), inputs.tables(self.config), self.seats,
                                   self.games, self._status[0], np.zeros(N_ACTIONS, dtype=np.int64), mask)
         return mask
 
@@ -232,7 +233,7 @@ class BoardSeatView(SeatViewBase):
         n_pro = int(np.count_nonzero(status == kernel_views.ASKED_PRO))
         pro = rng.random(n_pro) if n_pro else _NONE
         actions = np.empty(self.n, dtype=np.int64)
-        kernel_views.random_actions(kernel_state.arrays(self._st), kernel_state.tables(self.config), self.seats,
+        kernel_views.random_actions(inputs.arrays(self._st), inputs.tables(self.config), self.seats,
                                     self.games, status, size, pick, ask, pro, np.zeros(N_ACTIONS, dtype=np.int64),
                                     actions)
         return actions

@@ -1,5 +1,5 @@
 """A turn's bookkeeping over the batch that NumPy keeps (the tiles put out, the reveal and
-the end of a turn are compiled, `kernel_turns.py`): what comes at most twice a game, the
+the end of a turn are compiled, `_kernel/turns.py`): what comes at most twice a game, the
 refill, the end of the game and the pro side's final scoring; and the start of the first
 turn of a deal."""
 
@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
-from . import kernel_state, kernel_turns
+from ._kernel import inputs
+from ._kernel import turns as kernel_turns
 from .rules import HAND_SIZE
 from .state import PHASE_OVER, BoardState
 
@@ -35,8 +36,8 @@ def final_scoring(st: BoardState, games: NDArray) -> None:
     """Pro: every seat gains 1 point per action card in hand and loses the bullheads of
     every tile still in hand (`kernel_turns.final_scores`)."""
     if len(games):
-        s = kernel_state.arrays(st)
-        kernel_turns.final_scores(s.hands, s.action, s.score, kernel_state.tables(st.config).bulls,
+        s = inputs.arrays(st)
+        kernel_turns.final_scores(s.hands, s.action, s.score, inputs.tables(st.config).bulls,
                                   np.asarray(games, np.intp))
 
 
@@ -64,4 +65,4 @@ def refill(st: BoardState, games: NDArray) -> None:
 def start_turn(st: BoardState, games: NDArray) -> None:
     """A new turn: one tile each, or two while an active row has an uncovered play-two field."""
     if len(games):
-        kernel_turns.start_turns(kernel_state.arrays(st), kernel_state.tables(st.config), np.asarray(games, np.intp))
+        kernel_turns.start_turns(inputs.arrays(st), inputs.tables(st.config), np.asarray(games, np.intp))

@@ -1,6 +1,6 @@
 """Compile the board kernels once, before the work that needs them.
 
-numba compiles each compiled driver (`kernel*.py`, `@njit(cache=True)`) the first time it
+numba compiles each compiled driver (`_kernel/`, `@njit(cache=True)`) the first time it
 is called with a given signature, and keeps the machine code in `__pycache__`, so only a
 fresh checkout pays: about half a minute on an idle 2-core machine, several minutes on a
 loaded one, and twice over when two processes start cold at once (the test suite's two

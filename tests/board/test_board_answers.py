@@ -1,4 +1,4 @@
-"""The board's questions in compiled code (sixnimmt_env/board/kernel_answers.py) and the
+"""The board's questions in compiled code (sixnimmt_env/board/_kernel/answers.py) and the
 random-play fast path (engine.play_random): at every question of random games of the
 luck and pro variants (2-6 players) the legal answers equal the vectorized formulas the
 engine used before (kept here as the test's oracle), and play_random plays, bit for bit,

@@ -1,5 +1,5 @@
 """The compiled driver's policies play the games the public step plays: the search's
-rollout policy (`engine.rollout`, kernel_play.ROLLOUT) against `Game.step` with the
+rollout policy (`engine.rollout`, _kernel/play.ROLLOUT) against `Game.step` with the
 rollout policy's actions computed in NumPy (`search.rollout_actions`), on thousands of
 whole games of every variant and 2-6 players; the board `mcs` estimates (and so its
 decisions) the same either way on a fixed sample of decisions; the seat views' compiled

@@ -1,5 +1,5 @@
 """The board kernels' numba cache is stamped with all the sources they are compiled from
-(sixnimmt_env/board/jit_cache.py): numba's own stamp is the function's file alone, so an
+(sixnimmt_env/board/_kernel/jit.py): numba's own stamp is the function's file alone, so an
 edit to a rule inlined from another module (or to a constant frozen into the code) would
 leave a cached driver running the old rules."""
 
@@ -9,15 +9,15 @@ import importlib
 
 from numba.core.registry import CPUDispatcher
 
-from sixnimmt_env.board import jit_cache
+from sixnimmt_env.board._kernel import jit as jit_cache
 
-KERNEL_MODULES = ("kernel", "kernel_turns", "kernel_effects", "kernel_pro", "kernel_answers", "kernel_play", "kernel_views")
+KERNEL_MODULES = ("place", "turns", "effects", "pro", "answers", "play", "views")
 
 
 def test_every_cached_board_kernel_is_stamped_with_all_its_sources():
     cached = []
     for name in KERNEL_MODULES:
-        module = importlib.import_module(f"sixnimmt_env.board.{name}")
+        module = importlib.import_module(f"sixnimmt_env.board._kernel.{name}")
         for value in vars(module).values():
             if isinstance(value, CPUDispatcher) and value._cache.__class__.__name__ != "NullCache":
                 locator = value._cache._impl._locator
@@ -28,24 +28,29 @@ def test_every_cached_board_kernel_is_stamped_with_all_its_sources():
 
 
 def test_the_sources_are_the_kernel_modules_and_what_they_import_transitively(tmp_path):
+    board, kernel = tmp_path / "board", tmp_path / "board" / "_kernel"
+    kernel.mkdir(parents=True)
     files = {
-        "kernel_a.py": "from .consts import X\nfrom . import helpers\n",
+        "_kernel/a.py": "from ..consts import X\nfrom . import helpers\nfrom ...core import Z\n",
+        "_kernel/helpers.py": "import numpy\n",
         "consts.py": "from .deep import Y\nX = Y + 1\n",
         "deep.py": "Y = 1\n",
-        "helpers.py": "import numpy\n",
         "unrelated.py": "Z = 3\n",
     }
     for name, text in files.items():
-        (tmp_path / name).write_text(text)
-    assert [p.name for p in jit_cache.kernel_sources(tmp_path)] == ["consts.py", "deep.py", "helpers.py", "kernel_a.py"]
-    before = jit_cache.sources_digest(tmp_path)
-    (tmp_path / "unrelated.py").write_text("Z = 4\n")
-    assert jit_cache.sources_digest(tmp_path) == before
-    (tmp_path / "deep.py").write_text("Y = 2\n")  # a constant two imports away: the kernels compile anew
-    assert jit_cache.sources_digest(tmp_path) != before
+        (board / name).write_text(text)
+    (tmp_path / "core.py").write_text("Z = 1\n")  # outside the board package: not a source
+    got = [str(p.relative_to(board)) for p in jit_cache.kernel_sources(kernel)]
+    assert got == ["_kernel/a.py", "_kernel/helpers.py", "consts.py", "deep.py"]
+    before = jit_cache.sources_digest(kernel)
+    (board / "unrelated.py").write_text("Z = 4\n")
+    assert jit_cache.sources_digest(kernel) == before
+    (board / "deep.py").write_text("Y = 2\n")  # a constant two imports away: the kernels compile anew
+    assert jit_cache.sources_digest(kernel) != before
 
 
 def test_the_real_kernels_sources_hold_the_rules_and_constants_they_inline():
-    names = {p.name for p in jit_cache.kernel_sources()}
-    assert {"kernel.py", "kernel_effects.py", "kernel_pro.py", "state.py", "rules.py", "layout.py", "actions.py"} <= names
+    names = {str(p.relative_to(jit_cache.HERE.parent)) for p in jit_cache.kernel_sources()}
+    assert {"_kernel/place.py", "_kernel/effects.py", "_kernel/pro.py", "_kernel/play.py", "state.py", "rules.py",
+            "layout.py", "actions.py"} <= names
     assert "render.py" not in names  # an edit elsewhere in the package costs no recompile

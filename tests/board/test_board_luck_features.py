@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from sixnimmt_env.board._kernel.effects import clovers_passed
 from sixnimmt_env.board.actions import PASS_ACTION
-from sixnimmt_env.board.kernel_effects import clovers_passed
 from sixnimmt_env.board.luck_features import LUCK_ANSWERS, LUCK_FEATURES, clovers_gained, luck_option_actions
 from sixnimmt_env.board.rules import DOUBLE, PLUS5
 from sixnimmt_env.board.state import ASK_DOUBLE, ASK_LUCK_CARD, ASK_PLUS5, PHASE_ASK

@@ -9,7 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sixnimmt_env.board import engine, kernel_state, storage
+from sixnimmt_env.board import engine
+from sixnimmt_env.board._kernel import inputs as kernel_state
+from sixnimmt_env.board._kernel import storage
 from sixnimmt_env.core.game import make_game
 from sixnimmt_env.core.rng import game_seeds
 

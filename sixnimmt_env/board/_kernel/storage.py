@@ -1,7 +1,7 @@
 """How the board state's arrays lie in memory: game-major, shown game-last.
 
 The state's arrays have the game index last (`state.py`), as the card engine's do and as
-the NumPy side batches over them. The compiled kernels (`kernel.py`) walk one game at a
+the NumPy side batches over them. The compiled kernels (`place.py`) walk one game at a
 time and read that game's entries of every array. Stored game-last, a game's entries of
 an (R, F, B) array lie B bytes apart, one cache line each: a basic turn touches a few
 hundred lines per game (and, at B a multiple of 512 bytes, all in the same few L1 sets).

@@ -1,16 +1,13 @@
-"""The pro side's part of the placing kernel (`kernel.py`), one game at a time: hands
+"""The pro side's part of the placing kernel (`place.py`), one game at a time: hands
 that grow and shrink (tiles kept in the first slots), the draw fields, and the action
-cards carried out (the offer itself is a stage of `kernel.py`).
+cards carried out (the offer itself is a stage of `place.py`).
 """
 
 from __future__ import annotations
 
-from numba import njit
-
-from .rules import ASCENDING, FRONT, ONE_MORE, SKIP, STOP, SWAP
-from .state import NO_CARD
-
-inline = njit(inline="always", _nrt=False)  # inlined into the compiled drivers (see kernel.py)
+from ..rules import ASCENDING, FRONT, ONE_MORE, SKIP, STOP, SWAP
+from ..state import NO_CARD
+from . import inline
 
 
 @inline

@@ -1,5 +1,5 @@
 """The rules a tile's placing applies on the way, one game at a time (inlined into the
-placing kernel, `kernel.py`): the clovers a score change passes, whether a luck card may
+placing kernel, `place.py`): the clovers a score change passes, whether a luck card may
 be played, a field's effect (green, red, fixed, the pro side's draw fields, or a played
 "+5"), and when an action card's draw needs the deck reshuffled first.
 """
@@ -7,13 +7,11 @@ be played, a field's effect (green, red, fixed, the pro side's draw fields, or a
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from .kernel_pro import draw_action_card, draw_tile
-from .layout import DRAW_ACTION, DRAW_TILE
-from .rules import PLUS5, PLUS5_POINTS
-
-inline = njit(inline="always", _nrt=False)  # inlined into the compiled drivers (see kernel.py)
+from ..layout import DRAW_ACTION, DRAW_TILE
+from ..rules import PLUS5, PLUS5_POINTS
+from . import inline
+from .pro import draw_action_card, draw_tile
 
 
 @inline

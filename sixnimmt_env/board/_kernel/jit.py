@@ -1,7 +1,7 @@
 """The board kernels' numba cache, fresh only while every source they are compiled from is.
 
 numba (0.68) keys a cached function on the content of its own file. A driver in
-`kernel_play.py` inlines the rules of `kernel.py`, `kernel_effects.py`, ... and the
+`play.py` inlines the rules of `place.py`, `effects.py`, ... and the
 constants of `state.py` and `rules.py` are frozen into its machine code; none of those files
 is part of its key, so after an edit to one of them the cached driver goes on running the
 old rules (a changed `kernel.rules_row` once left the random-play driver as it was until its
@@ -11,7 +11,7 @@ edit to any of them compiles every kernel anew; everything else about where numb
 its cache (the package's `__pycache__`, NUMBA_CACHE_DIR, the user-wide fallback) is
 numba's own.
 
-`install()` runs when the package is imported (`board/__init__.py`), before any kernel
+`install()` runs when the board package is imported (`board/__init__.py`), before any kernel
 module is: numba picks a function's locator when `@njit(cache=True)` decorates it. It
 also registers `CompileNotice` with numba's event API (`numba.core.event`): the first
 time a board kernel is compiled in a process (not loaded from the cache), one line on
@@ -29,13 +29,15 @@ from pathlib import Path
 
 from numba.core import caching, event
 
-HERE = Path(__file__).resolve().parent
-KERNEL_MODULES = "kernel*.py"  # the modules holding compiled code
+HERE = Path(__file__).resolve().parent  # the compiled core, board/_kernel/
+KERNEL_MODULES = "*.py"  # the modules holding compiled code: all of this package's
 
 
 def kernel_sources(package: Path = HERE) -> tuple[Path, ...]:
-    """The kernel modules of `package` and every module of the package they import from
-    (`from .x import ...`, `from . import x`), transitively, sorted."""
+    """The modules of `package` (the compiled core) and every module of the board package
+    around it they import from (`from .x import ...`, `from ..x import ...`, `from . import
+    x`), transitively, sorted."""
+    board = package.parent
     todo, seen = sorted(package.glob(KERNEL_MODULES)), set()
     while todo:
         path = todo.pop()
@@ -43,9 +45,16 @@ def kernel_sources(package: Path = HERE) -> tuple[Path, ...]:
             continue
         seen.add(path)
         for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path))):
-            if isinstance(node, ast.ImportFrom) and node.level == 1:
+            if isinstance(node, ast.ImportFrom) and node.level >= 1:
+                base = path.parent.parents[node.level - 2] if node.level > 1 else path.parent
+                if base != board and board not in base.parents:
+                    continue  # outside the board package (core, numpy): not compiled into the kernels
                 names = [node.module] if node.module else [alias.name for alias in node.names]
-                todo.extend(f for name in names if (f := package / f"{name.split('.')[0]}.py").is_file())
+                for name in names:
+                    parts = name.split(".")
+                    for f in (base.joinpath(*parts).with_suffix(".py"), base.joinpath(*parts) / "__init__.py"):
+                        if f.is_file():
+                            todo.append(f)
     return tuple(sorted(seen))
 
 
@@ -53,7 +62,7 @@ def sources_digest(package: Path = HERE) -> str:
     """One digest of the names and contents of `kernel_sources(package)`."""
     digest = hashlib.sha256()
     for path in kernel_sources(package):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+        digest.update(str(path.relative_to(package.parent)).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 

@@ -4,33 +4,28 @@ Every board rule that acts while tiles are placed (Rules 1-2 and the too-low exc
 the field effects, a take, the move to a free row, luck cards gained and played, the
 pro side's action cards, draws and H fields) is written here once, as plain Python on
 one game's entries of the state arrays (`state.py`; the pro side's hands, draws and
-cards in `kernel_pro.py`, the field effects and luck cards in `kernel_effects.py`, the
-questions' legal answers in `kernel_answers.py`), and compiled by numba (`@njit`):
+cards in `pro.py`, the field effects and luck cards in `effects.py`, the
+questions' legal answers in `answers.py`), and compiled by numba (`@njit`):
 the loop over the batch's games runs inside the compiled call, so branchy per-game
 rules cost what they cost in C, with the state still the documented NumPy arrays. With
 NUMBA_DISABLE_JIT=1 the same functions run as Python (the tests do, on a sample).
 
 Each game walks the stages of its current tile (`BoardState.stage`, a per-game program
 counter): it stops where the rules ask its owner something (`park`: PHASE_ASK, the
-question in `ask`), and goes on from the same stage once `kernel_answers.store` has
+question in `ask`), and goes on from the same stage once `answers.store` has
 stored the answer (`answer`, `answered`). `place_on` returns why a game stopped: a
 question, the end of its turn (the next one started, or the hands are empty: the refill
 or the end of the game follow in NumPy), or an action deck to reshuffle first (the
 shuffle uses the counter-based generator of `core/rng.py`, in NumPy; the stage is left
 untouched, so running it again goes on exactly there). The one compiled driver that
-calls it is `kernel_play.play`.
+calls it is `play.play`.
 """
 
 from __future__ import annotations
 
-from numba import njit
-
-from . import kernel_turns
-from .kernel_effects import BAD_DRAW, clovers_passed, field_effect, needs_reshuffle, usable, use_luck
-from .kernel_pro import hand_add, play
-from .layout import TAKE, TAKE_TO_HAND
-from .rules import ASCENDING, DOUBLE, FRONT, PLUS5, SKIP
-from .state import (
+from ..layout import TAKE, TAKE_TO_HAND
+from ..rules import ASCENDING, DOUBLE, FRONT, PLUS5, SKIP
+from ..state import (
     ASK_ACTION,
     ASK_DOUBLE,
     ASK_FREE_ROW,
@@ -48,6 +43,9 @@ from .state import (
     STAGE_PLACE,
     STAGE_TAKE,
 )
+from . import inline, turns
+from .effects import BAD_DRAW, clovers_passed, field_effect, needs_reshuffle, usable, use_luck
+from .pro import hand_add, play
 
 # Why a game's placing stopped (place_on's result, the driver's status).
 GO = 0  # (inside: the next stage follows)
@@ -58,11 +56,6 @@ BAD_SCRIPT = 4  # a replayed record's draw names a kind the deck does not hold
 NEXT_TURN = 5  # the turn is over, the next one started
 PICKING = 6  # the seats put out their first tile of two: no placing yet
 
-# Every function below but the drivers is inlined into them (numba IR inlining): calls
-# between compiled functions would pass the state, a tuple of ~40 arrays, and numba's
-# reference counting would touch every array at every call. Nothing here allocates, so
-# the kernel runs without reference counting (_nrt=False).
-inline = njit(inline="always", _nrt=False)
 
 
 @inline
@@ -79,7 +72,7 @@ def place_on(s, t, e, report, b):
     """Game b's stages until one stops; a turn over ends there (the next one starts, or
     TURN_OVER: the hands are empty)."""
     why = run_game(s, t, e, report, b)
-    if why == TURN_OVER and kernel_turns.end_turn(s, t, b):
+    if why == TURN_OVER and turns.end_turn(s, t, b):
         return NEXT_TURN
     return why
 

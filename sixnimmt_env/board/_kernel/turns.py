@@ -1,4 +1,4 @@
-"""A turn's bookkeeping for one game, compiled like the placing (`kernel.py`): tiles put
+"""A turn's bookkeeping for one game, compiled like the placing (`place.py`): tiles put
 out by hand slot, the reveal into the placing queue (lowest first), the end of a turn
 and the start of the next (one tile or two). `turns.py` drives these over the batch and
 keeps, in NumPy, what happens at most twice a game: the refill and the end of the game.
@@ -8,14 +8,12 @@ from __future__ import annotations
 
 from numba import njit
 
-from .layout import PLAY_TWO
-from .rules import STOP_SIGNS
-from .state import PHASE_PICK, PHASE_PICK_SECOND, STAGE_OFFER, STAGE_PLACE
+from ..layout import PLAY_TWO
+from ..rules import STOP_SIGNS
+from ..state import PHASE_PICK, PHASE_PICK_SECOND, STAGE_OFFER, STAGE_PLACE
+from . import inline
 
-inline = njit(inline="always", _nrt=False)  # inlined into the compiled drivers (see kernel.py)
-
-
-# How put_out finds each seat's slot (the driver's policies, `kernel_play.py`).
+# How put_out finds each seat's slot (the driver's policies, `play.py`).
 # SLOT_OF_TILE: the tile actions[p, b] + 1 names (slot 0 when the hand holds no such tile: a pro pass), or the
 # last tile held where actions[p, b] < 0 (the rollout's choice beside a given one).
 SLOT_OF_TILE = 0
@@ -159,7 +157,7 @@ def final_scores(hands, action, score, bulls, games):
                 points += action[b, kind, p]
             for h in range(hands.shape[2]):
                 tile = hands[b, p, h]
-                if tile == 0:  # the held tiles are in front (kernel_pro.hand_add, hand_remove)
+                if tile == 0:  # the held tiles are in front (pro.hand_add, hand_remove)
                     break
                 points -= bulls[tile]
             score[b, p] += points

@@ -1,5 +1,5 @@
 """What a seat view asks of the state, entry by entry in one compiled call: who must act,
-the legal actions (tiles in hand, the legal answers of `kernel_answers.legal_answers`),
+the legal actions (tiles in hand, the legal answers of `answers.legal_answers`),
 and a uniformly random legal action, so a view's questions cost no NumPy pass over the
 (n, N_ACTIONS) masks (`seat_view.py`).
 """
@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from numba import njit
 
-from .actions import ANSWER_NO, LUCK_ACTION, PASS_ACTION
-from .kernel_answers import legal_answers
-from .rules import DOUBLE, PLUS5
-from .state import ASK_ACTION, ASK_FREE_ROW, ASK_LUCK_CARD, PHASE_ASK, PHASE_PICK, PHASE_PICK_SECOND
+from ..actions import ANSWER_NO, LUCK_ACTION, PASS_ACTION
+from ..rules import DOUBLE, PLUS5
+from ..state import ASK_ACTION, ASK_FREE_ROW, ASK_LUCK_CARD, PHASE_ASK, PHASE_PICK, PHASE_PICK_SECOND
+from .answers import legal_answers
 
 # An entry's decision (seat_status): none, a tile to put out, a yes/no or luck-card
 # question, a pro question (an action card or a free row: answers chosen from a list).

@@ -1,19 +1,17 @@
 """The legal answers of the rules' questions and the storing of an answer, one game at a
-time, compiled like the placing (`kernel.py`).
+time, compiled like the placing (`place.py`).
 
 Every question's legal answers are written here once (docs/rules/board-game.md): yes or
 no ("+5", "2×"); a luck card from a stack that holds one; the pro side's free rows; and
 the action-card offer — no card always, each card held where the rules allow it now.
-The seat views' masks (`kernel_views.py`), the driver's checks and its random and
-rollout answers (`kernel_play.py`) all read them. `store` is the one decoding of an answer into the state (`answer`,
+The seat views' masks (`views.py`), the driver's checks and its random and
+rollout answers (`play.py`) all read them. `store` is the one decoding of an answer into the state (`answer`,
 `answer_arg`) that the placing then reads.
 """
 
 from __future__ import annotations
 
-from numba import njit
-
-from .actions import (
+from ..actions import (
     ANSWER_NO,
     ANSWER_YES,
     ASCENDING_ACTION,
@@ -26,11 +24,10 @@ from .actions import (
     STOP_ACTION,
     SWAP_ACTION,
 )
-from .kernel import rules_row
-from .rules import ASCENDING, FRONT, ONE_MORE, PLUS5, SKIP, STOP, SWAP
-from .state import ASK_ACTION, ASK_FREE_ROW, ASK_LUCK_CARD, ASK_NONE, NO_CARD, NO_SEAT, PHASE_PICK
-
-inline = njit(inline="always", _nrt=False)  # inlined into the compiled drivers (see kernel.py)
+from ..rules import ASCENDING, FRONT, ONE_MORE, PLUS5, SKIP, STOP, SWAP
+from ..state import ASK_ACTION, ASK_FREE_ROW, ASK_LUCK_CARD, ASK_NONE, NO_CARD, NO_SEAT, PHASE_PICK
+from . import inline
+from .place import rules_row
 
 
 @inline

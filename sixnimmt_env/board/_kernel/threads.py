@@ -1,4 +1,4 @@
-"""The games of a batch split over threads: the compiled driver (`kernel_play.py`) or the deal's
+"""The games of a batch split over threads: the compiled driver (`play.py`) or the deal's
 shuffles (`deal.py`).
 
 The kernels are compiled `nogil`, and each game's rules read and write only that game's

@@ -17,7 +17,7 @@ Python. The policies:
   (the searcher's candidate) and the rollout's choice elsewhere.
 - PLACE: no decision, the placing goes on (after a reshuffle, `stages.run_stages`).
 
-Every game stops where the rules hand something to NumPy (its status, kernel.py's codes):
+Every game stops where the rules hand something to NumPy (its status, place.py's codes):
 the end of its hands (refill or the end of the game), an action deck to reshuffle.
 The stage machine is inlined into this one driver once: one cold compile of it, not one
 per path.
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from .actions import (
+from ..actions import (
     ANSWER_NO,
     ANSWER_YES,
     FREE_ROW_ACTION,
@@ -37,15 +37,15 @@ from .actions import (
     NO_CARD_ACTION,
     PASS_ACTION,
 )
-from .kernel import ASKED, NEXT_TURN, PICKING, place_on
-from .kernel_answers import legal_answers, store
-from .kernel_turns import SLOT_AT_FRACTION, SLOT_LAST, SLOT_OF_TILE, put_out
-from .rules import DOUBLE, PLUS5, PLUS5_POINTS
-from .state import ASK_ACTION, ASK_DOUBLE, ASK_FREE_ROW, ASK_LUCK_CARD, ASK_PLUS5, PHASE_ASK
+from ..rules import DOUBLE, PLUS5, PLUS5_POINTS
+from ..state import ASK_ACTION, ASK_DOUBLE, ASK_FREE_ROW, ASK_LUCK_CARD, ASK_PLUS5, PHASE_ASK
+from . import inline
+from .answers import legal_answers, store
+from .place import ASKED, NEXT_TURN, PICKING, place_on
+from .turns import SLOT_AT_FRACTION, SLOT_LAST, SLOT_OF_TILE, put_out
 
 GIVEN, RANDOM, ROLLOUT, PLACE = 0, 1, 2, 3  # the policies
 
-inline = njit(inline="always", _nrt=False)  # inlined into the driver (see kernel.py)
 
 
 @inline
@@ -79,7 +79,7 @@ def rule_answer(s, t, b):
 @njit(cache=True, nogil=True, _nrt=False)
 def play(s, t, e, report, policy, games, actions, numbers, limit, scratch, status):
     """Every game of `games` (j-th: games[j]) under `policy` (the module doc), until it
-    stops; status[j] says why (kernel.py's codes). `actions` (P, B) for GIVEN (and for
+    stops; status[j] says why (place.py's codes). `actions` (P, B) for GIVEN (and for
     ROLLOUT's first decision, or (0, 0)); `numbers` (g, P + K) for RANDOM; `limit` (g,)
     the turn ROLLOUT stops at; `scratch` (N_ACTIONS,). `e` is written only when `report`."""
     P = s.hands.shape[1]

@@ -1,4 +1,4 @@
-"""What the compiled kernels (`kernel.py`, `kernel_turns.py`) are handed: the state's
+"""What the compiled kernels (`place.py`, `turns.py`) are handed: the state's
 arrays, the layout and rule options, the events, as named tuples of NumPy arrays (numba
 reads a named tuple's fields by name). The arrays of two or more axes are handed as
 their game-major storage (`storage.py`), so the kernels read as `s.tiles[b, r, f]`: game
@@ -12,11 +12,11 @@ from collections import namedtuple
 
 import numpy as np
 
+from ..events import BoardEvents
+from ..rows import field_tables
+from ..rules import BoardConfig
+from ..state import BoardState
 from . import storage
-from .events import BoardEvents
-from .rows import field_tables
-from .rules import BoardConfig
-from .state import BoardState
 
 # The state arrays the kernels read and write (BoardState's names).
 STATE_FIELDS = ("queue", "queue_seat", "queue_extra", "at", "stage", "phase", "ask", "asker", "answer", "answered",
