@@ -6,8 +6,12 @@ on it, the field the next tile of each active row lands on — the person's tile
 everyone's points and luck cards, then asks for a tile (two, one after the other, while
 a play-two field is open). While the tiles are placed the rules may ask the person a
 question: use a "+5" card on this tile? use a "2x" card on this take? which luck card
-for the clover passed? Each is asked with what the answer would change. After each step
-it shows who put out what, where each tile went and what it scored.
+for the clover passed? play an action card (pro; the question says where the tile lands
+without one)? which free row? Each is asked with what every answer does, and `?` (or
+`help`) at any prompt explains it. After each step it tells the whole turn as everyone at
+the table saw it: the tiles revealed, each action card played (and the tile it put out),
+the free row chosen, each tile's field and points; stop signs show on the board. Every
+sentence about a placement or a question comes from sixnimmt_env/board/words.py.
 
 The design is the card game's (experiments/play_cards.py), over the same
 `TerminalSession` (experiments/session.py): output goes to an injected rich
@@ -36,7 +40,6 @@ from sixnimmt_env.board.layout import (
     FIXED,
     GREEN,
     KIND_EFFECTS,
-    KIND_NAMES,
     PLAIN,
     PLAY_TWO,
     RED,
@@ -60,11 +63,13 @@ from sixnimmt_env.board.words import (
     ACTION_NAMES,
     FIELD_CODES,
     LUCK_HELP,
+    LUCK_SHOWN,
     PRO_FIELD_KINDS,
     QUESTIONS,
     TILE_HELP,
     answer_help,
     answer_text,
+    field_words,
     placement_parts,
     placements,
 )
@@ -79,7 +84,6 @@ FIXED_STYLES = ("bold red", "bold green")  # minus, plus
 TILE_STYLES = {2: "yellow", 3: "dark_orange", 4: "red", 5: "bold magenta"}  # by bullheads (1 plain)
 YES, NO = ("y", "yes", "j", "ja"), ("n", "no", "nein")
 LUCK_WORDS = {PLUS5: ("+5", "5", "plus5", "plus"), DOUBLE: ("2x", "2", "x2", "double", "2×")}
-LUCK_SHOWN = ("+5", "2x")  # as typed (LUCK_KINDS writes "2x" too)
 HELP_WORDS = ("help", "?", "h")  # at any prompt: what the question is and what each answer does
 
 
@@ -292,11 +296,7 @@ class BoardTerminalGame(TerminalSession):
 
     @staticmethod
     def _short_kind(kind: int, value: int) -> str:
-        if kind == FIXED:
-            return f"fixed {value:+d}"
-        if kind == TAKE:
-            return "TAKE: the next tile takes the row"
-        return KIND_NAMES[kind]
+        return "TAKE: the next tile takes the row" if kind == TAKE else field_words(kind, value)
 
     def _show_table(self, st: BoardState) -> None:
         """The board, the person's tiles (sorted, with bullheads), points and luck cards."""
