@@ -42,7 +42,8 @@ def test_one_line_errors(spec, words):
 
 
 def test_illegal_action_names_the_agent():
-    with pytest.raises(IllegalActionError, match=r"agent 'py:.*Cheater'.*seat \d, game \d+ \(deal"):
+    # counted from 1, as a person reads them: the first decision of the first game is round 1, turn 1
+    with pytest.raises(IllegalActionError, match=r"agent 'py:.*Cheater'.*seat 1, game 1 \(deal 1, .*round 1, turn 1 "):
         run_match([f"py:{BOTS}/my_agent.py:Cheater", "random", "random"], make_game("cards", players=3), 1, 0,
                   progress=False)
 
