@@ -19,6 +19,7 @@ for `net_arch = [8192] * 4` took minutes and ~3 GB to build before its weights f
 from __future__ import annotations
 
 import io
+import threading
 import warnings
 import zipfile
 from pathlib import Path
@@ -48,10 +49,14 @@ class PolicyModel:
         self.policy = policy
         self.observation_space, self.action_space = policy.observation_space, policy.action_space
         self.data = data  # the plain fields of the zip's `data` entry
+        self._lock = threading.Lock()
 
     def predict(self, observation, deterministic: bool = True, action_masks=None):
-        """(actions, None) for a batch of observations, as MaskablePPO.predict."""
-        return self.policy.predict(observation, deterministic=deterministic, action_masks=action_masks)
+        """(actions, None) for a batch of observations, as MaskablePPO.predict. One call at a
+        time: SB3's policy keeps the distribution of the call on itself (`action_dist`), and
+        the web server shares a model between games decided from several threads."""
+        with self._lock:
+            return self.policy.predict(observation, deterministic=deterministic, action_masks=action_masks)
 
 
 def check_zip(path: Path) -> dict[str, int]:

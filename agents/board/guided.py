@@ -32,6 +32,8 @@ logits learnt to win against its league instead).
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -62,13 +64,20 @@ class BoardGuidedAgent(BoardMonteCarloAgent):
         super().__init__(rollouts=worlds, horizon=horizon, tie_break="none", batch=batch)
         self.top, self.cheap = top, rollout == "mcs"
         self.net = PPOAgent(path, trained="imitation")
-        self._network = None  # (model, layout) of the table being decided
+        self._calls = threading.local()  # per thread: the web server shares one agent between games decided at once
+
+    @property
+    def _network(self):
+        """(model, layout) of the table this thread's call decides (set by `act`)."""
+        return self._calls.network
 
     def check(self, game) -> None:
         self.net.check(game)
 
     def act(self, view: BoardSeatView, rng: np.random.Generator) -> NDArray[np.int64]:
-        self._network = self.net.network_for(view.config, view.players)
+        # the table's network belongs to this call, not to the agent: two games decided at once
+        # from two threads each read their own (one kept on self gave shape mismatches)
+        self._calls.network = self.net.network_for(view.config, view.players)
         return super().act(view, rng)
 
     def candidates(self, view: BoardSeatView) -> dict[int, NDArray[np.int64]]:

@@ -315,3 +315,38 @@ def test_a_page_cannot_start_a_game_that_never_ends():
         for options in ({"end_score": 0, "max_rounds": PAGE_BOUNDS["max_rounds"]}, {"end_score": PAGE_BOUNDS["end_score"]},
                         {}):
             assert _new(ws, options=options)[0]["type"] == "setup", options
+
+
+def test_a_shared_agent_decides_the_same_from_many_threads():
+    """Six to eight pages stepping board games with the server's one `guided` got
+    `internal` errors (shape mismatch: the agent kept the table's network on itself). The
+    same decisions, for tables of two variants (two networks), made serially and then
+    from six threads at once (four of them let go together), are identical."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    import numpy as np
+
+    from experiments.serve.setup import shared_agents
+    from sixnimmt_env.core.game import make_game
+    from sixnimmt_env.core.rng import game_seeds
+
+    agent = shared_agents(["guided:worlds=2:top=2"], "board")["guided:worlds=2:top=2"]
+    tasks = []
+    for k in range(8):
+        game = make_game("board", variant=("basic", "pro")[k % 2], players=4)
+        st = game.new_games(game_seeds(k, 1))
+        seats, games = np.nonzero(game.to_act(st))
+        tasks.append((game.view(st, seats, games), k))
+
+    def decide(task, start=None):
+        if start is not None:
+            start.wait()
+        view, seed = task
+        return agent.act(view, np.random.default_rng(seed)).tolist()
+
+    serial = [decide(t) for t in tasks]
+    start = threading.Barrier(4)
+    with ThreadPoolExecutor(6) as pool:
+        together = list(pool.map(lambda t: decide(t, start if tasks.index(t) % 2 == 0 else None), tasks))
+    assert together == serial
