@@ -24,6 +24,12 @@ from .pool import GROUPS
 
 POLICIES = ("mlp", "card-scorer", "tile-scorer")
 MAX_CONFIG_BYTES = 2**20  # a config file is under 2 kB
+MAX_SIZES = {"num_games": 1 << 16, "n_steps": 1 << 16, "batch_size": 1 << 20, "n_epochs": 1000,
+             "eval_deals": 1 << 20, "torch_threads": 256, "max_snapshots": 10_000}
+"""The largest value of each size in a training config (docs/robustness.md): a config file is
+untrusted input, and a size past these asks for more memory or processes than a machine has."""
+MAX_ROLLOUT_STEPS = 1 << 24  # num_games * n_steps: the rollout buffer's rows (the defaults: 16 Ki)
+MAX_LAYER_WIDTH, MAX_NETWORK_LAYERS = 8192, 16  # as a model file may describe (agents/model_file.py)
 """Policy networks `train` can build (see the `policy` field)."""
 
 
@@ -54,6 +60,9 @@ class NetworkConfig:
             layers = getattr(self, name)
             if not layers or any(not is_int(n) or n < 1 for n in layers):
                 raise ConfigError(f"{name} must list layer sizes >= 1, like [256, 256], got {list(layers)}")
+            if len(layers) > MAX_NETWORK_LAYERS or max(layers) > MAX_LAYER_WIDTH:
+                raise ConfigError(f"{name} must list at most {MAX_NETWORK_LAYERS} layers of at most "
+                                  f"{MAX_LAYER_WIDTH}, got {list(layers)[:20]}")
         check_option("policy", self.policy, POLICIES)
         from sixnimmt_env.board.encoding import OBSERVATIONS as BOARD_OBSERVATIONS
         from sixnimmt_env.cards.encoding import OBSERVATIONS as CARD_OBSERVATIONS
@@ -239,6 +248,11 @@ class TrainConfig(RunConfig):
                      "max_snapshots"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"{name} must be at least 1, got {getattr(self, name)}")
+            if getattr(self, name) > MAX_SIZES.get(name, 10**12):
+                raise ConfigError(f"{name} must be at most {MAX_SIZES.get(name, 10**12)}, got {getattr(self, name)}")
+        if self.num_games * self.n_steps > MAX_ROLLOUT_STEPS:
+            raise ConfigError(f"num_games * n_steps must be at most {MAX_ROLLOUT_STEPS} (the rollout buffer), "
+                              f"got {self.num_games * self.n_steps}")
         for name, lo, hi in (("learning_rate", 0, None), ("clip_range", 0, None), ("minutes", 0, None),
                              ("gamma", 0, 1), ("gae_lambda", 0, 1)):
             value = getattr(self, name)

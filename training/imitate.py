@@ -47,6 +47,10 @@ from .label_runs import label, unit_files, unit_path  # noqa: F401 (unit_path: t
 from .labels import LabelBatch
 from .runs import new_run, resume_run, write_json
 
+MAX_SIZES = {"deal_seats": 1 << 16, "units": 10**7, "workers": 256, "batch_size": 1 << 20, "torch_threads": 256}
+"""The largest value of each size in an imitate config (docs/robustness.md): `workers =
+100000` was accepted and spawned processes on demand."""
+
 
 @dataclass(frozen=True)
 class ImitationConfig(RunConfig):
@@ -119,9 +123,9 @@ class ImitationConfig(RunConfig):
             check_spec(spec, self.game)
         if not self.field and self.field_seats:
             raise ConfigError("field_seats > 0 needs agents in field")
-        for name in ("deal_seats", "units", "workers", "batch_size", "torch_threads"):
-            if getattr(self, name) < 1:
-                raise ConfigError(f"{name} must be at least 1, got {getattr(self, name)}")
+        for name, most in MAX_SIZES.items():
+            if not 1 <= getattr(self, name) <= most:
+                raise ConfigError(f"{name} must be 1..{most}, got {getattr(self, name)}")
         if self.field_seats < 0:
             raise ConfigError(f"field_seats must be >= 0, got {self.field_seats}")
         for name in ("label_minutes", "fit_minutes", "tau", "learning_rate"):

@@ -570,3 +570,24 @@ def test_regression_unhashable_game_or_variant_in_a_record(records, key, value):
     doc[key] = value
     with pytest.raises(InvalidRecordError):
         replay(doc)
+
+
+def test_every_size_in_a_config_is_bounded(tmp_path):
+    """`workers = 100000` in an imitate config was accepted (and spawned on demand); every
+    size of an imitate or training config has a documented upper bound, refused in one line."""
+    from training.config import MAX_LAYER_WIDTH, MAX_ROLLOUT_STEPS, MAX_SIZES
+    from training.imitate import MAX_SIZES as IMITATE_SIZES
+
+    for name, most in IMITATE_SIZES.items():
+        f = tmp_path / f"imitate-{name}.toml"
+        f.write_text(f"{name} = {most + 1}\n")
+        code, _, err = run_cli("imitate", "--config", f, "--runs-dir", tmp_path / "runs")
+        assert_one_line_error(code, err, name, f"1..{most}")
+    for name, most in MAX_SIZES.items():
+        code, _, err = run_cli("train", "--set", f"{name}={most + 1}", "--runs-dir", tmp_path / "runs")
+        assert_one_line_error(code, err, name, f"at most {most}")
+    for sets, words in ((["num_games=65536", "n_steps=65536"], f"at most {MAX_ROLLOUT_STEPS}"),
+                        ([f"net_arch=[{MAX_LAYER_WIDTH + 1}]"], "net_arch")):
+        code, _, err = run_cli("train", *[a for s in sets for a in ("--set", s)], "--runs-dir", tmp_path / "runs")
+        assert_one_line_error(code, err, words)
+    assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir())
