@@ -25,12 +25,14 @@ would waste the cards the search is trying to value.
 Common random numbers: every candidate of an entry is played in the same worlds, and
 there the others play the same tiles in the same order, so the comparison sees the
 candidates' differences rather than the worlds'. All candidates of all entries run in one
-engine batch (chunks of at most `batch` simulations), so the engine's per-step cost is
-shared: a view of many games costs little more per decision than a view of one.
+batch (chunks of at most `batch` simulations), played inside the board's compiled driver
+(`engine.rollout`: the candidate as the first decision, then the rollout policy turn
+after turn, no trip back to Python but at a refill, the end of a game or a reshuffle).
+`rollout_actions` states the same policy in NumPy: the driver is tested against it.
 
 The defaults (32 rollouts, horizon 3, card value 3, board-green ties) were chosen by
-matches against `board-safe` (README, board-agents section): with the compiled engine
-three turns of rollouts cost 1-10 ms a decision and widened mcs's lead over `board-safe`
+matches against `board-safe` (README, board-agents section; the time a decision takes:
+docs/speed.md): three turns of rollouts widened mcs's lead over `board-safe`
 on the basic side (basic +2.4 points a game against +1.6 for one turn, luck +2.2 against
 +1.5); rollouts to the end of the game (horizon 0) played worse than one turn (random
 play that long is mostly noise about the decision at hand); on the pro side one turn and

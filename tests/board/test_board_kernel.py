@@ -1,4 +1,4 @@
-"""The board's compiled kernels (sixnimmt_env/board/kernel*.py) read as plain Python: with
+"""The board's compiled kernels (sixnimmt_env/board/_kernel/) read as plain Python: with
 numba's JIT off (NUMBA_DISABLE_JIT=1, in a subprocess: numba reads it once at import) the
 same functions run as Python, play the same games bit for bit on a sample of all four
 variants, and pass the scripted rule cases and the random-play fast path's agreement with

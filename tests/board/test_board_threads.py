@@ -1,4 +1,4 @@
-"""The random-play fast path with the games split over threads (sixnimmt_env/board/threads.py):
+"""The random-play fast path with the games split over threads (sixnimmt_env/board/_kernel/threads.py):
 every variant plays bit for bit the same games at 1, 2 and 3 threads, the blocks
 cover the batch once, in order, and the deal's shuffles split over the cores are those of
 one thread."""
