@@ -25,7 +25,7 @@ a session of its own (agents/bot_process.py): its whole process group is killed 
 agent closes (end of the match, an error, Ctrl-C, or the interpreter's exit) and when the
 run dies by any signal, SIGKILL included; its stderr is kept to the last 64 KiB. A bot
 should also exit when its stdin closes. A bot runs with the user's rights: run one you do
-not trust in a container (docs/own-agent.md).
+not trust in a container (docs/robustness.md, "Bots").
 """
 
 from __future__ import annotations
