@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import OrderedDict
 from contextlib import nullcontext
 from pathlib import Path
 
@@ -27,16 +26,15 @@ from sixnimmt_env.core.rng import game_seeds
 from .checks import blame_illegal, checked_actions
 from .results import MatchResult, agent_labels, forfeit_notes, summarize
 
-# (spec, game kind) -> agent, per process, least recently used first. Bounded: each spelling of
-# a spec is an entry (a model loaded again takes ~40 MB), so a long-running caller (the web
-# server) must not keep every one it was ever asked for. An agent dropped here lives on in
-# the games still holding it.
-SHARED_MAX = 32
-_SHARED: OrderedDict[tuple[str, str | None], object] = OrderedDict()
-_SHARED_LOCK = threading.Lock()  # the web server builds agents from several threads
+# (spec, game kind) -> agent: the agents this process's work units play with (match and
+# tournament units, `shared=True`): a model loads once per process, a cmd: bot runs once. A
+# run's units name the agents of its lineups, so the map holds no more than its agent list.
+# (The web server, which runs for days, keeps its own bounded cache: experiments/serve/agents.py.)
+_UNIT_AGENTS: dict[tuple[str, str | None], object] = {}
+_UNIT_LOCK = threading.Lock()
 
 
-def build_agents(specs: list, game: str | None = None, *, shared: bool = False) -> tuple[list[str], dict]:
+def build_agents(specs: list, game: str | None = None, *, shared: bool = False, make=None) -> tuple[list[str], dict]:
     """Names by position, and one agent object per distinct name (specs or objects).
 
     Args:
@@ -44,40 +42,33 @@ def build_agents(specs: list, game: str | None = None, *, shared: bool = False) 
         game: the game kind they will play, when known (specs then build that game's
             implementation, and an agent that cannot play it is refused).
         shared: build each spec once per process and game kind and hand out that object
-            from then on (a model loads once; the SHARED_MAX used last are kept), for callers that play many tables: match
-            and tournament units, the web server's games. Agents keep no state between
-            calls, so sharing one changes no game.
+            from then on (`unit_agent`), for work units of matches and tournaments. Agents
+            keep no state between calls, so sharing one changes no game.
+        make: how an agent is made from (spec, game), e.g. a cache's `get` (default: a new
+            one, `registry.make_agent`; with `shared`, `unit_agent`).
     """
     from .registry import make_agent
 
+    make = make or (unit_agent if shared else make_agent)
     built: dict[str, object] = {}
     names = []
     for item in specs:
         name = item if isinstance(item, str) else item.name
         if name not in built:
-            if not isinstance(item, str):
-                built[name] = item
-            elif shared:
-                built[name] = _shared_agent(item, game)
-            else:
-                built[name] = make_agent(item, game)
+            built[name] = make(item, game) if isinstance(item, str) else item
         names.append(name)
     return names, built
 
 
-def _shared_agent(spec: str, game: str | None):
-    """The process's agent for (spec, game), built on first use; the cache keeps SHARED_MAX."""
+def unit_agent(spec: str, game: str | None):
+    """This process's agent for (spec, game) in work units, built on first use."""
     from .registry import make_agent
 
-    key = (spec, game)
-    with _SHARED_LOCK:
-        if key in _SHARED:
-            _SHARED.move_to_end(key)
-            return _SHARED[key]
-        agent = _SHARED[key] = make_agent(spec, game)
-        while len(_SHARED) > SHARED_MAX:
-            _SHARED.popitem(last=False)
-        return agent
+    with _UNIT_LOCK:
+        key = (spec, game)
+        if key not in _UNIT_AGENTS:
+            _UNIT_AGENTS[key] = make_agent(spec, game)
+        return _UNIT_AGENTS[key]
 
 
 def check_agents(names: list[str], agents: dict, game) -> None:

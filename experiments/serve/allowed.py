@@ -13,9 +13,8 @@ A page never sets a parameter the list does not open (so never a `path=` of its 
 never a value outside a range, and never a `py:` or `cmd:` agent (those run code of the
 spec's choosing: `agents.registry.is_local_only`; the list refuses them too). `default`
 in the list stands for DEFAULT_ALLOW. The spec an allowed request builds is its
-canonical text (parameters equal to the default dropped), so the shared agent cache
-(`agents.arena.build_agents(shared=True)`) holds one agent per distinct agent, not one
-per spelling.
+canonical text (parameters equal to the default dropped), so the server's agent cache
+(agents.py) holds one agent per distinct agent, not one per spelling.
 """
 
 from __future__ import annotations

@@ -11,13 +11,13 @@ from functools import lru_cache
 
 import numpy as np
 
-from agents.arena import build_agents
 from agents.registry import available
 from experiments.session import DEFAULT_OPPONENT, default_opponents
 from sixnimmt_env.core.errors import ConfigError, SixNimmtError
 from sixnimmt_env.core.game import GAMES, make_game
 from sixnimmt_env.core.rng import game_seeds
 
+from .agents import shared_agents
 from .allowed import AllowList
 from .messages import shown, whole_number
 from .session import WebSession
@@ -33,12 +33,6 @@ PAGE_BOUNDS = {"end_score": 200, "max_rounds": 100}
 max_rounds 10**9` was a game that never ended, its record growing with every `next`).
 A 200-point game ends within 199 rounds at 2 players (every round of the card game puts
 a sixth card on a row, at least 1 point); a game with a round limit within that limit."""
-
-
-def shared_agents(specs: list[str], game: str) -> dict:
-    """One agent object per distinct spec, built once per server (a PPO model loads once)
-    and shared by every game (`build_agents(shared=True)`)."""
-    return build_agents(specs, game, shared=True)[1]
 
 
 @lru_cache(maxsize=None)

@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 
 from agents import arena
 from experiments.cli import app as cli
+from experiments.serve.agents import SHARED_MAX, AgentCache
 from experiments.serve.allowed import MAX_ROLLOUTS, AllowList
 from experiments.serve.app import create_app
 from experiments.serve.limits import Limits
@@ -106,14 +107,14 @@ def test_a_model_file_on_the_list_is_read_when_the_server_starts(tmp_path):
 
 
 def test_shared_agents_are_a_bounded_cache():
-    arena._SHARED.clear()
-    for r in range(1, arena.SHARED_MAX + 10):
-        arena.build_agents([f"mcs:rollouts={r}"], "cards", shared=True)
-    assert len(arena._SHARED) == arena.SHARED_MAX
-    first_kept = next(iter(arena._SHARED))
-    arena.build_agents([first_kept[0]], "cards", shared=True)  # used again: the last to go
-    arena.build_agents(["random"], "cards", shared=True)
-    assert first_kept in arena._SHARED and len(arena._SHARED) == arena.SHARED_MAX
+    cache = AgentCache()
+    for r in range(1, SHARED_MAX + 10):
+        arena.build_agents([f"mcs:rollouts={r}"], "cards", make=cache.get)
+    assert len(cache.agents) == SHARED_MAX
+    first_kept = next(iter(cache.agents))
+    arena.build_agents([first_kept[0]], "cards", make=cache.get)  # used again: the last to go
+    arena.build_agents(["random"], "cards", make=cache.get)
+    assert first_kept in cache.agents and len(cache.agents) == SHARED_MAX
 
 
 # ---------------------------------------------------------------------- who may talk to it
