@@ -9,7 +9,7 @@ Malformed records raise InvalidRecordError with one line naming the turn and sea
 part of the deal) where they first go wrong.
 
 A record carries its board: the layout's rows and clovers and the tile bullheads, so it
-replays with no other file (`layout.layout_to_dict` / `layout_from_dict`).
+replays with no other file (`layout_files.layout_to_dict` / `layout_from_dict`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from .actions import (
     PASS_ACTION,
 )
 from .answers import answer_action, answer_value, well_formed
-from .layout import layout_from_dict, layout_to_dict
+from .layout_files import layout_from_dict, layout_to_dict
 from .rules import (
     ACTION_KINDS,
     HAND_SIZE,

@@ -19,7 +19,6 @@ import pytest
 from sixnimmt_env.board.layout import (
     DEFAULT_BULLHEADS,
     DEFAULT_CLOVERS,
-    DEFAULT_LAYOUT,
     DRAW_ACTION,
     DRAW_TILE,
     FIXED,
@@ -28,17 +27,20 @@ from sixnimmt_env.board.layout import (
     PLAIN,
     PLAY_TWO,
     RED,
-    SHIPPED_LAYOUTS,
     TAKE,
     TAKE_TO_HAND,
     BoardLayout,
     default_bullheads,
+)
+from sixnimmt_env.board.layout_files import (
+    DEFAULT_LAYOUT,
+    SHIPPED_LAYOUTS,
     layout_from_dict,
     layout_to_dict,
     load_layout,
-    render_board,
     save_layout,
 )
+from sixnimmt_env.board.layout_render import render_board
 from sixnimmt_env.core.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[2]
