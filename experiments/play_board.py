@@ -84,7 +84,6 @@ FIXED_STYLES = ("bold red", "bold green")  # minus, plus
 TILE_STYLES = {2: "yellow", 3: "dark_orange", 4: "red", 5: "bold magenta"}  # by bullheads (1 plain)
 YES, NO = ("y", "yes", "j", "ja"), ("n", "no", "nein")
 LUCK_WORDS = {PLUS5: ("+5", "5", "plus5", "plus"), DOUBLE: ("2x", "2", "x2", "double", "2×")}
-HELP_WORDS = ("help", "?", "h")  # at any prompt: what the question is and what each answer does
 
 
 class BoardTerminalGame(TerminalSession):
@@ -158,21 +157,16 @@ class BoardTerminalGame(TerminalSession):
         else:
             prompt = "Your tile: "
         self._show_hint(view, lambda action: str(action + 1), "play")  # tile action a: tile a + 1
-        while True:
-            text = self._read(prompt)
-            if text.casefold() in HELP_WORDS:
-                self.console.print(TILE_HELP + f" Your tiles: {shown}. Ctrl-C or 'quit' ends the game.")
-                continue
+
+        def tile(text: str):
             if not text:
-                self.console.print(f"Type one of your tiles: {shown}")
-                continue
+                return None, f"Type one of your tiles: {shown}"
             if not text.isdigit() or not 1 <= int(text) <= N_TILES:
-                self.console.print(f"'{text}' is not a tile. Your tiles: {shown}")
-                continue
+                return None, f"'{text}' is not a tile. Your tiles: {shown}"
             if int(text) not in held:
-                self.console.print(f"You do not hold {int(text)}. Your tiles: {shown}")
-                continue
-            return int(text)
+                return None, f"You do not hold {int(text)}. Your tiles: {shown}"
+            return int(text), None
+        return self._ask_until(prompt, TILE_HELP + f" Your tiles: {shown}. Ctrl-C or 'quit' ends the game.", tile)
 
     def _ask_question(self, st: BoardState) -> int:
         """The person's answer (an encoded action) to the question the placing stopped at."""
@@ -193,35 +187,28 @@ class BoardTerminalGame(TerminalSession):
                     effect = ""
                 explained.add(name)
                 self.console.print(f"  {i}: {label}" + (f" [dim]— {effect}[/dim]" if effect else ""))
-            while True:
-                text = self._read(f"Your choice (1-{len(options)}): ")
+
+            def choice(text: str):
                 if text.isdigit() and 1 <= int(text) <= len(options):
-                    return options[int(text) - 1]
-                if text.casefold() in HELP_WORDS:
-                    self.console.print(help_text)
-                    continue
-                self.console.print(f"'{text}' is not one of 1-{len(options)}. (? explains the question.)")
+                    return options[int(text) - 1], None
+                return None, f"'{text}' is not one of 1-{len(options)}. (? explains the question.)"
+            return self._ask_until(f"Your choice (1-{len(options)}): ", help_text, choice)
         if ask == ASK_LUCK_CARD:
-            while True:
-                text = self._read("Luck card (+5 or 2x): ").casefold()
-                for kind, words in LUCK_WORDS.items():
-                    if text in words:
-                        return LUCK_ACTION[kind]
-                if text in HELP_WORDS:
-                    self.console.print(help_text)
-                    continue
-                self.console.print(f"'{text}' is not a luck card. Type +5 or 2x. (? explains the question.)")
+            def luck_card(text: str):
+                kind = next((k for k, words in LUCK_WORDS.items() if text.casefold() in words), None)
+                if kind is None:
+                    return None, f"'{text.casefold()}' is not a luck card. Type +5 or 2x. (? explains the question.)"
+                return LUCK_ACTION[kind], None
+            return self._ask_until("Luck card (+5 or 2x): ", help_text, luck_card)
         name = LUCK_SHOWN[PLUS5 if ask == ASK_PLUS5 else DOUBLE]
-        while True:
-            text = self._read(f"Use {name}? (y/n): ").casefold()
-            if text in YES:
-                return ANSWER_YES
-            if text in NO:
-                return ANSWER_NO
-            if text in HELP_WORDS:
-                self.console.print(help_text)
-                continue
-            self.console.print(f"Answer y (use a {name} card now) or n. (? explains the question.)")
+
+        def yes_no(text: str):
+            if text.casefold() in YES:
+                return ANSWER_YES, None
+            if text.casefold() in NO:
+                return ANSWER_NO, None
+            return None, f"Answer y (use a {name} card now) or n. (? explains the question.)"
+        return self._ask_until(f"Use {name}? (y/n): ", help_text, yes_no)
 
     def _question_text(self, view, ask: int) -> str:
         """What the question is about and what each answer gives (the web page's words too)."""

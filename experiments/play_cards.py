@@ -45,7 +45,6 @@ def _bullheads(n: int, unit: str = "bullheads") -> str:
     return f"{n} {unit[:-1] if n == 1 else unit}"
 
 
-HELP_WORDS = ("help", "?", "h")  # at any prompt: what the question is and what each answer does
 CARD_HELP = ("Play one card of your hand: type it as printed. The cards are revealed together and placed "
              "lowest first, each behind the row whose last card is the highest one below it; a sixth card "
              "takes the row's five (their bullheads are your penalty) and starts it anew.")
@@ -117,25 +116,19 @@ class TerminalGame(TerminalSession):
         legal = set((np.flatnonzero(view.action_mask()[0, :self.variant.n_ids]) + 1).tolist())
         self._show_hint(view, lambda action: self._name(action + 1), "play")  # card action a: card id a + 1
         hand = " ".join(self._name(c) for c in self._sorted(legal))
-        while True:
-            text = self._read("Your card: ")
-            if text.casefold() in HELP_WORDS:
-                self.console.print(CARD_HELP + f" Your cards: {hand}.")
-                continue
+
+        def card(text: str):
             if not text:
-                self.console.print(f"Type one of your cards: {hand}")
-                continue
+                return None, f"Type one of your cards: {hand}"
             ids = self.by_name.get(text.casefold())
             if ids is None:
-                self.console.print(f"'{text}' is not a card. Your cards: {hand}")
-                continue
+                return None, f"'{text}' is not a card. Your cards: {hand}"
             held = [c for c in ids if c in legal]
             if not held:
-                self.console.print(f"You do not hold {self._name(ids[0])}. Your cards: {hand}")
-                continue
-            return held[0]
+                return None, f"You do not hold {self._name(ids[0])}. Your cards: {hand}"
+            return held[0], None
+        return self._ask_until("Your card: ", CARD_HELP + f" Your cards: {hand}.", card)
 
-    # Alike by design (repeated-code scan): play_board.py's prompts loop the same way over another game's answers.
     def _ask_row(self, st: State) -> int:
         """The row (0-based) the person picks, asked until the rules allow it."""
         view = self.game.view(st, [HUMAN], [0])
@@ -145,22 +138,16 @@ class TerminalGame(TerminalSession):
         self._show_rows(view)
         self.console.print(self._choice_reason(view, legal))
         self._show_hint(view, lambda action: f"row {action - n_ids + 1}", "take")  # row action: n_ids + row
-        while True:
-            text = self._read(f"Row ({shown}): ")
-            if text.casefold() in HELP_WORDS:
-                self.console.print(ROW_HELP + f" You may choose: {shown}.")
-                continue
+
+        def row(text: str):
             if not text:
-                self.console.print(f"Type a row number: {shown}")
-                continue
+                return None, f"Type a row number: {shown}"
             if not text.isdigit() or not 1 <= int(text) <= N_ROWS:
-                self.console.print(f"There is no row '{text}'. Type a row number: {shown}")
-                continue
-            row = int(text) - 1
-            if row not in legal:
-                self.console.print(f"You may not choose row {row + 1} now. Type one of: {shown}")
-                continue
-            return row
+                return None, f"There is no row '{text}'. Type a row number: {shown}"
+            if int(text) - 1 not in legal:
+                return None, f"You may not choose row {int(text)} now. Type one of: {shown}"
+            return int(text) - 1, None
+        return self._ask_until(f"Row ({shown}): ", ROW_HELP + f" You may choose: {shown}.", row)
 
     def _choice_reason(self, view: SeatView, legal: list[int]) -> str:
         """Why the rules ask the person for a row (too low, or another reason of the variant)."""

@@ -18,6 +18,7 @@ import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import cycle, islice
+from typing import Any
 
 import numpy as np
 
@@ -32,6 +33,7 @@ HUMAN_NAME = "human"  # the person's entry under "seats" in the record
 HINT_AGENT = "mcs:rollouts=400"  # more rollouts than the opponent default: steadier estimates
 MAX_EOF = 3  # this many Ctrl-D in a row (or a closed stdin) ends the game like Ctrl-C
 QUIT_WORDS = ("q", "quit", "exit")
+HELP_WORDS = ("help", "?", "h")  # at any prompt: what the question is and what each answer does
 DEFAULT_OPPONENT = "mcs"  # where it plays the game; else FALLBACK_OPPONENT
 FALLBACK_OPPONENT = "random"
 # The terminal game of each game kind: (module, class).
@@ -144,6 +146,19 @@ class SeatZeroSession:
             if line.casefold() in QUIT_WORDS:
                 raise _Quit
             return line
+
+    def _ask_until(self, prompt: str, help_text: str, answer: Callable[[str], tuple[Any, str | None]]) -> Any:
+        """Ask until `answer(text)` takes the line: it gives (the value, None), or (None,
+        what to tell the person). `?`, `h` or `help` at any prompt prints `help_text`."""
+        while True:
+            text = self._read(prompt)
+            if text.casefold() in HELP_WORDS:
+                self.console.print(help_text)
+                continue
+            value, complaint = answer(text)
+            if complaint is None:
+                return value
+            self.console.print(complaint)
 
 
 @dataclass
