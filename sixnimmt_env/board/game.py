@@ -108,7 +108,7 @@ class BoardGame(GameBase):
         """One game from a deal option {"hands": [...], "start": [...], "draws": [...]}."""
         from ..core.errors import InvalidRecordError
         from ..core.rng import game_seeds
-        from .records import check_deal
+        from .replay import check_deal
         try:
             hands, start, supply = check_deal(self.rules, deal, "deal")
         except InvalidRecordError as e:
@@ -146,5 +146,5 @@ def make(rules: BoardConfig | None = None, **rule_options) -> BoardGame:
 
 def replay(record: dict):
     """Check a board-game record against the rules and recompute its outputs."""
-    from .records import replay as replay_record
+    from .replay import replay as replay_record
     return replay_record(record)

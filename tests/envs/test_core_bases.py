@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from sixnimmt_env.board.game import BoardGame
-from sixnimmt_env.board.records import ReplayResult as BoardReplay
+from sixnimmt_env.board.replay import ReplayResult as BoardReplay
 from sixnimmt_env.board.rules import BoardConfig
 from sixnimmt_env.board.seat_view import BoardSeatView
 from sixnimmt_env.cards.game import CardGame
