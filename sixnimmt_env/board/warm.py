@@ -2,14 +2,14 @@
 
 numba compiles each compiled driver (`_kernel/`, `@njit(cache=True)`) the first time it
 is called with a given signature, and keeps the machine code in `__pycache__`, so only a
-fresh checkout pays: about half a minute on an idle 2-core machine, several minutes on a
-loaded one, and twice over when two processes start cold at once (the test suite's two
-workers). `compile_kernels()` plays a few games of every variant through both entry
-points (the checked interface, `Game.step` with the seat views' masks, and the random-play
-fast path of the benchmark), which calls every driver with the signatures the engine
-uses; with the cache warm it takes about a second. The test suite calls it once before
-its workers start (tests/conftest.py); `python -m sixnimmt_env.board.warm` does it by hand.
-"""
+fresh checkout pays (the figure: docs/speed.md), twice over when two processes start
+cold at once (the test suite's two workers). `compile_kernels()` plays a few games of
+every variant through the checked interface (`Game.step`, the seat views' masks and
+random legal actions) and the random-play fast path, which calls every kernel with the
+signatures the engine uses (the search's rollouts run the same driver with the same
+signature); with the cache warm it takes about a second. The test suite calls it once
+before its workers start (tests/conftest.py); `python -m sixnimmt_env.board.warm` does it
+by hand."""
 
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ def compile_kernels(players: int = 3, games: int = 4, seed: int = 0) -> None:
         turn = 0
         while not game.game_over(state).all():
             view = game.view(state, np.repeat(np.arange(players), games), np.tile(np.arange(games), players))
+            view.action_mask()  # (the views' masks: their own small kernel)
             actions = view.random_legal_actions(rng).reshape(players, games)
             game.step(state, actions, inplace=True, report=turn % 2 == 0)  # with and without the events
             turn += 1
