@@ -418,7 +418,7 @@ def test_guided_top_searches_the_networks_best_candidates_and_rollout_mcs_is_mcs
     view = game.view(st, 0)
     full, top = BoardGuidedAgent(rollout="mcs", worlds=4, horizon=2), BoardGuidedAgent(top=2, rollout="mcs", worlds=4, horizon=2)
     for agent in (full, top):
-        agent._network = agent.net.network_for(view.config, view.players)
+        agent._calls.network = agent.net.network_for(view.config, view.players)  # as act() sets it, per thread
     every, best = full.candidates(view), top.candidates(view)
     assert every.keys() == best.keys() and any(len(c) > 2 for c in every.values())
     searched = np.array(sorted(every))
