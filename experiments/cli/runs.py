@@ -32,8 +32,13 @@ class RunStart:
         """Run `runner` (training's train or imitate) and return its run directory;
         `budget`: the runner takes --set of its budget on resume (`overrides`)."""
         if self.resume is not None:
+            from training.runs import RESUME_OPTIONS
+            keys = {item.split("=", 1)[0].strip() for item in self.set_}
             if self.config is not None or (self.set_ and not budget):
                 raise ConfigError("--resume continues a run with its saved config: drop --config/--set")
+            if not keys <= set(RESUME_OPTIONS):
+                raise ConfigError(f"--resume continues a run with its saved config: --set may change only "
+                                  f"{', '.join(RESUME_OPTIONS)}, not {', '.join(sorted(keys - set(RESUME_OPTIONS)))}")
             extra = {"overrides": self.set_} if budget else {}
             return runner(resume=self.resume, progress=self.progress, **extra)
         return runner(config_class.load(self.config, self.set_), runs_dir=self.runs_dir, progress=self.progress)
