@@ -16,6 +16,7 @@ import platform
 from pathlib import Path
 from typing import Any
 
+from sixnimmt_env.core.checks import is_number
 from sixnimmt_env.core.errors import ConfigError, writing
 
 PACKAGES = ("numpy", "torch", "stable-baselines3", "sb3-contrib", "gymnasium", "pettingzoo", "sixnimmt-lab")
@@ -140,6 +141,6 @@ def eval_figure(meta: dict) -> float | None:
     """A saved model's evaluation figure from its meta (best.json, a snapshot's .json):
     `eval_points_per_round`, or an older model's `eval_penalty_per_round`."""
     value = meta.get("eval_points_per_round", meta.get("eval_penalty_per_round"))
-    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+    return value if is_number(value) else None
 
 

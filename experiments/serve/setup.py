@@ -131,7 +131,8 @@ def game_from(msg: dict):
 
 def _check_length(given: dict, defaults: dict) -> None:
     """ConfigError unless the game ends within PAGE_BOUNDS (0 or empty: no limit)."""
-    limits = {name: given.get(name, defaults[name]) for name in PAGE_BOUNDS if name in defaults}
+    # an option the page left empty (None) is the game's default, as everywhere else
+    limits = {name: defaults[name] if given.get(name) is None else given[name] for name in PAGE_BOUNDS if name in defaults}
     for name, value in limits.items():
         if isinstance(value, int) and not isinstance(value, bool) and value > PAGE_BOUNDS[name]:
             raise ConfigError(f"{name} {value} is longer than a game this server plays "

@@ -18,6 +18,11 @@ def is_int(value: Any) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
+def is_number(value: Any) -> bool:
+    """Whether `value` is a real number (int or float, Python or NumPy) and not a bool."""
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+
+
 def check_int(name: str, value: Any, lo: int | None = None, hi: int | None = None, *,
               context: str = "", optional: bool = False,
               error: Callable[[str], Exception] = ConfigError) -> int | None:
