@@ -87,18 +87,22 @@ def test_faulty_bots_forfeit(bot, words):
     assert len(result.notes) == 1 and "FORFEITS" in result.notes[0] and words in result.notes[0]
 
 
-def test_timeout_bot_leaves_no_process():
-    import os
+def test_timeout_bot_leaves_no_process(monkeypatch):
+    """The bot's whole process group (it and the child it started) is gone after the match.
+    Checked by the group the bot was started in, not by a command line: another test file
+    on the other worker runs the same bot at the same time."""
+    from agents import external
+    from tests.support.process_support import wait_until_empty
+
+    started = []
+    real = external.start_bot
+    monkeypatch.setattr(external, "start_bot", lambda argv: started.append(real(argv)) or started[-1])
     agent = make_agent(f"cmd:{PY} {BOTS}/timeout_bot.py:timeout=0.2")
     run_match([agent, "random", "random"], make_game("cards", players=3), 1, 0, progress=False)
     agent.close()
-    for pid in os.listdir("/proc"):
-        if pid.isdigit():
-            try:
-                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-            except OSError:
-                continue
-            assert b"time.sleep(600)" not in cmdline
+    assert started
+    for proc, _ in started:  # the bot leads its own session: its group is its pid
+        assert wait_until_empty(proc.pid, seconds=2) == []
 
 
 def test_bot_never_sees_other_hands(tmp_path):
