@@ -42,7 +42,7 @@ OPTIONS: dict[str, tuple[Any, Any]] = {
         None, help="cards only: the game ends after the round in which someone reaches this (default 66; "
                    "0: unused).")),
     "max_rounds": (Optional[int], typer.Option(
-        None, help="cards only: the game ends after this many rounds (default: unused).")),
+        None, help="cards only: the game ends after this many rounds (default: unused; 0: unused).")),
     "deck": (Optional[str], typer.Option(
         None, help="cards only: full (default), or exact (known deck: cards 1..10*players+4).")),
     "layout": (Optional[str], typer.Option(

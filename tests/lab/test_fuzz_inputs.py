@@ -163,7 +163,7 @@ BAD_OPTIONS = {  # option -> (bad values, fragment of the message)
     "--row-choice": (["auto", ""], "row_choice"),
     "--deck": (["half"], "deck"),
     "--end-score": (["-5", "x"], "end"),
-    "--max-rounds": (["0", "-2", "y"], "max"),
+    "--max-rounds": (["-2", "y"], "max"),  # 0 is "no limit", as --end-score 0 (core/options.py)
     "--game": (["chess", ""], "game"),
     "--layout": (["nope", "README.md", "/nonexistent/layout.toml"], "layout"),
     "--next-row": (["down"], "next_row"),
