@@ -53,6 +53,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .core.checks import is_number
 from .core.game import Game, make_game
 from .core.rewards import step_rewards
 from .core.rng import game_seeds
@@ -393,8 +394,7 @@ def _parallel_pass(env, base, steps: int, seed: int, skip) -> list[str]:
                 keys.setdefault(a, set(info))
                 if set(info) != keys[a]:
                     found.add("info keys", f"infos: step {step}, {a}: keys {sorted(info)}, at reset {sorted(keys[a])}")
-                odd = [k for k, v in info.items() if isinstance(v, (bool, np.bool_))
-                       or not isinstance(v, (int, float, np.integer, np.floating))]
+                odd = [k for k, v in info.items() if not is_number(v)]
                 if odd:
                     found.add("info values", f"infos: step {step}, {a}: {', '.join(map(str, odd))} not a number")
 
