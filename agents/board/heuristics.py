@@ -183,18 +183,31 @@ def _value_on(value, ctx: Context, tiles: NDArray, length: NDArray, cand: NDArra
     return np.where(cand > 0, v, _NEG)
 
 
+def held(hand: NDArray) -> NDArray[np.int64]:
+    """(m, W) the hands (m, H) cut after the last slot any of them fills (at least one
+    slot): a pro hand has 100 slots and rarely holds more than a dozen tiles. Every value
+    and argmax below is taken per slot, and an empty slot never wins (its value is the
+    lowest), so the cut slots change no choice: only the time."""
+    filled = np.flatnonzero((hand > 0).any(axis=0))
+    return hand[:, :max(int(filled[-1]) + 1 if len(filled) else 1, 1)].astype(np.int64)
+
+
 def tile_values(view: BoardSeatView, idx: NDArray, rule: str) -> NDArray[np.float64]:
     """(m, H) the value under `rule` of each hand slot of entries `idx` played alone
     (no pairs), -inf for empty slots: e.g. a search's tie-break."""
     ctx = context(view, idx)
-    return _value_on(VALUES[rule], ctx, view.tiles[idx], view.length[idx], view.hand[idx].astype(np.int64))
+    full = view.hand[idx]
+    hand = held(full)
+    values = np.full(full.shape, _NEG)
+    values[:, :hand.shape[1]] = _value_on(VALUES[rule], ctx, view.tiles[idx], view.length[idx], hand)
+    return values
 
 
 def choose_tiles(view: BoardSeatView, idx: NDArray, value) -> NDArray[np.int64]:
     """(m,) the tile (number) each entry `idx` (all picking) puts out under `value`."""
     ctx = context(view, idx)
     layout = ctx.layout
-    hand = view.hand[idx].astype(np.int64)  # (m, H)
+    hand = held(view.hand[idx])  # (m, H): up to the last slot held
     tiles, length = view.tiles[idx], view.length[idx]
     m_ = len(idx)
     rows = np.arange(m_)
