@@ -62,16 +62,19 @@ def luck_card_choice(view: BoardSeatView) -> NDArray[np.int64]:
 def answer_questions(view: BoardSeatView) -> NDArray[np.int64]:
     """(n,) the heuristics' answers where the seat is asked, PASS_ACTION elsewhere: "+5"
     when the field's effect is worse than +5, "2x" always, luck card by `luck_card_choice`."""
-    ask = view.ask
     actions = np.full(view.n, PASS_ACTION, dtype=np.int64)
     if not view.is_asker.any():
         return actions
-    row, field = view.current
-    tile = view.revealed[:, 0]
-    effect = field_effect(view.config.board, row.astype(np.intp), field.astype(np.intp), tile)
-    plus5 = np.where(effect < PLUS5_POINTS, ANSWER_YES, ANSWER_NO)
-    actions = np.select([ask == ASK_PLUS5, ask == ASK_DOUBLE, ask == ASK_LUCK_CARD],
-                        [plus5, np.full(view.n, ANSWER_YES), luck_card_choice(view)], actions).astype(np.int64)
+    ask = view.ask
+    asked = ask == ASK_PLUS5
+    if asked.any():
+        row, field = view.current
+        effect = field_effect(view.config.board, row.astype(np.intp), field.astype(np.intp), view.revealed[:, 0])
+        actions[asked] = np.where(effect < PLUS5_POINTS, ANSWER_YES, ANSWER_NO)[asked]
+    actions[ask == ASK_DOUBLE] = ANSWER_YES
+    asked = ask == ASK_LUCK_CARD
+    if asked.any():
+        actions[asked] = luck_card_choice(view)[asked]
     return answer_pro(view, actions) if view.config.pro else actions
 
 

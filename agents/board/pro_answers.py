@@ -31,15 +31,16 @@ DRAW_TILE_VALUE, DRAW_ACTION_VALUE = -1.0, 1.0
 
 
 def field_value(layout, tiles: NDArray, row: NDArray, field: NDArray, tile: NDArray) -> NDArray[np.float64]:
-    """(n,) what landing `tile` on (row, field) brings its owner, as the module doc says.
+    """(n, ...) what landing `tile` on (row, field) brings its owner, as the module doc says.
 
-    tiles: (n, R, F) the boards; row, field, tile: (n,)."""
-    n = len(row)
+    tiles: (n, R, F) the boards; tile: (n,); row, field: (n, ...), several places per board."""
     row = np.asarray(row, dtype=np.intp)
+    n, more = len(row), (1,) * (row.ndim - 1)
     field = np.minimum(np.asarray(field, dtype=np.intp), layout.kind.shape[1] - 1)
     kind = layout.kind[row, field]
-    bulls = layout.tile_bulls[np.asarray(tile, dtype=np.intp)].astype(np.float64)
-    row_bulls = layout.tile_bulls[tiles[np.arange(n), row].astype(np.intp)].sum(axis=1).astype(np.float64)
+    bulls = layout.tile_bulls[np.asarray(tile, dtype=np.intp)].astype(np.float64).reshape((n,) + more)
+    boards = np.arange(n).reshape((n,) + more)
+    row_bulls = layout.tile_bulls[tiles[boards, row].astype(np.intp)].sum(axis=-1).astype(np.float64)
     fixed = np.where(kind == FIXED, layout.value[row, field], 0).astype(np.float64)
     return (_BULLS[kind] * bulls + fixed + _CONSTANT[kind] + _ROW[kind] * row_bulls) + 0.0
 
@@ -70,33 +71,37 @@ def answer_pro(view, actions: NDArray[np.int64]) -> NDArray[np.int64]:
     if len(free):
         rows = np.arange(R)
         legal = mask[free][:, FREE_ROW_ACTION + rows]  # (m, R)
-        value = np.stack([field_value(layout, tiles[free], np.full(len(free), r), np.zeros(len(free), np.intp),
-                                      tile[free]) for r in rows], axis=1)
+        every = np.broadcast_to(rows, (len(free), R))  # field 1 of every row at once: (m, R)
+        value = field_value(layout, tiles[free], every, np.zeros_like(every), tile[free])
         room = layout.row_len.astype(np.float64)[None, :] * 1e-3
         actions[free] = FREE_ROW_ACTION + np.argmax(np.where(legal, value + room, -np.inf), axis=1)
     return actions
 
 
 def _best_card(layout, mask, tiles, length, tile, view, entries, R) -> NDArray[np.int64]:
-    """The offer's answer per entry: the placing card that gains CARD_GAIN, else no card."""
+    """The offer's answer per entry: the placing card that gains CARD_GAIN, else no card.
+    Of the legal options (Skip, then Front and Ascending row by row) the one worth most,
+    the last of equals (as a scan keeping any option at least as good as the best so far)."""
     m = len(entries)
+    at = np.arange(m)
     natural_row = _rules_row(tiles, length, tile, view.stops[entries])
-    natural = field_value(layout, tiles, natural_row, length[np.arange(m), natural_row], tile)
-    best = np.full(m, NO_CARD_ACTION, dtype=np.int64)
-    best_value = natural + CARD_GAIN
-    options = [(SKIP_ACTION, natural_row, length[np.arange(m), natural_row] + 1)]
-    for r in range(R):
-        options.append((FRONT_ACTION + r, np.full(m, r), np.zeros(m, np.intp)))
-        options.append((ASCENDING_ACTION + r, np.full(m, r), length[:, r]))
-    for action, r, f in options:
-        legal = mask[:, action]
-        if not legal.any():
-            continue
-        value = field_value(layout, tiles, r, f, tile)
-        better = legal & (value >= best_value)
-        best = np.where(better, action, best)
-        best_value = np.where(better, value, best_value)
-    return best
+    natural = field_value(layout, tiles, natural_row, length[at, natural_row], tile)
+    rows = np.empty((m, 1 + 2 * R), dtype=np.intp)  # the options' rows and fields, in _OPTIONS' order
+    fields = np.empty((m, 1 + 2 * R), dtype=np.intp)
+    rows[:, 0], fields[:, 0] = natural_row, length[at, natural_row] + 1
+    rows[:, 1::2], fields[:, 1::2] = np.arange(R), 0
+    rows[:, 2::2], fields[:, 2::2] = np.arange(R), length
+    actions = _options(R)
+    value = np.where(mask[:, actions], field_value(layout, tiles, rows, fields, tile), -np.inf)
+    last = value.shape[1] - 1 - np.argmax(value[:, ::-1], axis=1)  # the last of the best
+    best = value[at, last]
+    return np.where(best >= natural + CARD_GAIN, actions[last], NO_CARD_ACTION).astype(np.int64)
+
+
+def _options(R: int) -> NDArray[np.int64]:
+    """The placing cards' actions in the order they are weighed: Skip, then Front and
+    Ascending of row 0, of row 1, ..."""
+    return np.array([SKIP_ACTION] + [a for r in range(R) for a in (FRONT_ACTION + r, ASCENDING_ACTION + r)])
 
 
 def _rules_row(tiles, length, tile, stops) -> NDArray[np.intp]:

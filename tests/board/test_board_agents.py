@@ -462,3 +462,60 @@ def test_mcs_takes_a_luck_card_only_from_a_stack_that_holds_one():
         chosen = make_agent("mcs:rollouts=16", "board").act(view, np.random.default_rng(seed))
         assert (chosen == LUCK_ACTION[DOUBLE]).all(), chosen
         assert view.action_mask()[np.arange(len(asked)), chosen].all()
+
+
+def _scan_best_card(layout, mask, tiles, length, tile, stops):
+    """The pro offer's answer as a scan over the options (Skip, then Front and Ascending
+    row by row), keeping any legal option at least as good as the best so far: the oracle
+    of agents.board.pro_answers' one-pass choice."""
+    from agents.board.pro_answers import CARD_GAIN, _rules_row, field_value
+    from sixnimmt_env.board.actions import ASCENDING_ACTION, FRONT_ACTION, NO_CARD_ACTION, SKIP_ACTION
+
+    m, R = length.shape
+    at = np.arange(m)
+    row = _rules_row(tiles, length, tile, stops)
+    best, best_value = np.full(m, NO_CARD_ACTION), field_value(layout, tiles, row, length[at, row], tile) + CARD_GAIN
+    options = [(SKIP_ACTION, row, length[at, row] + 1)]
+    for r in range(R):
+        options += [(FRONT_ACTION + r, np.full(m, r), np.zeros(m, np.intp)), (ASCENDING_ACTION + r, np.full(m, r), length[:, r])]
+    for action, r, f in options:
+        value = field_value(layout, tiles, r, f, tile)
+        better = mask[:, action] & (value >= best_value)
+        best, best_value = np.where(better, action, best), np.where(better, value, best_value)
+    return best
+
+
+@pytest.mark.parametrize("variant", ["pro", "pro-luck"])
+def test_pro_answers_and_tile_values_match_their_oracles(variant):
+    """The heuristics' pro answers (one pass over every option) equal the scan at every
+    action-card offer of random games; their tile values over the hand's held slots equal
+    the values over all 100 slots (empty slots lowest)."""
+    from agents.board.heuristics import VALUES, _value_on, context, tile_values
+    from sixnimmt_env.board.state import ASK_ACTION
+
+    game = make_game("board", players=4, variant=variant)
+    rng = np.random.default_rng(3)
+    st = game.new_games(np.arange(24))
+    offers = picks = 0
+    while not game.game_over(st).all():
+        actions = []
+        for seat in range(4):
+            view = game.view(st, np.full(24, seat))
+            offer = np.flatnonzero(view.is_asker & (view.ask == ASK_ACTION))
+            if len(offer):
+                got = answer_questions(view)[offer]
+                tiles, length = view.tiles.astype(np.int64)[offer], view.length.astype(np.intp)[offer]
+                want = _scan_best_card(view.config.board, view.action_mask()[offer], tiles, length,
+                                       view.revealed[offer, 0].astype(np.int64), view.stops[offer])
+                assert (got == want).all()
+                offers += len(offer)
+            picking = np.flatnonzero(view.picking)
+            if len(picking) and seat == 0:
+                ctx = context(view, picking)
+                full = _value_on(VALUES["board-safe"], ctx, view.tiles[picking], view.length[picking],
+                                 view.hand[picking].astype(np.int64))
+                assert np.array_equal(tile_values(view, picking, "board-safe"), full)
+                picks += len(picking)
+            actions.append(view.random_legal_actions(rng))
+        st, _ = game.step(st, np.stack(actions))
+    assert offers > 50 and picks > 50
