@@ -7,6 +7,7 @@ b's field f of row r.
 
 from __future__ import annotations
 
+import operator
 import weakref
 from collections import namedtuple
 
@@ -42,10 +43,11 @@ def arrays(st: BoardState) -> Arrays:
     not stored so is replaced by the game-last view of the storage the kernel writes.
     Kept per state while its fields stay the same arrays (checking 40 arrays costs more
     than a game's turn)."""
-    fields = [getattr(st, name) for name in STATE_FIELDS]
+    fields = _STATE_ARRAYS(st)  # (a tuple, read and compared in C: a public step asks this ~10 times)
     known = _ARRAYS.get(id(st))
-    if known is not None and known[0]() is st and all(a is b for a, b in zip(known[1], fields)):
+    if known is not None and known[0]() is st and all(map(operator.is_, known[1], fields)):
         return known[2]
+    fields = list(fields)
     out = []
     for i, name in enumerate(STATE_FIELDS):
         kernel_array, kept = storage.for_kernel(fields[i])
@@ -54,12 +56,13 @@ def arrays(st: BoardState) -> Arrays:
             fields[i] = kept
         out.append(kernel_array)
     key = id(st)
-    _ARRAYS[key] = (weakref.ref(st, lambda _: _ARRAYS.pop(key, None)), fields, Arrays(*out))
+    _ARRAYS[key] = (weakref.ref(st, lambda _: _ARRAYS.pop(key, None)), tuple(fields), Arrays(*out))
     return _ARRAYS[key][2]
 
 
 # id(state) -> (the state, weakly; its fields; their kernel arrays), dropped with the state
-_ARRAYS: dict[int, tuple[weakref.ref, list, Arrays]] = {}
+_ARRAYS: dict[int, tuple[weakref.ref, tuple, Arrays]] = {}
+_STATE_ARRAYS = operator.attrgetter(*STATE_FIELDS)
 
 
 def events(ev: BoardEvents | None) -> Events:

@@ -145,9 +145,10 @@ def first_illegal(s, t, games, actions, scratch):
             a = actions[p, b]
             ok = t.pro and s.hands[b, p, 0] == 0
             if 0 <= a < N_TILE_ACTIONS:
-                for h in range(s.hands.shape[2]):
+                for h in range(s.hands.shape[2]):  # (a pro hand has 100 slots: stop at the tile)
                     if s.hands[b, p, h] == a + 1:
                         ok = True
+                        break
             if not ok:
                 return j
     return -1
