@@ -13,10 +13,11 @@ round's end:
 
 The card with the least mean (bullheads this turn + the value's estimate of the rest) is
 played. With `rollout=mcs` the search is `mcs`'s instead (`worlds` random rollouts of the
-round per candidate, no value head), and `top=K` (with it) rolls out only the K cards
-the network's logits rate best — they were fitted to `mcs`'s estimates — so the
-rollouts go where the choice is close. Row choices, and hands of one card, are the network's own. The network is a
-model of `sixnimmt imitate` (its value head learnt the bullheads to the round's end):
+round per candidate, no value head). `top=K` (with either) judges only the K cards the
+network's logits rate best, so the worlds go where the choice is close (at equal time,
+`top=3:worlds=96` against every card in 32 worlds: experiments/training-2026-12-05b.md).
+Row choices, and hands of one card, are the network's own. The network is a model of
+`sixnimmt imitate` (its value head learnt the bullheads to the round's end):
 `path`, by default the shipped imitation network that fits the table (its game,
 variant and size: `ppo-all` for every classic table, 2-10). With `belief=FILE` (or
 `belief=shipped`: agents/models/belief-4p.npz) the worlds are dealt from a belief model
@@ -57,8 +58,8 @@ class GuidedSearchAgent:
             raise ValueError("depth must be >= 1")
         if rollout not in ("network", "mcs"):
             raise ValueError("rollout must be network or mcs")
-        if top < 0 or (top and rollout != "mcs"):
-            raise ValueError("top must be >= 0 (0: every card), and needs rollout=mcs")
+        if top < 0:
+            raise ValueError("top must be >= 0 (0: every card)")
         self.worlds, self.depth, self.top = worlds, depth, top
         self.mcs = MonteCarloAgent(rollouts=worlds) if rollout == "mcs" else None
         self.net = PPOAgent(path, trained=DEFAULT_TRAINING)
@@ -122,6 +123,11 @@ class GuidedSearchAgent:
         hands = np.sort(view.hand[entries], axis=1)
         n = int((hands[0] > 0).sum())
         hands = hands[:, hands.shape[1] - n:]
+        if 0 < self.top < n:  # only the cards the network rates best: their worlds are what decide
+            logits = action_logits(model.policy, layout.encode(view.subset(entries)))
+            hands = np.take_along_axis(hands, top_k(np.take_along_axis(logits, hands.astype(np.intp) - 1, axis=1),
+                                                    self.top), axis=1)
+            n = self.top
         k = len(entries)
         if self.belief is not None:  # the worlds dealt as the belief model expects the hands
             worlds = self.belief.sample(view, entries, n, K, rng)

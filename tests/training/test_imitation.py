@@ -353,7 +353,8 @@ def test_cli_imitate_and_guided_smoke(tiny_run):
 def test_guided_rollout_mcs_is_mcs_and_top_keeps_the_networks_best_cards():
     """guided:rollout=mcs estimates exactly as mcs does (same worlds and rollouts); with
     top=K it rolls out only the K cards the shipped imitation network's logits rate best;
-    swapping the other hands changes nothing; top needs rollout=mcs."""
+    swapping the other hands changes nothing; with the network's search (value head) top=K
+    judges the same K cards."""
     from agents.cards.guided import GuidedSearchAgent
     from agents.cards.search import MonteCarloAgent
     from sixnimmt_env.cards.engine import new_games
@@ -380,5 +381,9 @@ def test_guided_rollout_mcs_is_mcs_and_top_keeps_the_networks_best_cards():
     swapped.hands[1], swapped.hands[3] = st.hands[3].copy(), st.hands[1].copy()
     assert (top.act(SeatView(swapped, 0), np.random.default_rng(2)) == mine).all()
     assert np.isin(mine + 1, best).all()  # one of the three
-    with pytest.raises(ValueError, match="needs rollout=mcs"):
-        GuidedSearchAgent(top=3)
+    net_top = GuidedSearchAgent(worlds=8, top=3)
+    judged, net_values = net_top.card_values(view, entries, np.random.default_rng(1), model, layout)
+    assert judged.tolist() == best.tolist() and net_values.shape == (6, 3) and np.isfinite(net_values).all()
+    assert np.isin(net_top.act(view, np.random.default_rng(2)) + 1, best).all()
+    with pytest.raises(ValueError, match="top must be"):
+        GuidedSearchAgent(top=-1)
