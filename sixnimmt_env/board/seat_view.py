@@ -32,28 +32,27 @@ class BoardSeatView(SeatViewBase):
     _st: BoardState
 
     @cached_property
-    def _status(self) -> tuple[NDArray[np.int8], NDArray[np.int64]]:
-        """(n,) each entry's decision (kernel_views.IDLE, PICKING, ASKED, ASKED_PRO) and
-        (n,) its hand size, in one compiled pass."""
+    def _status(self) -> NDArray[np.int8]:
+        """(n,) each entry's decision (kernel_views.IDLE, PICKING, ASKED, ASKED_PRO), in
+        one compiled pass."""
         status = np.empty(self.n, dtype=np.int8)
-        size = np.empty(self.n, dtype=np.int64)
-        kernel_views.seat_status(inputs.arrays(self._st), self.seats, self.games, size, status)
-        return status, size
+        kernel_views.seat_status(inputs.arrays(self._st), self.seats, self.games, status)
+        return status
 
     @cached_property
     def is_asker(self) -> NDArray[np.bool_]:
         """(n,) this seat must answer a question now."""
-        return self._status[0] >= kernel_views.ASKED
+        return self._status >= kernel_views.ASKED
 
     @cached_property
     def picking(self) -> NDArray[np.bool_]:
         """(n,) this seat must put out a tile now."""
-        return self._status[0] == kernel_views.PICKING
+        return self._status == kernel_views.PICKING
 
     @cached_property
     def must_act(self) -> NDArray[np.bool_]:
         """(n,) this seat has a decision now."""
-        return self._status[0] != kernel_views.IDLE
+        return self._status != kernel_views.IDLE
 
     @cached_property
     def ask(self) -> NDArray[np.int8]:
@@ -68,7 +67,9 @@ class BoardSeatView(SeatViewBase):
     @cached_property
     def hand_size(self) -> NDArray[np.int64]:
         """(n,) tiles in hand (on the basic side every seat holds as many)."""
-        return self._status[1]
+        size = np.empty(self.n, dtype=np.int64)
+        kernel_views.hand_sizes(inputs.arrays(self._st), self.seats, self.games, size)
+        return size
 
     @cached_property
     def action_cards(self) -> NDArray[np.int8]:
@@ -213,13 +214,13 @@ class BoardSeatView(SeatViewBase):
         """(n, A) legal actions: tiles in hand, the answers to a question, else pass only."""
         mask = np.zeros((self.n, N_ACTIONS), dtype=bool)
         kernel_views.action_masks(inputs.arrays(self._st), inputs.tables(self.config), self.seats,
-                                  self.games, self._status[0], np.zeros(N_ACTIONS, dtype=np.int64), mask)
+                                  self.games, self._status, np.zeros(N_ACTIONS, dtype=np.int64), mask)
         return mask
 
     @cached_property
     def pro_ask(self) -> NDArray[np.bool_]:
         """(n,) the question is a pro one (action cards, free row): its answers are not yes/no."""
-        return self._status[0] == kernel_views.ASKED_PRO
+        return self._status == kernel_views.ASKED_PRO
 
     def random_legal_actions(self, rng: np.random.Generator) -> NDArray[np.int64]:
         """(n,) a uniformly random legal action per entry: a tile of the hand, no or yes
@@ -227,14 +228,14 @@ class BoardSeatView(SeatViewBase):
         The numbers are drawn here, a draw of n for the tiles when any entry picks, n for
         the answers when any is asked, one per pro question (the games' random streams),
         and used by `kernel_views.random_actions`."""
-        status, size = self._status
+        status = self._status
         pick = rng.random(self.n) if (status == kernel_views.PICKING).any() else _NONE
         ask = rng.random(self.n) if (status >= kernel_views.ASKED).any() else _NONE
         n_pro = int(np.count_nonzero(status == kernel_views.ASKED_PRO))
         pro = rng.random(n_pro) if n_pro else _NONE
         actions = np.empty(self.n, dtype=np.int64)
         kernel_views.random_actions(inputs.arrays(self._st), inputs.tables(self.config), self.seats,
-                                    self.games, status, size, pick, ask, pro, np.zeros(N_ACTIONS, dtype=np.int64),
+                                    self.games, status, pick, ask, pro, np.zeros(N_ACTIONS, dtype=np.int64),
                                     actions)
         return actions
 

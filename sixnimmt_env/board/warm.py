@@ -32,7 +32,8 @@ def compile_kernels(players: int = 3, games: int = 4, seed: int = 0) -> None:
         turn = 0
         while not game.game_over(state).all():
             view = game.view(state, np.repeat(np.arange(players), games), np.tile(np.arange(games), players))
-            view.action_mask()  # (the views' masks: their own small kernel)
+            view.action_mask()  # (the views' masks and hand sizes: their own small kernels)
+            view.hand_size
             actions = view.random_legal_actions(rng).reshape(players, games)
             game.step(state, actions, inplace=True, report=turn % 2 == 0)  # with and without the events
             turn += 1

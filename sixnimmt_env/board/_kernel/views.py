@@ -11,6 +11,7 @@ from numba import njit
 from ..actions import ANSWER_NO, LUCK_ACTION, PASS_ACTION
 from ..rules import DOUBLE, PLUS5
 from ..state import ASK_ACTION, ASK_FREE_ROW, ASK_LUCK_CARD, PHASE_ASK, PHASE_PICK, PHASE_PICK_SECOND
+from . import inline
 from .answers import legal_answers
 
 # An entry's decision (seat_status): none, a tile to put out, a yes/no or luck-card
@@ -19,23 +20,35 @@ IDLE, PICKING, ASKED, ASKED_PRO = 0, 1, 2, 3
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def seat_status(s, seats, games, size, status):
-    """size[i]: tiles in seat seats[i]'s hand in game games[i]; status[i]: its decision
-    (IDLE, PICKING, ASKED, ASKED_PRO)."""
-    H = s.hands.shape[2]
+def seat_status(s, seats, games, status):
+    """status[i]: the decision of seat seats[i] in game games[i] (IDLE, PICKING, ASKED,
+    ASKED_PRO). (The hand is not counted here: most of a pro game's steps are questions,
+    and a pro hand has 100 slots; `hand_sizes` counts where asked.)"""
     for i in range(len(games)):
         b, p = games[i], seats[i]
-        n = 0
-        while n < H and s.hands[b, p, n] > 0:  # the held tiles are in front
-            n += 1
-        size[i] = n
         phase = s.phase[b]
-        if (phase == PHASE_PICK or phase == PHASE_PICK_SECOND) and n > 0:
+        if (phase == PHASE_PICK or phase == PHASE_PICK_SECOND) and s.hands[b, p, 0] > 0:  # held tiles in front
             status[i] = PICKING
         elif phase == PHASE_ASK and s.asker[b] == p:
             status[i] = ASKED_PRO if s.ask[b] == ASK_ACTION or s.ask[b] == ASK_FREE_ROW else ASKED
         else:
             status[i] = IDLE
+
+
+@inline
+def held(s, b, p):
+    """Tiles in seat p's hand in game b (the held tiles are in front)."""
+    n = 0
+    while n < s.hands.shape[2] and s.hands[b, p, n] > 0:
+        n += 1
+    return n
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def hand_sizes(s, seats, games, size):
+    """size[i]: tiles in seat seats[i]'s hand in game games[i]."""
+    for i in range(len(games)):
+        size[i] = held(s, games[i], seats[i])
 
 
 @njit(cache=True, nogil=True, _nrt=False)
@@ -56,16 +69,16 @@ def action_masks(s, t, seats, games, status, scratch, mask):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def random_actions(s, t, seats, games, status, size, pick, ask, pro, scratch, out):
+def random_actions(s, t, seats, games, status, pick, ask, pro, scratch, out):
     """out[i]: a uniformly random legal action of entry i from the caller's numbers: the
-    tile in hand slot pick[i] * size (picking); no or yes by ask[i] < 0.5, a luck card
+    tile in hand slot pick[i] * (tiles held) (picking); no or yes by ask[i] < 0.5, a luck card
     likewise from the stacks that hold one (asked); the legal answer at fraction pro[k] of
     the legal answers for the k-th pro question; the pass otherwise."""
     k = 0
     for i in range(len(games)):
         b = games[i]
         if status[i] == PICKING:
-            out[i] = s.hands[b, seats[i], int(pick[i] * size[i])] - 1
+            out[i] = s.hands[b, seats[i], int(pick[i] * held(s, b, seats[i]))] - 1
         elif status[i] == ASKED:
             second = 1 if ask[i] < 0.5 else 0
             if s.ask[b] == ASK_LUCK_CARD:
