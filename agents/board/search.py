@@ -152,24 +152,29 @@ def determinize(known: BoardState, seats: NDArray, unseen: NDArray, rng: np.rand
     keys[~unseen] = 2.0  # seen tiles (and tile 0) sort last
     perm = np.argsort(keys, axis=1).astype(np.int8)  # (G, N+1): the unseen tiles first, shuffled
     u = unseen.sum(axis=1)
-    own = known.hands[seats, :, rows]  # (G, H)
+    # written through game-first views (G, ...) of the arrays (the state stores them so: one gather or
+    # scatter of whole rows per seat instead of a three-index one)
+    hands = np.moveaxis(known.hands, -1, 0)  # (G, P, H)
+    own = hands[rows, seats]  # (G, H)
     h = (own > 0).sum(axis=1)  # everyone holds as many tiles as the seat (basic side)
     order = np.argsort(np.where(own > 0, rng.random((G, H)), 2.0), axis=1)
-    known.hands[seats[:, None], np.arange(H)[None, :], rows[:, None]] = np.take_along_axis(own, order, axis=1)
-    second = (known.phase == PHASE_PICK_SECOND).astype(np.int64)
+    hands[rows, seats] = np.take_along_axis(own, order, axis=1)
+    second = known.phase == PHASE_PICK_SECOND
     j = np.arange(H)[None, :]
     taken = np.zeros(G, dtype=np.int64)  # unseen tiles dealt so far
     for k in range(P - 1):
         seat = (seats + 1 + k) % P
         hk = h if sizes is None else sizes[rows, seat]  # (pro: the seat's own hand size)
         src = np.minimum(taken[:, None] + j, N_TILES)
-        known.hands[seat[:, None], j, rows[:, None]] = np.where(j < hk[:, None], perm[rows[:, None], src], 0)
+        hands[rows, seat] = np.where(j < hk[:, None], np.take_along_axis(perm, src, axis=1), 0)
         taken += hk
-    for k in range(P - 1):
-        seat = (seats + 1 + k) % P
-        first = perm[rows, np.minimum(taken, N_TILES)]
-        known.picked[0, seat, rows] = np.where(second > 0, first, known.picked[0, seat, rows])
-        taken += second
+    if second.any():
+        picked = np.moveaxis(known.picked[0], -1, 0)  # (G, P): the first tiles put out
+        for k in range(P - 1):
+            seat = (seats + 1 + k) % P
+            first = perm[rows, np.minimum(taken, N_TILES)]
+            picked[rows, seat] = np.where(second, first, picked[rows, seat])
+            taken += second
     offset = taken
     rest = u - offset
     if (rest < 0).any():
@@ -177,8 +182,9 @@ def determinize(known: BoardState, seats: NDArray, unseen: NDArray, rng: np.rand
     # the supply's undrawn part starts at `drawn` (the drawn part is never read again)
     S = known.supply.shape[0]
     pos = np.arange(S)[None, :] - known.drawn.astype(np.int64)[:, None]  # (G, S) place among the undrawn
-    src = np.clip(offset[:, None] + pos, 0, N_TILES)
-    known.supply[:] = np.where((pos >= 0) & (pos < rest[:, None]), perm[rows[:, None], src], 0).T
+    src = np.minimum(np.maximum(offset[:, None] + pos, 0), N_TILES)
+    np.moveaxis(known.supply, -1, 0)[:] = np.where((pos >= 0) & (pos < rest[:, None]),
+                                                    np.take_along_axis(perm, src, axis=1), 0)
 
 
 class BoardMonteCarloAgent:

@@ -22,6 +22,7 @@ from .render import action_cards_line, board_lines, scores_line, step_lines
 from .rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, RULE_KEYS, VARIANTS, BoardConfig
 from .seat_view import BoardSeatView
 from .state import PHASE_ASK, PHASE_NAMES, PHASE_OVER, PHASE_PICK, PHASE_PICK_SECOND, BoardState
+from .warm import load_kernels
 
 NAME = "board"
 # A turn asks at most: two tiles, and per tile a few questions (2x, luck cards, +5).
@@ -43,7 +44,9 @@ class BoardGame(GameBase):
             max_decision_steps=MAX_TURNS * _STEPS_PER_TURN, phases=PHASE_NAMES)
 
     def new_games(self, seeds) -> BoardState:
-        return engine.new_games(self.rules, seeds)
+        state = engine.new_games(self.rules, seeds)
+        load_kernels(state)  # once a process: the kernels' cache load before anyone's first decision is timed
+        return state
 
     def restart(self, state: BoardState, games, seeds) -> None:
         games = np.atleast_1d(np.asarray(games, dtype=np.intp))

@@ -18,7 +18,12 @@ import numpy as np
 from ..core.game import make_game
 from ..core.rng import game_seeds
 from . import engine
+from ._kernel import inputs
+from ._kernel import play as kernel_play
+from ._kernel import views as kernel_views
+from .actions import N_ACTIONS
 from .rules import VARIANTS
+from .state import BoardState
 
 
 def compile_kernels(players: int = 3, games: int = 4, seed: int = 0) -> None:
@@ -39,6 +44,32 @@ def compile_kernels(players: int = 3, games: int = 4, seed: int = 0) -> None:
             turn += 1
         while not game.game_over(fast).all():
             engine.play_random(fast, rng.random((games, players + 1), dtype=np.float32), threads=1)
+
+
+_LOADED: list[bool] = []
+
+
+def load_kernels(state: BoardState) -> None:
+    """Once a process: hand every kernel a game's play calls (the driver, the step's check,
+    the seat views' four) an empty list of games of `state`, so numba loads their machine
+    code from the cache (or compiles it) now, with the signatures the engine uses, and not
+    inside the first decision an agent is timed on (`BoardGame.new_games` calls this)."""
+    if _LOADED:
+        return
+    _LOADED.append(True)
+    s, t = inputs.arrays(state), inputs.tables(state.config)
+    none = np.zeros(0, dtype=np.intp)
+    scratch = np.zeros(N_ACTIONS, dtype=np.int64)
+    actions = np.zeros((state.players, state.batch_size), dtype=np.int64)
+    numbers = np.zeros((0, state.players), dtype=np.float32)
+    status, size, out = np.zeros(0, np.int8), np.zeros(0, np.int64), np.zeros(0, np.int64)
+    kernel_play.play(s, t, inputs.NO_EVENTS, False, kernel_play.GIVEN, none, actions, numbers,
+                     np.zeros(0, dtype=np.int64), scratch, status)
+    kernel_play.first_illegal(s, t, none, actions, scratch)
+    kernel_views.seat_status(s, none, none, status)
+    kernel_views.hand_sizes(s, none, none, size)
+    kernel_views.action_masks(s, t, none, none, status, scratch, np.zeros((0, N_ACTIONS), dtype=bool))
+    kernel_views.random_actions(s, t, none, none, status, np.zeros(0), np.zeros(0), np.zeros(0), scratch, out)
 
 
 if __name__ == "__main__":
