@@ -20,9 +20,9 @@ from ..core.rng import game_seeds
 from . import engine
 from ._kernel import inputs
 from ._kernel import play as kernel_play
-from ._kernel import views as kernel_views
 from .actions import N_ACTIONS
 from .rules import VARIANTS
+from .seat_view import BoardSeatView
 from .state import BoardState
 
 
@@ -50,10 +50,12 @@ _LOADED: list[bool] = []
 
 
 def load_kernels(state: BoardState) -> None:
-    """Once a process: hand every kernel a game's play calls (the driver, the step's check,
-    the seat views' four) an empty list of games of `state`, so numba loads their machine
-    code from the cache (or compiles it) now, with the signatures the engine uses, and not
-    inside the first decision an agent is timed on (`BoardGame.new_games` calls this)."""
+    """Once a process: hand the kernels every game calls (the driver, the step's check, the
+    seat views' who-must-act) an empty list of games of `state`, so numba loads their
+    machine code from the cache (or compiles it) now, with the signatures the engine uses,
+    and not inside the first decision an agent is timed on (`BoardGame.new_games` calls
+    this). The views' other kernels (masks, random actions, hand sizes) load where used:
+    loading them here would compile them on a first run that never calls them."""
     if _LOADED:
         return
     _LOADED.append(True)
@@ -61,15 +63,11 @@ def load_kernels(state: BoardState) -> None:
     none = np.zeros(0, dtype=np.intp)
     scratch = np.zeros(N_ACTIONS, dtype=np.int64)
     actions = np.zeros((state.players, state.batch_size), dtype=np.int64)
-    numbers = np.zeros((0, state.players), dtype=np.float32)
-    status, size, out = np.zeros(0, np.int8), np.zeros(0, np.int64), np.zeros(0, np.int64)
-    kernel_play.play(s, t, inputs.NO_EVENTS, False, kernel_play.GIVEN, none, actions, numbers,
-                     np.zeros(0, dtype=np.int64), scratch, status)
+    kernel_play.play(s, t, inputs.NO_EVENTS, False, kernel_play.GIVEN, none, actions,
+                     np.zeros((0, state.players), dtype=np.float32), np.zeros(0, dtype=np.int64), scratch,
+                     np.zeros(0, dtype=np.int8))
     kernel_play.first_illegal(s, t, none, actions, scratch)
-    kernel_views.seat_status(s, none, none, status)
-    kernel_views.hand_sizes(s, none, none, size)
-    kernel_views.action_masks(s, t, none, none, status, scratch, np.zeros((0, N_ACTIONS), dtype=bool))
-    kernel_views.random_actions(s, t, none, none, status, np.zeros(0), np.zeros(0), np.zeros(0), scratch, out)
+    BoardSeatView(state, none, none).must_act  # (who must act: with the argument types a view passes)
 
 
 if __name__ == "__main__":
