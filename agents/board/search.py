@@ -63,6 +63,7 @@ from sixnimmt_env.board.state import (
 )
 
 from .heuristics import VALUES, tile_values
+from .worlds import deal_worlds
 
 
 def rollout_actions(st: BoardState) -> NDArray[np.int64]:
@@ -145,46 +146,22 @@ def determinize(known: BoardState, seats: NDArray, unseen: NDArray, rng: np.rand
     into the other seats' hands, their face-down first tiles (PHASE_PICK_SECOND) and the
     supply, and shuffle the observing seat's own hand. `known` is a known_state() copy
     (those places empty), seats[g] the observing seat of game g."""
-    G, P = known.batch_size, known.players
-    H = known.hands.shape[1]
-    rows = np.arange(G)
+    G, H = known.batch_size, known.hands.shape[1]
     keys = rng.random((G, N_TILES + 1))
     keys[~unseen] = 2.0  # seen tiles (and tile 0) sort last
     perm = np.argsort(keys, axis=1).astype(np.int8)  # (G, N+1): the unseen tiles first, shuffled
     u = unseen.sum(axis=1)
-    # written through game-first views (G, ...) of the arrays (the state stores them so: one gather or
-    # scatter of whole rows per seat instead of a three-index one)
-    hands = np.moveaxis(known.hands, -1, 0)  # (G, P, H)
-    own = hands[rows, seats]  # (G, H)
-    h = (own > 0).sum(axis=1)  # everyone holds as many tiles as the seat (basic side)
-    order = np.argsort(np.where(own > 0, rng.random((G, H)), 2.0), axis=1)
-    hands[rows, seats] = np.take_along_axis(own, order, axis=1)
-    second = known.phase == PHASE_PICK_SECOND
-    j = np.arange(H)[None, :]
-    taken = np.zeros(G, dtype=np.int64)  # unseen tiles dealt so far
-    for k in range(P - 1):
-        seat = (seats + 1 + k) % P
-        hk = h if sizes is None else sizes[rows, seat]  # (pro: the seat's own hand size)
-        src = np.minimum(taken[:, None] + j, N_TILES)
-        hands[rows, seat] = np.where(j < hk[:, None], np.take_along_axis(perm, src, axis=1), 0)
-        taken += hk
-    if second.any():
-        picked = np.moveaxis(known.picked[0], -1, 0)  # (G, P): the first tiles put out
-        for k in range(P - 1):
-            seat = (seats + 1 + k) % P
-            first = perm[rows, np.minimum(taken, N_TILES)]
-            picked[rows, seat] = np.where(second, first, picked[rows, seat])
-            taken += second
-    offset = taken
-    rest = u - offset
-    if (rest < 0).any():
+    own_keys = rng.random((G, H))  # the own hand's new order (drawn for every slot, used for the held ones)
+    # the writing, game by game (worlds.py): the arrays' game-first views, as the state stores them
+    bad = deal_worlds(np.moveaxis(known.hands, -1, 0), np.moveaxis(known.picked, -1, 0),
+                      np.moveaxis(known.supply, -1, 0), known.drawn.astype(np.int64),
+                      known.phase == PHASE_PICK_SECOND, np.asarray(seats, dtype=np.int64), perm, u, own_keys,
+                      _NO_SIZES if sizes is None else np.asarray(sizes, dtype=np.int64), N_TILES)
+    if bad >= 0:
         raise ValueError("more hidden places than unseen tiles (inconsistent view)")
-    # the supply's undrawn part starts at `drawn` (the drawn part is never read again)
-    S = known.supply.shape[0]
-    pos = np.arange(S)[None, :] - known.drawn.astype(np.int64)[:, None]  # (G, S) place among the undrawn
-    src = np.minimum(np.maximum(offset[:, None] + pos, 0), N_TILES)
-    np.moveaxis(known.supply, -1, 0)[:] = np.where((pos >= 0) & (pos < rest[:, None]),
-                                                    np.take_along_axis(perm, src, axis=1), 0)
+
+
+_NO_SIZES = np.zeros((0, 0), dtype=np.int64)
 
 
 class BoardMonteCarloAgent:

@@ -173,7 +173,7 @@ class BoardState(GameBatch):
         """The games at index, indices or boolean mask `games`, as a new batch (rows of
         the game-major storage)."""
         idx = np.atleast_1d(np.arange(self.batch_size)[games])
-        return self._map_games(lambda a: a[idx])
+        return self._map_games(lambda a: a.take(idx, axis=0))  # (up to twice a[idx]'s speed on these rows)
 
     def repeat(self, n: int):
         """Each game repeated n times in a row (GameBatch.repeat), in the game-major storage."""
