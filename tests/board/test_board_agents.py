@@ -288,6 +288,15 @@ def test_determinize_fills_every_hidden_place_from_the_unseen_tiles():
             assert sorted(t for t in hands[seat] if t) == sorted(t for t in st.hands[seat, :, b] if t)
 
 
+def test_determinize_refuses_a_view_with_more_hidden_places_than_unseen_tiles():
+    game = make_game("board", players=4, variant="basic")
+    view = game.view(game.new_games(np.arange(2)), 0)
+    unseen = view.unseen.copy()
+    unseen[1, np.flatnonzero(unseen[1])[5:]] = False  # game 1: 5 unseen tiles for 3 hands of 12
+    with pytest.raises(ValueError, match="more hidden places"):
+        determinize(view.known_state(), view.seats, unseen, np.random.default_rng(0))
+
+
 def test_mcs_estimates_every_candidate():
     game = make_game("board", players=4, variant="luck")
     st = game.new_games([3])
