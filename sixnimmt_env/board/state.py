@@ -10,7 +10,7 @@ tiles placed per turn at most, `N` = 100 tiles. Tile id 0 means "no tile" everyw
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 from numpy.typing import NDArray
@@ -163,7 +163,8 @@ class BoardState(GameBatch):
             if major is None:  # a field set to a game-last array: fn on its game-first view
                 return storage.stored(storage.game_last(fn(storage.games_first(a))))
             return storage.game_last(fn(major))
-        return super()._map(one)
+        # (GameBatch._map, with the field names listed once: a search takes states ~10 times a decision)
+        return type(self)(config=self.config, **{name: one(getattr(self, name)) for name in _ARRAY_FIELDS})
 
     def copy(self):
         """A deep copy (no array is shared), copied straight into the kernels' storage."""
@@ -203,3 +204,6 @@ class BoardState(GameBatch):
         phases = np.bincount(self.phase, minlength=len(PHASE_NAMES))
         counts = ", ".join(f"{n}={c}" for n, c in zip(PHASE_NAMES, phases))
         return f"BoardState(B={self.batch_size}, players={self.players}, {counts})"
+
+
+_ARRAY_FIELDS = tuple(f.name for f in fields(BoardState) if f.name != "config")  # every field but config
