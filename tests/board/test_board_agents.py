@@ -528,3 +528,63 @@ def test_pro_answers_and_tile_values_match_their_oracles(variant):
             actions.append(view.random_legal_actions(rng))
         st, _ = game.step(st, np.stack(actions))
     assert offers > 50 and picks > 50
+
+
+def _numpy_determinize(known, seats, unseen, rng, sizes=None):
+    """search.determinize as plain NumPy (its version before the compiled deal): the
+    oracle of agents/board/worlds.py, drawing the same random numbers."""
+    from sixnimmt_env.board.rules import N_TILES
+
+    G, P, H = known.batch_size, known.players, known.hands.shape[1]
+    rows = np.arange(G)
+    keys = rng.random((G, N_TILES + 1))
+    keys[~unseen] = 2.0
+    perm = np.argsort(keys, axis=1).astype(np.int8)
+    u = unseen.sum(axis=1)
+    own = known.hands[seats, :, rows]
+    h = (own > 0).sum(axis=1)
+    order = np.argsort(np.where(own > 0, rng.random((G, H)), 2.0), axis=1)
+    known.hands[seats[:, None], np.arange(H)[None, :], rows[:, None]] = np.take_along_axis(own, order, axis=1)
+    second = (known.phase == PHASE_PICK_SECOND).astype(np.int64)
+    j = np.arange(H)[None, :]
+    taken = np.zeros(G, dtype=np.int64)
+    for k in range(P - 1):
+        seat = (seats + 1 + k) % P
+        hk = h if sizes is None else sizes[rows, seat]
+        src = np.minimum(taken[:, None] + j, N_TILES)
+        known.hands[seat[:, None], j, rows[:, None]] = np.where(j < hk[:, None], perm[rows[:, None], src], 0)
+        taken += hk
+    for k in range(P - 1):
+        seat = (seats + 1 + k) % P
+        first = perm[rows, np.minimum(taken, N_TILES)]
+        known.picked[0, seat, rows] = np.where(second > 0, first, known.picked[0, seat, rows])
+        taken += second
+    pos = np.arange(known.supply.shape[0])[None, :] - known.drawn.astype(np.int64)[:, None]
+    src = np.clip(taken[:, None] + pos, 0, N_TILES)
+    known.supply[:] = np.where((pos >= 0) & (pos < (u - taken)[:, None]), perm[rows[:, None], src], 0).T
+
+
+@pytest.mark.parametrize("variant, players", [("luck", 2), ("basic", 5), ("pro", 3), ("pro-luck", 4)])
+def test_determinize_deals_what_the_numpy_deal_deals(variant, players):
+    """The compiled deal of the hidden tiles (agents/board/worlds.py) writes the worlds the
+    NumPy version wrote, from the same random numbers, at every step of random games."""
+    game = make_game("board", players=players, variant=variant)
+    st = game.new_games(np.arange(8))
+    rng = np.random.default_rng(1)
+    steps = 0
+    while not game.game_over(st).all():
+        live = np.flatnonzero(~game.game_over(st))
+        view = game.view(st, np.full(len(live), steps % players), live)
+        sizes = None
+        if view.config.pro:
+            absolute = (np.arange(players)[None, :] - view.seats[:, None]) % players
+            sizes = np.take_along_axis(view.hand_sizes, absolute, axis=1)
+        known = view.known_state()
+        want, got = known.copy(), known.copy()
+        _numpy_determinize(want, view.seats, view.unseen, np.random.default_rng(steps), sizes)
+        determinize(got, view.seats, view.unseen, np.random.default_rng(steps), sizes)
+        for name in ("hands", "picked", "supply"):
+            assert np.array_equal(getattr(want, name), getattr(got, name)), (steps, name)
+        st, _ = game.step(st, np.stack([game.view(st, p).random_legal_actions(rng) for p in range(players)]))
+        steps += 1
+    assert steps >= 10
