@@ -30,13 +30,34 @@ class BoardSeatView(SeatViewBase):
     engine state is kept private)."""
 
     _st: BoardState
+    _counts: tuple[int, int, int]  # entries picking, asked, asked a pro question (set with _status)
+
+    def __init__(self, state: BoardState, seats, games=None):
+        if games is not None:
+            super().__init__(state, seats, games)
+            return
+        # every game in order (how environments and the benchmark ask): the base class's
+        # fields without its check that the games are 0..B-1
+        self._st = state
+        self.config = state.config
+        self.players = state.players
+        self.n = n = state.batch_size
+        self.games = np.arange(n)
+        seats = np.asarray(seats, dtype=np.intp)
+        if seats.shape == (n,):  # read-only, as the base class's broadcast (the kernels' argument type)
+            seats = seats.view()
+            seats.flags.writeable = False
+        else:
+            seats = np.broadcast_to(seats, (n,))
+        self.seats = seats
+        self._g = slice(None)
 
     @cached_property
     def _status(self) -> NDArray[np.int8]:
         """(n,) each entry's decision (kernel_views.IDLE, PICKING, ASKED, ASKED_PRO), in
         one compiled pass."""
         status = np.empty(self.n, dtype=np.int8)
-        kernel_views.seat_status(inputs.arrays(self._st), self.seats, self.games, status)
+        self._counts = kernel_views.seat_status(inputs.arrays(self._st), self.seats, self.games, status)
         return status
 
     @cached_property
@@ -229,9 +250,9 @@ class BoardSeatView(SeatViewBase):
         the answers when any is asked, one per pro question (the games' random streams),
         and used by `kernel_views.random_actions`."""
         status = self._status
-        pick = rng.random(self.n) if (status == kernel_views.PICKING).any() else _NONE
-        ask = rng.random(self.n) if (status >= kernel_views.ASKED).any() else _NONE
-        n_pro = int(np.count_nonzero(status == kernel_views.ASKED_PRO))
+        n_pick, n_ask, n_pro = self._counts  # (counted by the status kernel)
+        pick = rng.random(self.n) if n_pick else _NONE
+        ask = rng.random(self.n) if n_ask else _NONE
         pro = rng.random(n_pro) if n_pro else _NONE
         actions = np.empty(self.n, dtype=np.int64)
         kernel_views.random_actions(inputs.arrays(self._st), inputs.tables(self.config), self.seats,

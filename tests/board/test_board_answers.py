@@ -148,3 +148,35 @@ def test_play_random_plays_the_games_of_the_checked_interface(variant, players, 
             assert (getattr(fast, name) == getattr(slow, name)).all(), (calls, name)
         calls += 1
     assert calls > 20 and game.game_over(slow).all()
+
+
+@pytest.mark.parametrize("variant,players", [("luck", 3), ("pro", 4), ("pro-luck", 5)])
+def test_the_steps_check_accepts_exactly_the_legal_answers(variant, players):
+    """The step's check (`first_illegal`, through `answers.allows`: one answer checked)
+    accepts, at every question of random games, exactly the answers of the asker's mask
+    (`answer_masks`, the list `legal_answers` writes), and none outside the actions."""
+    from sixnimmt_env.board._kernel import inputs
+    from sixnimmt_env.board._kernel import play as kernel_play
+
+    game = make_game("board", players=players, variant=variant)
+    batch = 12
+    st = game.new_games(game_seeds(players + 7, batch))
+    rng = np.random.default_rng(players)
+    scratch = np.zeros(N_ACTIONS, dtype=np.int64)
+    candidates = np.arange(-1, N_ACTIONS + 1)
+    checked = 0
+    while not game.game_over(st).all():
+        asked = np.flatnonzero(st.phase == PHASE_ASK)
+        s, t = inputs.arrays(st), inputs.tables(st.config)
+        masks = answer_masks(st, asked)
+        for j, b in enumerate(asked):
+            actions = np.zeros((players, batch), dtype=np.int64)
+            accepted = []
+            for a in candidates:
+                actions[st.asker[b], b] = a
+                accepted.append(kernel_play.first_illegal(s, t, np.array([b], dtype=np.intp), actions, scratch) < 0)
+            assert (np.array(accepted) == np.r_[False, masks[j], False]).all(), (b, int(st.ask[b]))
+            checked += 1
+        actions = np.stack([game.view(st, [p] * batch).random_legal_actions(rng) for p in range(players)])
+        st, _ = game.step(st, actions)
+    assert checked > 50

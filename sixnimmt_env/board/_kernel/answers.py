@@ -18,6 +18,7 @@ from ..actions import (
     FREE_ROW_ACTION,
     FRONT_ACTION,
     LUCK_ACTION,
+    N_ACTIONS,
     NO_CARD_ACTION,
     ONE_MORE_ACTION,
     SKIP_ACTION,
@@ -52,6 +53,62 @@ def legal_answers(s, t, b, out):
         out[0], out[1] = ANSWER_NO, ANSWER_YES
         n = 2
     return n
+
+
+@inline
+def allows(s, t, b, a):
+    """Whether action `a` is one of `legal_answers(s, t, b)`: the same preconditions, checked
+    for the one answer given (the step's check: no list of answers written and sorted)."""
+    ask = s.ask[b]
+    R = s.length.shape[1]
+    if ask == ASK_ACTION:
+        return offer_allows(s, t, b, a)
+    if ask == ASK_FREE_ROW:
+        return FREE_ROW_ACTION <= a < FREE_ROW_ACTION + R and s.length[b, a - FREE_ROW_ACTION] == 0
+    if ask == ASK_LUCK_CARD:
+        kind = a - LUCK_ACTION[0]
+        return 0 <= kind < s.stack.shape[1] and s.stack[b, kind] > 0
+    if ask != ASK_NONE:
+        return a == ANSWER_NO or a == ANSWER_YES
+    return False
+
+
+@inline
+def offer_allows(s, t, b, a):
+    """Whether `a` is one of `offer_answers(s, t, b)` (its preconditions, one answer)."""
+    if a == NO_CARD_ACTION:
+        return True
+    k = s.at[b]
+    tile, seat = s.queue[b, k], s.queue_seat[b, k]
+    R = s.length.shape[1]
+    if STOP_ACTION <= a < STOP_ACTION + R:
+        return s.action[b, STOP, seat] > 0 and s.stops_left[b] > 0 and is_open(s, t, a - STOP_ACTION, b)
+    if FRONT_ACTION <= a < FRONT_ACTION + R:
+        r = a - FRONT_ACTION
+        return (s.action[b, FRONT, seat] > 0 and is_open(s, t, r, b) and s.tiles[b, r, 0] > tile
+                and s.length[b, r] < t.row_len[r] - 1)
+    if ASCENDING_ACTION <= a < ASCENDING_ACTION + R:
+        r = a - ASCENDING_ACTION
+        return s.action[b, ASCENDING, seat] > 0 and is_open(s, t, r, b) and s.tiles[b, r, s.length[b, r] - 1] < tile
+    if a == SKIP_ACTION:
+        if s.action[b, SKIP, seat] == 0:
+            return False
+        row = rules_row(s, t, b, tile)
+        return s.length[b, row] + 1 < t.row_len[row] - 1
+    if SWAP_ACTION <= a < ONE_MORE_ACTION:  # Swap / One more: a tile of the hand, the card held
+        kind, wanted = SWAP, a - SWAP_ACTION + 1
+    elif ONE_MORE_ACTION <= a < N_ACTIONS:
+        kind, wanted = ONE_MORE, a - ONE_MORE_ACTION + 1
+    else:
+        return False
+    if s.action[b, kind, seat] == 0:
+        return False
+    h = 0
+    while h < s.hands.shape[2] and s.hands[b, seat, h] > 0:
+        if s.hands[b, seat, h] == wanted:
+            return True
+        h += 1
+    return False
 
 
 @inline

@@ -40,7 +40,7 @@ from ..actions import (
 from ..rules import DOUBLE, PLUS5, PLUS5_POINTS
 from ..state import ASK_ACTION, ASK_DOUBLE, ASK_FREE_ROW, ASK_LUCK_CARD, ASK_PLUS5, PHASE_ASK
 from . import inline
-from .answers import legal_answers, store
+from .answers import allows, legal_answers, store
 from .place import ASKED, NEXT_TURN, PICKING, place_on
 from .turns import SLOT_AT_FRACTION, SLOT_LAST, SLOT_OF_TILE, put_out
 
@@ -133,12 +133,7 @@ def first_illegal(s, t, games, actions, scratch):
         b = games[j]
         if s.phase[b] == PHASE_ASK:
             a = actions[s.asker[b], b]
-            ok = False
-            if 0 <= a < N_ACTIONS:
-                for k in range(legal_answers(s, t, b, scratch)):
-                    if scratch[k] == a:
-                        ok = True
-            if not ok:
+            if not (0 <= a < N_ACTIONS and allows(s, t, b, a)):
                 return j
             continue
         for p in range(s.hands.shape[1]):
