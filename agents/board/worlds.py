@@ -59,3 +59,21 @@ def deal_worlds(hands, picked, supply, drawn, second, seats, perm, unseen_count,
             pos = i - drawn[g]
             supply[g, i] = perm[g, min(max(taken + pos, 0), last_tile)] if 0 <= pos < rest else 0
     return bad
+
+
+_LOADED: list[bool] = []
+
+
+def load_deal_worlds() -> None:
+    """Once a process: call `deal_worlds` with no games and the argument types
+    `search.determinize` passes, so numba loads its machine code from the cache (or
+    compiles it) when a search agent is made, not inside the first decision it is timed on."""
+    if _LOADED:
+        return
+    _LOADED.append(True)
+    import numpy as np
+
+    from sixnimmt_env.board.rules import N_TILES
+    deal_worlds(np.zeros((0, 1, 1), np.int8), np.zeros((0, 2, 1), np.int8), np.zeros((0, 1), np.int8),
+                np.zeros(0, np.int64), np.zeros(0, np.bool_), np.zeros(0, np.int64), np.zeros((0, 1), np.int8),
+                np.zeros(0, np.int64), np.zeros((0, 1), np.float64), np.zeros((0, 0), np.int64), N_TILES)
