@@ -25,7 +25,7 @@ run: $(STAMP)  ## the main job: the standard 4-player tournament (report and plo
 test: $(STAMP) browser  ## the linter (pyproject.toml's [tool.ruff]), then the test suite
 	$(VENV)/bin/ruff check .
 	# two workers, whole files each (tests/conftest.py: the groups, and the kernels compiled first)
-	$(PY) -m pytest -q -n 2 --dist loadgroup
+	$(PY) -m pytest -q -n 2 --dist loadgroup --durations=15
 
 # The browser tests of `sixnimmt serve` drive Debian's chromium (Playwright's own browser
 # download cannot be reached here). Installed when missing, where apt-get can (root).

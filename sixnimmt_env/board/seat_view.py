@@ -32,26 +32,6 @@ class BoardSeatView(SeatViewBase):
     _st: BoardState
     _counts: tuple[int, int, int]  # entries picking, asked, asked a pro question (set with _status)
 
-    def __init__(self, state: BoardState, seats, games=None):
-        if games is not None:
-            super().__init__(state, seats, games)
-            return
-        # every game in order (how environments and the benchmark ask): the base class's
-        # fields without its check that the games are 0..B-1
-        self._st = state
-        self.config = state.config
-        self.players = state.players
-        self.n = n = state.batch_size
-        self.games = np.arange(n)
-        seats = np.asarray(seats, dtype=np.intp)
-        if seats.shape == (n,):  # read-only, as the base class's broadcast (the kernels' argument type)
-            seats = seats.view()
-            seats.flags.writeable = False
-        else:
-            seats = np.broadcast_to(seats, (n,))
-        self.seats = seats
-        self._g = slice(None)
-
     @cached_property
     def _status(self) -> NDArray[np.int8]:
         """(n,) each entry's decision (kernel_views.IDLE, PICKING, ASKED, ASKED_PRO), in

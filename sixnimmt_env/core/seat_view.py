@@ -31,7 +31,8 @@ class SeatViewBase:
         self.n = len(self.games)
         # Index for reading per-game arrays: a plain slice when the view covers every
         # game in order (the common case in vectorized envs) avoids gathering copies.
-        identity = self.n == state.batch_size and (self.games == np.arange(self.n)).all()
+        # Without `games` that is known, and the comparison is skipped (a view a step).
+        identity = games is None or (self.n == state.batch_size and (self.games == np.arange(self.n)).all())
         self._g = slice(None) if identity else self.games
 
     def subset(self, entries: NDArray) -> SeatViewBase:
