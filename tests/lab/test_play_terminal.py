@@ -20,7 +20,7 @@ PROMPTS = [r"Your card: ", r"Row \(([\d, ]+)\): ", r"Game over", pexpect.EOF]
 
 def spawn(*args: str):
     child = pexpect.spawn(sys.executable, ["-m", "experiments.cli", "play", *args], env=ENV,
-                          encoding="utf-8", timeout=60, dimensions=(50, 120))
+                          encoding="utf-8", timeout=180, dimensions=(50, 120))
     return child
 
 
