@@ -92,13 +92,15 @@ class GuidedSearchAgent:
         holding as many), of the `top` the network rates best when `top` is set."""
         hands = np.sort(view.hand[entries], axis=1)
         n = int((hands[0] > 0).sum())
-        slots = None
-        if 0 < self.top < n:
-            logits = action_logits(model.policy, layout.encode(view.subset(entries)))
-            rated = np.take_along_axis(logits, hands[:, hands.shape[1] - n:].astype(np.intp) - 1, axis=1)
-            slots = top_k(rated, self.top)
+        slots = self._top_slots(view, entries, hands[:, hands.shape[1] - n:], model, layout) if 0 < self.top < n else None
         out = self.mcs.card_estimates_many(view, entries, rng, slots)
         return np.stack([c for c, _ in out]), np.stack([v for _, v in out])
+
+    def _top_slots(self, view: SeatView, entries: NDArray, hands: NDArray, model, layout) -> NDArray[np.intp]:
+        """(k, top) the positions in `hands` (k, n) ascending card ids of the `top` cards the
+        network's logits rate best, for both searches' `top=K`."""
+        logits = action_logits(model.policy, layout.encode(view.subset(entries)))
+        return top_k(np.take_along_axis(logits, hands.astype(np.intp) - 1, axis=1), self.top)
 
     @staticmethod
     def _policy(model, obs: NDArray, mask: NDArray) -> NDArray[np.int64]:
@@ -124,9 +126,7 @@ class GuidedSearchAgent:
         n = int((hands[0] > 0).sum())
         hands = hands[:, hands.shape[1] - n:]
         if 0 < self.top < n:  # only the cards the network rates best: their worlds are what decide
-            logits = action_logits(model.policy, layout.encode(view.subset(entries)))
-            hands = np.take_along_axis(hands, top_k(np.take_along_axis(logits, hands.astype(np.intp) - 1, axis=1),
-                                                    self.top), axis=1)
+            hands = np.take_along_axis(hands, self._top_slots(view, entries, hands, model, layout), axis=1)
             n = self.top
         k = len(entries)
         if self.belief is not None:  # the worlds dealt as the belief model expects the hands
