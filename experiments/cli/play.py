@@ -52,6 +52,8 @@ def play(
     when a record file is given. Exit 0 when the game ends or you quit, 130 after Ctrl-C.
     """
     import secrets
+    import signal
+    import sys
 
     from rich.console import Console
 
@@ -62,6 +64,10 @@ def play(
     console = Console(highlight=False)
     if seed is None:
         seed = secrets.randbelow(2**31)
+    if sys.stdin.isatty():  # the person at the terminal stops the game with Ctrl-C, even when a script
+        # started this with SIGINT ignored (a background job of a shell without job control, as CI runs
+        # the tests): an ignored SIGINT would leave the game waiting for a line that never comes
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     try:  # console.input reads with input(): with readline loaded, arrow keys edit the line
         import readline  # noqa: F401
     except ImportError:  # not on every platform; input() then reads plain lines

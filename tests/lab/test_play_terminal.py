@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 
@@ -18,9 +19,12 @@ ENV = {**os.environ, "NO_COLOR": "1", "TERM": "dumb", "COLUMNS": "120"}
 PROMPTS = [r"Your card: ", r"Row \(([\d, ]+)\): ", r"Game over", pexpect.EOF]
 
 
-def spawn(*args: str):
+def spawn(*args: str, sigint_ignored: bool = False):
+    """`sixnimmt play` on a pty; `sigint_ignored` starts it as a background job of a script would
+    (SIGINT ignored, as CI runs the suite), which play must undo for Ctrl-C to reach the game."""
+    ignore = (lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if sigint_ignored else None
     child = pexpect.spawn(sys.executable, ["-m", "experiments.cli", "play", *args], env=ENV,
-                          encoding="utf-8", timeout=180, dimensions=(50, 120))
+                          encoding="utf-8", timeout=180, dimensions=(50, 120), preexec_fn=ignore)
     return child
 
 
@@ -82,13 +86,13 @@ def test_a_whole_game_with_bad_inputs_then_replay(tmp_path):
 def test_ctrl_c_saves_the_completed_turns_and_exits_130(tmp_path):
     record = tmp_path / "stopped.json"
     child = spawn("--opponents", "lowest", "--players", "4", "--seed", "2", "--row-choice", "cheapest",
-                  "--record", str(record))
+                  "--record", str(record), sigint_ignored=True)
     for _ in range(3):
         child.expect_exact("Your card: ")
         child.sendline(hand_of(child.before)[-1])
     child.expect_exact("Your card: ")
     child.sendintr()
-    child.expect_exact("Game stopped (Ctrl-C)")
+    child.expect_exact("Game stopped (Ctrl-C)", timeout=30)  # a ^C the game ignored would wait for ever
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130, child.before
