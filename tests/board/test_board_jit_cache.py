@@ -54,3 +54,24 @@ def test_the_real_kernels_sources_hold_the_rules_and_constants_they_inline():
     assert {"_kernel/place.py", "_kernel/effects.py", "_kernel/pro.py", "_kernel/play.py", "state.py", "rules.py",
             "layout.py", "actions.py"} <= names
     assert "render.py" not in names  # an edit elsewhere in the package costs no recompile
+
+
+def test_the_kernels_tables_have_one_numba_type_whatever_made_the_game():
+    """numba compiles and caches a kernel once per argument type, read-only flags included: a
+    deep copy of an env (the env checks' copies check; vectorising wrappers copy envs) holds a
+    writable copy of the frozen layout, and must still hand the kernels tables of the same
+    type, or its first step compiles every kernel again (~1 minute; the test suite's workers
+    did, 190 s a test)."""
+    import copy
+
+    from numba import typeof
+
+    import sixnimmt_env
+    from sixnimmt_env.board._kernel import inputs
+    from sixnimmt_env.core.rng import game_seeds
+
+    env = sixnimmt_env.parallel_env(3, game="board")
+    twin = copy.deepcopy(env)
+    assert twin.game.rules.board.kind.flags.writeable != env.game.rules.board.kind.flags.writeable  # (the case)
+    configs = [e.game.new_games(game_seeds(0, 1)).config for e in (env, twin)]
+    assert typeof(inputs.tables(configs[0])) == typeof(inputs.tables(configs[1]))

@@ -82,8 +82,11 @@ def tables(config: BoardConfig) -> Tables:
     if cached is None or cached[0] is not config:
         layout = config.board
         ft = field_tables(layout)
+        # a copy of the kind array: a layout's own may be read-only (one loaded and frozen) or
+        # not, and numba compiles (and caches) the kernels once per flag: the same signature
+        # everywhere, or a process with the other flag compiles them all again (~1 minute)
         cached = _TABLES[id(config)] = (config, Tables(
-            np.ascontiguousarray(layout.kind), ft.bull_sign, ft.fixed,
+            np.array(layout.kind, dtype=np.int8, order="C"), ft.bull_sign, ft.fixed,
             ft.two_ahead, layout.tile_bulls.astype(np.int32),
             np.asarray(layout.clovers, dtype=np.int64), config.luck, config.pro, config.next_row == "scan",
             layout.row_len.astype(np.int64)))
