@@ -84,12 +84,13 @@ def _entries() -> dict[str, list[AgentEntry]]:
                                  "a trained MaskablePPO model (no path: the shipped model for the table size)",
                                  ANY_GAME)]
     entries["guided"] = [AgentEntry(_guided, {"path": "", "worlds": 32, "depth": 1, "top": 0, "rollout": "network",
-                                              "belief": ""},
+                                              "belief": "", "trust": 0.0},
                                     "search guided by a trained model (default: the shipped ppo-all): the others "
                                     "play its policy in `worlds` determinized deals, its value head judges the rest "
                                     "of the round; rollout=mcs rolls out as mcs does, top=K (with it) only the "
                                     "network's K best cards; belief=FILE (or shipped) deals the worlds from a belief "
-                                    "model of who holds each unseen card"),
+                                    "model of who holds each unseen card; trust=Z keeps the network's card unless "
+                                    "another beats it by Z standard errors over the same worlds"),
                          AgentEntry(_board_guided, {"path": "", "worlds": 16, "horizon": 1, "top": 0,
                                                     "rollout": "network"},
                                     "board mcs guided by a trained board model: its policy plays every seat for "

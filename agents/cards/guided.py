@@ -51,7 +51,7 @@ class GuidedSearchAgent:
     name = "guided"
 
     def __init__(self, path: str = "", worlds: int = 32, depth: int = 1, top: int = 0, rollout: str = "network",
-                 belief: str = ""):
+                 belief: str = "", trust: float = 0.0):
         if worlds < 1:
             raise ValueError("worlds must be >= 1")
         if depth < 1:
@@ -60,7 +60,11 @@ class GuidedSearchAgent:
             raise ValueError("rollout must be network or mcs")
         if top < 0:
             raise ValueError("top must be >= 0 (0: every card)")
-        self.worlds, self.depth, self.top = worlds, depth, top
+        if not 0 <= trust <= 100:
+            raise ValueError("trust must be in 0..100 (standard errors; 0: the least mean)")
+        if trust and rollout != "network":
+            raise ValueError("trust needs rollout=network (its paired worlds)")
+        self.worlds, self.depth, self.top, self.trust = worlds, depth, top, float(trust)
         self.mcs = MonteCarloAgent(rollouts=worlds) if rollout == "mcs" else None
         self.net = PPOAgent(path, trained=DEFAULT_TRAINING)
         if belief and rollout != "network":
@@ -84,8 +88,35 @@ class GuidedSearchAgent:
         for chunk in same_hand_chunks(np.flatnonzero(search), hand_size, lambda n: min(n, self.top or n) * self.worlds,
                                       WORLDS_PER_CALL):
             hands, values = values_of(view, chunk, rng, model, layout)
-            actions[chunk] = hands[np.arange(len(chunk)), values.argmin(axis=1)].astype(np.int64) - 1
+            if values.ndim == 3:  # (k, n, worlds): each candidate in the same worlds
+                chosen = self._trusted(values, self._net_best(view, chunk, hands, model, layout)) if self.trust \
+                    else values.mean(axis=2).argmin(axis=1)
+            else:
+                chosen = values.argmin(axis=1)
+            actions[chunk] = hands[np.arange(len(chunk)), chosen].astype(np.int64) - 1
         return actions
+
+    def _trusted(self, values: NDArray, net: NDArray[np.intp]) -> NDArray[np.intp]:
+        """(k,) the candidate to play: the network's own (`net`, a position in the candidates)
+        unless the best other's mean over the same worlds is lower by `trust` standard errors
+        of the paired difference. Why: the value head errs per world, and a one-turn lookahead
+        that follows every small difference of means swaps the network's choice for noise as
+        often as for a find (level with the network alone, experiments/training-2026-12-05b.md);
+        paired by world, the difference's error is the search's own, so only clear finds
+        overrule the network."""
+        k, _, K = values.shape
+        diff = values - values[np.arange(k), net][:, None, :]  # (k, n, K): each card against the network's
+        mean = diff.mean(axis=2)
+        se = diff.std(axis=2, ddof=1) / np.sqrt(K) if K > 1 else np.zeros_like(mean)
+        best = mean.argmin(axis=1)
+        rows = np.arange(k)
+        clear = mean[rows, best] < -self.trust * se[rows, best]
+        return np.where(clear, best, net)
+
+    def _net_best(self, view: SeatView, entries: NDArray, hands: NDArray, model, layout) -> NDArray[np.intp]:
+        """(k,) the position in `hands` (k, m) card ids of the card the network rates best."""
+        logits = action_logits(model.policy, layout.encode(view.subset(entries)))
+        return np.take_along_axis(logits, hands.astype(np.intp) - 1, axis=1).argmax(axis=1)
 
     def rollout_values(self, view: SeatView, entries: NDArray, rng, model, layout):
         """(cards (k, m), values (k, m)): `mcs`'s estimates of the entries' cards (each
@@ -117,8 +148,9 @@ class GuidedSearchAgent:
         return -value.numpy()[:, 0].astype(np.float64)
 
     def card_values(self, view: SeatView, entries: NDArray, rng, model=None, layout=None):
-        """(hands (k, n) ascending, values (k, n)): each card's estimated bullheads from now
-        to the round's end, for entries holding n cards each."""
+        """(hands (k, n) ascending, values (k, n, worlds)): each card's estimated bullheads
+        from now to the round's end in each world (the same worlds for every card of an
+        entry), for entries holding n cards each."""
         if model is None:
             model, layout = self.net.network_for(view.config, view.players)
         P, K = view.players, self.worlds
@@ -168,4 +200,4 @@ class GuidedSearchAgent:
         taken = st.total()[0].astype(np.float64) - before
         if not st.game_over()[0]:
             taken += self._values(model, layout.encode(SeatView(st, np.zeros(G, np.intp), np.arange(G))))
-        return hands, taken.reshape(k, n, K).mean(axis=2)
+        return hands, taken.reshape(k, n, K)

@@ -383,7 +383,33 @@ def test_guided_rollout_mcs_is_mcs_and_top_keeps_the_networks_best_cards():
     assert np.isin(mine + 1, best).all()  # one of the three
     net_top = GuidedSearchAgent(worlds=8, top=3)
     judged, net_values = net_top.card_values(view, entries, np.random.default_rng(1), model, layout)
-    assert judged.tolist() == best.tolist() and net_values.shape == (6, 3) and np.isfinite(net_values).all()
+    assert judged.tolist() == best.tolist() and net_values.shape == (6, 3, 8) and np.isfinite(net_values).all()
     assert np.isin(net_top.act(view, np.random.default_rng(2)) + 1, best).all()
     with pytest.raises(ValueError, match="top must be"):
         GuidedSearchAgent(top=-1)
+
+
+def test_guided_trust_keeps_the_networks_card_unless_another_is_clearly_better():
+    """trust=Z: the network's own card unless another card's mean over the same worlds is
+    lower by Z standard errors of the paired difference; a very high trust plays the
+    network's cards, trust=0 the least mean."""
+    from agents.cards.guided import GuidedSearchAgent
+    from sixnimmt_env.cards.engine import new_games
+    from sixnimmt_env.cards.seat_view import SeatView
+    agent = GuidedSearchAgent(worlds=8, trust=2.0)
+    noise = np.array([0.5, -0.5] * 4)
+    values = np.stack([np.stack([np.full(8, 3.0), 3.0 + noise, np.full(8, 2.9) + noise]),  # card 2 a little lower, noisy
+                       np.stack([np.full(8, 3.0), np.full(8, 1.0) + noise * 0.1, np.full(8, 4.0)])])  # card 1 clearly
+    assert agent._trusted(values, np.array([0, 0])).tolist() == [0, 1]
+    assert agent._trusted(values, np.array([2, 2])).tolist() == [2, 1]  # the network's own kept; a clear find taken
+    assert values.mean(axis=2).argmin(axis=1).tolist() == [2, 1]  # what trust=0 plays
+    rules = RuleConfig(players=4, row_choice="player")
+    st = new_games(rules, np.arange(6, dtype=np.uint64))
+    view = SeatView(st, 0)
+    stubborn = GuidedSearchAgent(worlds=4, trust=100.0)
+    model, layout = stubborn.net.network_for(rules, 4)
+    net_cards, _ = model.predict(layout.encode(view), deterministic=True, action_masks=view.action_mask())
+    assert (stubborn.act(view, np.random.default_rng(3)) == net_cards).all()
+    for bad in (dict(trust=-1.0), dict(trust=1.0, rollout="mcs")):
+        with pytest.raises(ValueError, match="trust"):
+            GuidedSearchAgent(**bad)
