@@ -18,6 +18,7 @@ from . import actioncards
 from ._kernel import inputs, place
 from ._kernel import play as kernel_play
 from ._kernel import views as kernel_views
+from ._kernel.calls import Fast
 from ._kernel.threads import run_blocks
 from .actions import N_ACTIONS, N_TILE_ACTIONS, describe_action
 from .events import BoardEvents
@@ -27,6 +28,8 @@ from .turns import hands_empty
 
 NO_ACTIONS = np.zeros((0, 0), dtype=np.int64)  # a policy that reads no actions
 NO_LIMIT = np.zeros(0, dtype=np.int64)  # ... no turn limit
+# The driver and the step's check called without numba's dispatch on every call (calls.py)
+PLAY, FIRST_ILLEGAL = Fast(kernel_play.play), Fast(kernel_play.first_illegal)
 
 
 def play(st: BoardState, games: NDArray, policy: int, ev: BoardEvents | None = None, actions: NDArray = NO_ACTIONS,
@@ -43,7 +46,7 @@ def play(st: BoardState, games: NDArray, policy: int, ev: BoardEvents | None = N
     s, t, e = inputs.arrays(st), inputs.tables(st.config), inputs.events(ev)
 
     def block(lo: int, hi: int) -> None:
-        kernel_play.play(s, t, e, ev is not None, policy, games[lo:hi], actions, numbers[lo:hi] if len(numbers) else numbers,
+        PLAY(s, t, e, ev is not None, policy, games[lo:hi], actions, numbers[lo:hi] if len(numbers) else numbers,
                          limit[lo:hi] if len(limit) else limit, np.zeros(N_ACTIONS, dtype=np.int64), status[lo:hi])
 
     run_blocks(block, len(games), threads)

@@ -33,7 +33,7 @@ from ._kernel import play as kernel_play
 from ._kernel.threads import run_blocks
 from .actions import N_ACTIONS
 from .deal import empty_state, from_deal, from_position, new_games, shuffled_tiles
-from .driver import after_kernel, illegal_action, play
+from .driver import FIRST_ILLEGAL, PLAY, after_kernel, illegal_action, play
 from .events import BoardEvents
 from .state import PHASE_OVER, BoardState
 
@@ -63,7 +63,7 @@ def step(state: BoardState, actions: ArrayLike, *, inplace: bool = False, report
     ev = BoardEvents.empty(st.queue.shape[0], st.batch_size) if report else None
     live = st.phase != PHASE_OVER if games is None else (st.phase != PHASE_OVER) & np.asarray(games, bool)
     games = np.flatnonzero(live)
-    if validate and len(games) and kernel_play.first_illegal(
+    if validate and len(games) and FIRST_ILLEGAL(
             inputs.arrays(st), inputs.tables(st.config), games, actions,
             np.zeros(N_ACTIONS, dtype=np.int64)) >= 0:
         raise illegal_action(st, games, actions)
@@ -109,7 +109,7 @@ def play_random(st: BoardState, uniforms: NDArray, threads: int | None = None) -
     s, t = inputs.arrays(st), inputs.tables(st.config)
 
     def block(lo: int, hi: int) -> None:
-        kernel_play.play(s, t, inputs.NO_EVENTS, False, kernel_play.RANDOM, games[lo:hi], _NO_ACTIONS,
+        PLAY(s, t, inputs.NO_EVENTS, False, kernel_play.RANDOM, games[lo:hi], _NO_ACTIONS,
                          uniforms[lo:hi], _NO_LIMIT, np.zeros(N_ACTIONS, dtype=np.int64), status[lo:hi])
 
     run_blocks(block, len(games), threads)

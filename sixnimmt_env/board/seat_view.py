@@ -18,11 +18,15 @@ from numpy.typing import NDArray
 from ..core.seat_view import SeatViewBase
 from ._kernel import inputs
 from ._kernel import views as kernel_views
+from ._kernel.calls import Fast
 from .actions import N_ACTIONS
 from .rules import N_TILES
 from .state import PHASE_ASK, PHASE_PICK_SECOND, BoardState
 
 _NONE = np.zeros(0)  # no numbers drawn
+# the views' kernels called without numba's dispatch on every call (calls.py)
+_RANDOM_ACTIONS, _ACTION_MASKS, _HAND_SIZES = (Fast(kernel_views.random_actions), Fast(kernel_views.action_masks),
+                                               Fast(kernel_views.hand_sizes))
 
 
 class BoardSeatView(SeatViewBase):
@@ -32,12 +36,27 @@ class BoardSeatView(SeatViewBase):
     _st: BoardState
     _counts: tuple[int, int, int]  # entries picking, asked, asked a pro question (set with _status)
 
+    def __init__(self, state: BoardState, seats, games=None):
+        if games is not None or type(seats) is not np.ndarray or seats.shape != state.seed.shape \
+                or seats.dtype != np.intp:
+            super().__init__(state, seats, games)
+            return
+        # One seat array for every game, as the environments and the benchmark ask four
+        # times a step: the base class's attributes without its broadcast (a read-only
+        # view as before: the kernels are compiled for that array type).
+        self._st, self.config, self.players = state, state.config, state.config.players
+        self.games = np.arange(len(seats))
+        self.seats = seats.view()
+        self.seats.flags.writeable = False
+        self.n, self._g = len(seats), slice(None)
+
     @cached_property
     def _status(self) -> NDArray[np.int8]:
         """(n,) each entry's decision (kernel_views.IDLE, PICKING, ASKED, ASKED_PRO), in
         one compiled pass."""
         status = np.empty(self.n, dtype=np.int8)
-        self._counts = kernel_views.seat_status(inputs.arrays(self._st), self.seats, self.games, status)
+        s = inputs.arrays(self._st)
+        self._counts = kernel_views.seat_status(s.phase, s.asker, s.ask, s.hands, self.seats, self.games, status)
         return status
 
     @cached_property
@@ -69,7 +88,7 @@ class BoardSeatView(SeatViewBase):
     def hand_size(self) -> NDArray[np.int64]:
         """(n,) tiles in hand (on the basic side every seat holds as many)."""
         size = np.empty(self.n, dtype=np.int64)
-        kernel_views.hand_sizes(inputs.arrays(self._st), self.seats, self.games, size)
+        _HAND_SIZES(inputs.arrays(self._st), self.seats, self.games, size)
         return size
 
     @cached_property
@@ -214,7 +233,7 @@ class BoardSeatView(SeatViewBase):
     def action_mask(self) -> NDArray[np.bool_]:
         """(n, A) legal actions: tiles in hand, the answers to a question, else pass only."""
         mask = np.zeros((self.n, N_ACTIONS), dtype=bool)
-        kernel_views.action_masks(inputs.arrays(self._st), inputs.tables(self.config), self.seats,
+        _ACTION_MASKS(inputs.arrays(self._st), inputs.tables(self.config), self.seats,
                                   self.games, self._status, np.zeros(N_ACTIONS, dtype=np.int64), mask)
         return mask
 
@@ -235,7 +254,7 @@ class BoardSeatView(SeatViewBase):
         ask = rng.random(self.n) if n_ask else _NONE
         pro = rng.random(n_pro) if n_pro else _NONE
         actions = np.empty(self.n, dtype=np.int64)
-        kernel_views.random_actions(inputs.arrays(self._st), inputs.tables(self.config), self.seats,
+        _RANDOM_ACTIONS(inputs.arrays(self._st), inputs.tables(self.config), self.seats,
                                     self.games, status, pick, ask, pro, np.zeros(N_ACTIONS, dtype=np.int64),
                                     actions)
         return actions

@@ -17,7 +17,7 @@ from ..events import BoardEvents
 from ..rows import field_tables
 from ..rules import BoardConfig
 from ..state import BoardState
-from . import storage
+from . import calls, storage
 
 # The state arrays the kernels read and write (BoardState's names).
 STATE_FIELDS = ("queue", "queue_seat", "queue_extra", "at", "stage", "phase", "ask", "asker", "answer", "answered",
@@ -55,9 +55,19 @@ def arrays(st: BoardState) -> Arrays:
             setattr(st, name, kept)
             fields[i] = kept
         out.append(kernel_array)
-    key = id(st)
-    _ARRAYS[key] = (weakref.ref(st, lambda _: _ARRAYS.pop(key, None)), tuple(fields), Arrays(*out))
-    return _ARRAYS[key][2]
+    key, kernel_arrays = id(st), Arrays(*out)
+    old = _ARRAYS.get(key)
+    if old is not None:
+        calls.forget(old[2])
+    calls.remember(kernel_arrays)  # (their types, keyed once for the calls: calls.py)
+
+    def drop(_) -> None:
+        gone = _ARRAYS.pop(key, None)
+        if gone is not None:
+            calls.forget(gone[2])
+
+    _ARRAYS[key] = (weakref.ref(st, drop), tuple(fields), kernel_arrays)
+    return kernel_arrays
 
 
 # id(state) -> (the state, weakly; its fields; their kernel arrays), dropped with the state
@@ -73,6 +83,7 @@ def events(ev: BoardEvents | None) -> Events:
 NO_EVENTS = Events(*(np.zeros((0, 0), dtype=dtype) for dtype in (
     np.int8, np.int8, np.int8, np.int8, np.int8, np.int16, np.int8, np.int8, bool, bool, np.int8)),
     np.zeros(0, dtype=bool))
+calls.remember(NO_EVENTS)
 
 
 def tables(config: BoardConfig) -> Tables:
@@ -90,6 +101,7 @@ def tables(config: BoardConfig) -> Tables:
             ft.two_ahead, layout.tile_bulls.astype(np.int32),
             np.asarray(layout.clovers, dtype=np.int64), config.luck, config.pro, config.next_row == "scan",
             layout.row_len.astype(np.int64)))
+        calls.remember(cached[1])  # (kept with its config, like the tables)
     return cached[1]
 
 
