@@ -26,8 +26,15 @@ class SeatViewBase:
         self._st = state
         self.config = state.config
         self.players = state.players
-        self.games = np.arange(state.batch_size) if games is None else np.asarray(games, dtype=np.intp)
-        self.seats = np.broadcast_to(np.asarray(seats, dtype=np.intp), self.games.shape)
+        # Both contiguous, the seats read-only, whatever the caller passed (a scalar seat, a
+        # strided slice): the board's compiled views take them as arguments, and numba compiles
+        # (and caches) a kernel once per layout and flag — any other would compile it anew.
+        self.games = np.arange(state.batch_size) if games is None else np.ascontiguousarray(games, dtype=np.intp)
+        seats = np.broadcast_to(np.asarray(seats, dtype=np.intp), self.games.shape)
+        if not seats.flags.c_contiguous:  # (a broadcast scalar: stride 0)
+            seats = np.ascontiguousarray(seats)
+            seats.flags.writeable = False
+        self.seats = seats
         self.n = len(self.games)
         # Index for reading per-game arrays: a plain slice when the view covers every
         # game in order (the common case in vectorized envs) avoids gathering copies.

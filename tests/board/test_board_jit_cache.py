@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 
+import numpy as np
 from numba.core.registry import CPUDispatcher
 
 from sixnimmt_env.board._kernel import jit as jit_cache
@@ -75,3 +76,19 @@ def test_the_kernels_tables_have_one_numba_type_whatever_made_the_game():
     assert twin.game.rules.board.kind.flags.writeable != env.game.rules.board.kind.flags.writeable  # (the case)
     configs = [e.game.new_games(game_seeds(0, 1)).config for e in (env, twin)]
     assert typeof(inputs.tables(configs[0])) == typeof(inputs.tables(configs[1]))
+
+
+def test_a_views_seats_and_games_have_one_numba_type_however_they_were_given():
+    """A board view hands its seats and games to compiled kernels: a scalar seat (broadcast,
+    stride 0) or a strided slice of games must not be a new argument type, or the agents'
+    first views compile the view kernels again (the shipped-model tests took ~2 minutes)."""
+    from numba import typeof
+
+    from sixnimmt_env.core.game import make_game
+    from sixnimmt_env.core.rng import game_seeds
+
+    game = make_game("board", players=3, variant="basic")
+    st = game.new_games(game_seeds(0, 8))
+    plain = game.view(st, np.full(8, 1))
+    for view in (game.view(st, 1), game.view(st, 2, np.arange(8)[::2]), plain.subset(np.array([1, 3]))):
+        assert typeof(view.seats) == typeof(plain.seats) and typeof(view.games) == typeof(plain.games)
