@@ -36,20 +36,6 @@ class BoardSeatView(SeatViewBase):
     _st: BoardState
     _counts: tuple[int, int, int]  # entries picking, asked, asked a pro question (set with _status)
 
-    def __init__(self, state: BoardState, seats, games=None):
-        if games is not None or type(seats) is not np.ndarray or seats.shape != state.seed.shape \
-                or seats.dtype != np.intp:
-            super().__init__(state, seats, games)
-            return
-        # One seat array for every game, as the environments and the benchmark ask four
-        # times a step: the base class's attributes without its broadcast (a read-only
-        # view as before: the kernels are compiled for that array type).
-        self._st, self.config, self.players = state, state.config, state.config.players
-        self.games = np.arange(len(seats))
-        self.seats = seats.view()
-        self.seats.flags.writeable = False
-        self.n, self._g = len(seats), slice(None)
-
     @cached_property
     def _status(self) -> NDArray[np.int8]:
         """(n,) each entry's decision (kernel_views.IDLE, PICKING, ASKED, ASKED_PRO), in
