@@ -141,16 +141,28 @@ def place(s, t, b):
 def rules_row(s, t, b, tile):
     """The active row without a stop sign whose end is the highest one below `tile`; a
     tile lower than every such end goes after the highest one."""
-    below, high = -1, -1  # the best row's end << 8 | its row (ends are distinct tiles; rows < 128: layout.py)
-    for r in range(s.length.shape[1]):  # every row, without a branch on the data (docs/speed.md)
-        n = s.length[b, r]
-        end = int(s.tiles[b, r, max(n - 1, 0)])  # 0 for an empty row (a take clears its fields)
-        if t.pro and s.stops[b, r]:
-            end = 0
-        key = end << 8 | r if end > 0 else -1
-        below = max(below, key if end < tile else -1)
-        high = max(high, key)
-    return (below if below >= 0 else high) & 0xFF
+    # One maximum over the rows' keys, below << 16 | end << 8 | row: a row whose end is below
+    # the tile beats every row whose end is not, then the higher end wins (ends are distinct
+    # tiles; rows < 128: layout.py); -1 for an empty row or one under a stop sign. Two copies
+    # of the loop, so the rule options' branch is not taken per row.
+    best = -1
+    if t.pro:
+        for r in range(s.length.shape[1]):  # every row, without a branch on the data (docs/speed.md)
+            n = s.length[b, r]
+            if n < 0:  # (never) an exit, so LLVM keeps this short loop scalar: its 4-wide version
+                break  # (gathers, then a reduction) was slower (docs/speed.md, issue 49)
+            end = 0 if s.stops[b, r] else int(s.tiles[b, r, max(n - 1, 0)])  # (0: an empty row)
+            key = ((1 << 16) if end < tile else 0) | end << 8 | r
+            best = max(best, key if end > 0 else -1)
+    else:
+        for r in range(s.length.shape[1]):
+            n = s.length[b, r]
+            if n < 0:
+                break
+            end = int(s.tiles[b, r, max(n - 1, 0)])
+            key = ((1 << 16) if end < tile else 0) | end << 8 | r
+            best = max(best, key if end > 0 else -1)
+    return best & 0xFF
 
 
 @inline
