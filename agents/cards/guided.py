@@ -115,8 +115,13 @@ class GuidedSearchAgent:
 
     def _net_best(self, view: SeatView, entries: NDArray, hands: NDArray, model, layout) -> NDArray[np.intp]:
         """(k,) the position in `hands` (k, m) card ids of the card the network rates best."""
+        return self._hand_logits(view, entries, hands, model, layout).argmax(axis=1)
+
+    @staticmethod
+    def _hand_logits(view: SeatView, entries: NDArray, hands: NDArray, model, layout) -> NDArray:
+        """(k, m) the network's logits of the cards `hands` (k, m) of the entries."""
         logits = action_logits(model.policy, layout.encode(view.subset(entries)))
-        return np.take_along_axis(logits, hands.astype(np.intp) - 1, axis=1).argmax(axis=1)
+        return np.take_along_axis(logits, hands.astype(np.intp) - 1, axis=1)
 
     def rollout_values(self, view: SeatView, entries: NDArray, rng, model, layout):
         """(cards (k, m), values (k, m)): `mcs`'s estimates of the entries' cards (each
@@ -130,8 +135,7 @@ class GuidedSearchAgent:
     def _top_slots(self, view: SeatView, entries: NDArray, hands: NDArray, model, layout) -> NDArray[np.intp]:
         """(k, top) the positions in `hands` (k, n) ascending card ids of the `top` cards the
         network's logits rate best, for both searches' `top=K`."""
-        logits = action_logits(model.policy, layout.encode(view.subset(entries)))
-        return top_k(np.take_along_axis(logits, hands.astype(np.intp) - 1, axis=1), self.top)
+        return top_k(self._hand_logits(view, entries, hands, model, layout), self.top)
 
     @staticmethod
     def _policy(model, obs: NDArray, mask: NDArray) -> NDArray[np.int64]:
