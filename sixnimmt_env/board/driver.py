@@ -47,7 +47,7 @@ def play(st: BoardState, games: NDArray, policy: int, ev: BoardEvents | None = N
 
     def block(lo: int, hi: int) -> None:
         PLAY(s, t, e, ev is not None, policy, games[lo:hi], actions, numbers[lo:hi] if len(numbers) else numbers,
-                         limit[lo:hi] if len(limit) else limit, np.zeros(N_ACTIONS, dtype=np.int64), status[lo:hi])
+             limit[lo:hi] if len(limit) else limit, np.zeros(N_ACTIONS, dtype=np.int64), status[lo:hi])
 
     run_blocks(block, len(games), threads)
     after_kernel(st, games, status, ev)

@@ -110,7 +110,7 @@ def play_random(st: BoardState, uniforms: NDArray, threads: int | None = None) -
 
     def block(lo: int, hi: int) -> None:
         PLAY(s, t, inputs.NO_EVENTS, False, kernel_play.RANDOM, games[lo:hi], _NO_ACTIONS,
-                         uniforms[lo:hi], _NO_LIMIT, np.zeros(N_ACTIONS, dtype=np.int64), status[lo:hi])
+             uniforms[lo:hi], _NO_LIMIT, np.zeros(N_ACTIONS, dtype=np.int64), status[lo:hi])
 
     run_blocks(block, len(games), threads)
     after_kernel(st, games, status, None)

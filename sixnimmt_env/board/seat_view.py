@@ -220,7 +220,7 @@ class BoardSeatView(SeatViewBase):
         """(n, A) legal actions: tiles in hand, the answers to a question, else pass only."""
         mask = np.zeros((self.n, N_ACTIONS), dtype=bool)
         _ACTION_MASKS(inputs.arrays(self._st), inputs.tables(self.config), self.seats,
-                                  self.games, self._status, np.zeros(N_ACTIONS, dtype=np.int64), mask)
+                      self.games, self._status, np.zeros(N_ACTIONS, dtype=np.int64), mask)
         return mask
 
     @cached_property
@@ -241,8 +241,8 @@ class BoardSeatView(SeatViewBase):
         pro = rng.random(n_pro) if n_pro else _NONE
         actions = np.empty(self.n, dtype=np.int64)
         _RANDOM_ACTIONS(inputs.arrays(self._st), inputs.tables(self.config), self.seats,
-                                    self.games, status, pick, ask, pro, np.zeros(N_ACTIONS, dtype=np.int64),
-                                    actions)
+                        self.games, status, pick, ask, pro, np.zeros(N_ACTIONS, dtype=np.int64),
+                        actions)
         return actions
 
     def known_state(self) -> BoardState:
