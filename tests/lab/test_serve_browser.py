@@ -99,6 +99,10 @@ def _start(page, *, players: int, seed: int, rounds: int, watch: bool = False, g
         page.dispatch_event("#f-variant", "change")
     page.fill("#f-players", str(players))
     page.dispatch_event("#f-players", "change")
+    # Leave the box now: its own change event comes on blur, and if that came later (when the
+    # seed box takes the focus) it would ask for the seats again - the start button disabled
+    # and the opponents chosen below redrawn while Enter is pressed (CI saw the game not start).
+    page.locator("#f-players").blur()
     if watch:
         page.check("#f-watch")
     page.wait_for_function(f"document.querySelectorAll('#f-opponents select').length === {players - (not watch)}")
@@ -109,6 +113,7 @@ def _start(page, *, players: int, seed: int, rounds: int, watch: bool = False, g
     page.fill("#f-seed", str(seed))
     if rounds:
         page.fill("#o-max_rounds", str(rounds))
+    page.wait_for_function("!document.getElementById('start').disabled")  # Enter does nothing while it is
     if submit:
         submit()
     else:
