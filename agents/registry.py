@@ -83,14 +83,16 @@ def _entries() -> dict[str, list[AgentEntry]]:
     entries["ppo"] = [AgentEntry(PPOAgent, {"path": "", "deterministic": True},
                                  "a trained MaskablePPO model (no path: the shipped model for the table size)",
                                  ANY_GAME)]
-    entries["guided"] = [AgentEntry(_guided, {"path": "", "worlds": 32, "depth": 1, "top": 0, "rollout": "network",
-                                              "belief": "", "trust": 0.0},
-                                    "search guided by a trained model (default: the shipped ppo-all): the others "
+    entries["guided"] = [AgentEntry(_guided, {"path": "", "worlds": 96, "depth": 1, "top": 3, "rollout": "network",
+                                              "belief": "", "trust": 2.0},
+                                    "search guided by a trained model (default: the network `ppo` plays at the "
+                                    "table): the others "
                                     "play its policy in `worlds` determinized deals, its value head judges the rest "
                                     "of the round; rollout=mcs rolls out as mcs does, top=K (with it) only the "
                                     "network's K best cards; belief=FILE (or shipped) deals the worlds from a belief "
                                     "model of who holds each unseen card; trust=Z keeps the network's card unless "
-                                    "another beats it by Z standard errors over the same worlds"),
+                                    "another beats it by Z standard errors over the same worlds (network "
+                                    "rollouts; with rollout=mcs the default is 0)"),
                          AgentEntry(_board_guided, {"path": "", "worlds": 16, "horizon": 1, "top": 0,
                                                     "rollout": "network"},
                                     "board mcs guided by a trained board model: its policy plays every seat for "

@@ -72,7 +72,9 @@ class ImitationConfig(RunConfig):
     players: tuple[int, ...] = (4,)
     """Table sizes of the label units, taken in turn (list one several times to weight it)."""
     teacher: str = "mcs:rollouts=100"
-    """The search whose estimates are learnt (an mcs spec)."""
+    """The search whose estimates are learnt: an mcs spec, or (the card game) a guided one,
+    whose estimates are each card's paired difference to its network's card
+    (agents/cards/guided.py `batched_estimates`)."""
     field: tuple[str, ...] = ("random", "greedy", "safe-high", "min-gap")
     """Agents for the seats the teacher does not hold."""
     field_seats: int = 1
@@ -103,6 +105,10 @@ class ImitationConfig(RunConfig):
     """Seed of the games, the teacher's draws and the network."""
     torch_threads: int = 2
     """CPU threads for torch in the fit."""
+    init_model: str = ""
+    """A saved model of the same network shape whose weights the fit starts from (e.g. the
+    network a guided teacher searched with: one step of search distillation); empty: a
+    fresh network."""
 
     def __post_init__(self) -> None:
         from agents.registry import check_spec
@@ -117,8 +123,12 @@ class ImitationConfig(RunConfig):
             raise ConfigError(f"policy must be {' or '.join(fitted)} (the networks imitation fits for the "
                               f"{self.game} game), got {self.policy!r}")
         self.check_network()
-        if check_spec(self.teacher, self.game) != "mcs":
-            raise ConfigError(f"teacher must be an mcs spec (mcs:rollouts=N), got {self.teacher!r}")
+        teachers = ("mcs",) if self.game == "board" else ("mcs", "guided")
+        if check_spec(self.teacher, self.game) not in teachers:
+            raise ConfigError(f"teacher must be an {' or '.join(teachers)} spec (mcs:rollouts=N"
+                              f"{', guided:...' if len(teachers) > 1 else ''}), got {self.teacher!r}")
+        if self.init_model and not Path(self.init_model).is_file():
+            raise ConfigError(f"init_model {self.init_model!r}: no such file")
         for spec in self.field:
             check_spec(spec, self.game)
         if not self.field and self.field_seats:
@@ -214,7 +224,7 @@ def fit(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
     import torch as th
     from tqdm import tqdm
 
-    from .train import model_meta, new_model
+    from .train import model_meta, new_model, start_from
 
     th.manual_seed(cfg.seed)
     th.set_num_threads(cfg.torch_threads)
@@ -223,6 +233,8 @@ def fit(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
         raise ConfigError(f"{run / 'labels'} holds no label units: run the label stage first")
     train_b, test_b = _split_units(files, cfg)
     model = new_model(cfg.train_config(), num_games=8)
+    if cfg.init_model:
+        start_from(model, cfg.init_model, cfg.train_config())
     policy = model.policy
     policy.set_training_mode(True)
     opt = th.optim.Adam(policy.parameters(), lr=cfg.learning_rate)

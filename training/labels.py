@@ -7,7 +7,9 @@ and row estimates are batched across all entries that hold as many cards) for th
 rollout result of each action, records what the seat saw (the flat observation of the
 chosen layout), the legal actions and those estimates, then plays the teacher's best
 action (or, with probability `explore`, a random legal one, so the data also holds the
-positions a weaker player reaches). Once the games are over each record also gets the
+positions a weaker player reaches). With `guided` as the teacher the estimates are its
+search's (each card against its network's own, agents/cards/guided.py
+`batched_estimates`) and the choices it does not rate (rows) are its own play. Once the games are over each record also gets the
 seat's bullheads from that decision to the end of its round (`ret`: the value target
 of round episodes, and the leaf value of the guided search) and of the game (`ret_game`).
 
@@ -26,6 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from agents.arena import build_agents, play_duplicate
+from agents.cards.guided import GuidedSearchAgent
 from agents.cards.search import MonteCarloAgent
 from sixnimmt_env.core.errors import ConfigError, writing
 from sixnimmt_env.core.game import make_game
@@ -118,6 +121,10 @@ class Labeller:
         actions = view.random_legal_actions(rng)
         mask = view.action_mask()
         estimates = self.teacher.batched_estimates(view, rng)
+        own = mask.sum(axis=1) > 1  # a choice the teacher does not rate (guided's rows): its own play
+        own[list(estimates)] = False
+        if own.any():
+            actions[own] = self.teacher.act(view.subset(np.flatnonzero(own)), rng)
         if estimates:
             q = np.full(mask.shape, np.nan, dtype=np.float32)
             for e, (candidates, means) in estimates.items():
@@ -168,7 +175,7 @@ def seating(players: int, field: tuple[str, ...], field_seats: int, rng: np.rand
 
 def label_unit(index: int, players: int, deals: int, teacher: str, field: tuple[str, ...], field_seats: int,
                explore: float, observation: str, rules: dict, seed: int, kind: str = "cards",
-               labeller=Labeller, searcher=MonteCarloAgent) -> tuple[int, LabelBatch, float, str]:
+               labeller=Labeller, searcher=(MonteCarloAgent, GuidedSearchAgent)) -> tuple[int, LabelBatch, float, str]:
     """Label unit `index`: `deals` duplicate deals at a table of `players` of the game
     `kind` under its rule options `rules` (make_game's keywords less players), the teacher
     (a `searcher`, recorded by a `labeller`) in every seat but `field_seats` drawn from
@@ -183,7 +190,7 @@ def label_unit(index: int, players: int, deals: int, teacher: str, field: tuple[
     game = make_game(kind, players=players, **rules)
     teacher_agent = make_agent(teacher, kind)
     if not isinstance(teacher_agent, searcher):
-        raise ConfigError(f"the teacher must be an mcs agent, got {teacher!r}")
+        raise ConfigError(f"the teacher must be a search that rates actions (mcs, guided), got {teacher!r}")
     recorder = labeller(teacher_agent, observation, explore)
     names = seating(players, field, field_seats, rng)
     _, agents = build_agents([n for n in names if n != "teacher"], kind)

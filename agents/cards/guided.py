@@ -16,10 +16,13 @@ played. With `rollout=mcs` the search is `mcs`'s instead (`worlds` random rollou
 round per candidate, no value head). `top=K` (with either) judges only the K cards the
 network's logits rate best, so the worlds go where the choice is close (at equal time,
 `top=3:worlds=96` against every card in 32 worlds: experiments/training-2026-12-05b.md).
-Row choices, and hands of one card, are the network's own. The network is a model of
-`sixnimmt imitate` (its value head learnt the bullheads to the round's end):
-`path`, by default the shipped imitation network that fits the table (its game,
-variant and size: `ppo-all` for every classic table, 2-10). With `belief=FILE` (or
+Row choices, and hands of one card, are the network's own. The network is `path`, by
+default the one `ppo` plays at the table (agents/ppo.py `shipped_model_for`: `ppo-4p` at
+4 classic players, `imitate-2p` at 2, `ppo-all` at the other sizes, `ppo-sechste-4p` in
+Die Sechste at 4). By default the search judges the network's 3 best cards in 96 worlds
+and trusts the network (`trust=2`): measured ahead of the network alone and of the former
+default (every card in 32 worlds on the imitation network, least mean) at 2, 4, 6 and 10
+players and in Die Sechste (experiments/training-2026-12-05d.md). With `belief=FILE` (or
 `belief=shipped`: agents/models/belief-4p.npz) the worlds are dealt from a belief model
 of who holds which unseen card (agents/cards/belief.py) instead of uniformly.
 """
@@ -39,10 +42,13 @@ from .belief import load_belief
 from .search import MonteCarloAgent, same_hand_chunks, sample_hands, sim_config
 
 WORLDS_PER_CALL = 32768  # simulated games per batch (memory, not speed; each also meets the network)
-# The shipped networks guided picks from: those of imitation, whose value head learnt the
-# bullheads to the round's end, the quantity the search adds to this turn's (a PPO-tuned
-# model's value learnt whole games' returns, and its policy the exploits of its league).
-DEFAULT_TRAINING = "imitation"
+DEFAULT_TRUST = 2.0
+"""`trust` when none is given, with the network's search (with rollout=mcs: 0, its
+estimates are means, not paired worlds). A PPO-tuned network's value head learnt whole
+games' returns rather than the round's bullheads, but the part of a game after this
+round is nearly the same for every card of the hand, so the search's differences keep
+their sense; and with trust the network's card stands unless the search clearly finds
+better (experiments/training-2026-12-05c.md)."""
 
 
 class GuidedSearchAgent:
@@ -50,8 +56,8 @@ class GuidedSearchAgent:
 
     name = "guided"
 
-    def __init__(self, path: str = "", worlds: int = 32, depth: int = 1, top: int = 0, rollout: str = "network",
-                 belief: str = "", trust: float = 0.0):
+    def __init__(self, path: str = "", worlds: int = 96, depth: int = 1, top: int = 3, rollout: str = "network",
+                 belief: str = "", trust: float | None = None):
         if worlds < 1:
             raise ValueError("worlds must be >= 1")
         if depth < 1:
@@ -60,13 +66,15 @@ class GuidedSearchAgent:
             raise ValueError("rollout must be network or mcs")
         if top < 0:
             raise ValueError("top must be >= 0 (0: every card)")
+        if trust is None:
+            trust = DEFAULT_TRUST if rollout == "network" else 0.0
         if not 0 <= trust <= 100:
             raise ValueError("trust must be in 0..100 (standard errors; 0: the least mean)")
         if trust and rollout != "network":
             raise ValueError("trust needs rollout=network (its paired worlds)")
         self.worlds, self.depth, self.top, self.trust = worlds, depth, top, float(trust)
         self.mcs = MonteCarloAgent(rollouts=worlds) if rollout == "mcs" else None
-        self.net = PPOAgent(path, trained=DEFAULT_TRAINING)
+        self.net = PPOAgent(path)
         if belief and rollout != "network":
             raise ValueError("belief needs rollout=network (mcs deals its own worlds)")
         self.belief = load_belief(belief)  # None: uniform deals
@@ -84,10 +92,7 @@ class GuidedSearchAgent:
         plain = view.must_act & ~search  # rows, last cards: the network's choice
         if plain.any():
             actions[plain] = self._policy(model, layout.encode(view)[plain], view.action_mask()[plain])
-        values_of = self.card_values if self.mcs is None else self.rollout_values
-        for chunk in same_hand_chunks(np.flatnonzero(search), hand_size, lambda n: min(n, self.top or n) * self.worlds,
-                                      WORLDS_PER_CALL):
-            hands, values = values_of(view, chunk, rng, model, layout)
+        for chunk, hands, values in self._searched(view, np.flatnonzero(search), rng, model, layout):
             if values.ndim == 3:  # (k, n, worlds): each candidate in the same worlds
                 chosen = self._trusted(values, self._net_best(view, chunk, hands, model, layout)) if self.trust \
                     else values.mean(axis=2).argmin(axis=1)
@@ -95,6 +100,48 @@ class GuidedSearchAgent:
                 chosen = values.argmin(axis=1)
             actions[chunk] = hands[np.arange(len(chunk)), chosen].astype(np.int64) - 1
         return actions
+
+    def batched_estimates(self, view: SeatView, rng) -> dict[int, tuple[NDArray[np.int64], NDArray[np.float64]]]:
+        """Entry -> (candidate cards, encoded; the search's estimate of each, lower is better)
+        for every entry choosing a card from a hand of several: the estimates the label stage
+        learns from when guided is the teacher (training/labels.py), as `mcs`'s. With the
+        network's search they are `judged`'s: each card against the network's own in the
+        same worlds, pessimistic by `trust` standard errors. Row choices are not rated
+        (the network's own: the labeller asks `act` for them)."""
+        model, layout = self.net.network_for(view.config, view.players)
+        out: dict[int, tuple[NDArray[np.int64], NDArray[np.float64]]] = {}
+        search = np.flatnonzero((view.phase == PHASE_CARDS) & (view.hand_size > 1))
+        for chunk, hands, values in self._searched(view, search, rng, model, layout):
+            if values.ndim == 3:
+                values = self._judged(values, self._net_best(view, chunk, hands, model, layout))
+            for e, hand, q in zip(chunk, hands, values):
+                out[int(e)] = (hand.astype(np.int64) - 1, q.astype(np.float64))
+        return out
+
+    def _searched(self, view: SeatView, entries: NDArray, rng, model, layout):
+        """(chunk of entries, their candidate cards (k, m), the values of `card_values` or
+        `rollout_values`) for the `entries`, those holding as many cards together."""
+        values_of = self.card_values if self.mcs is None else self.rollout_values
+        for chunk in same_hand_chunks(entries, view.hand_size, lambda n: min(n, self.top or n) * self.worlds,
+                                      WORLDS_PER_CALL):
+            yield (chunk, *values_of(view, chunk, rng, model, layout))
+
+    def _judged(self, values: NDArray, net: NDArray[np.intp]) -> NDArray[np.float64]:
+        """(k, n) each candidate's paired mean difference to the network's card over the same
+        worlds, plus `trust` standard errors of it (the network's own: 0). Their least is
+        below 0 only for a clear find, so it is the card `_trusted` plays but for near ties
+        between finds (the least pessimistic against the least mean)."""
+        mean, se = self._paired(values, net)
+        return mean + self.trust * se
+
+    @staticmethod
+    def _paired(values: NDArray, net: NDArray[np.intp]) -> tuple[NDArray, NDArray]:
+        """(k, n) each card's mean difference to the network's card `net` (k,) over the same
+        worlds of `values` (k, n, worlds), and the standard error of that mean."""
+        k, _, K = values.shape
+        diff = values - values[np.arange(k), net][:, None, :]
+        se = diff.std(axis=2, ddof=1) / np.sqrt(K) if K > 1 else np.zeros(diff.shape[:2])
+        return diff.mean(axis=2), se
 
     def _trusted(self, values: NDArray, net: NDArray[np.intp]) -> NDArray[np.intp]:
         """(k,) the candidate to play: the network's own (`net`, a position in the candidates)
@@ -104,12 +151,9 @@ class GuidedSearchAgent:
         often as for a find (level with the network alone, experiments/training-2026-12-05b.md);
         paired by world, the difference's error is the search's own, so only clear finds
         overrule the network."""
-        k, _, K = values.shape
-        diff = values - values[np.arange(k), net][:, None, :]  # (k, n, K): each card against the network's
-        mean = diff.mean(axis=2)
-        se = diff.std(axis=2, ddof=1) / np.sqrt(K) if K > 1 else np.zeros_like(mean)
+        mean, se = self._paired(values, net)
         best = mean.argmin(axis=1)
-        rows = np.arange(k)
+        rows = np.arange(len(net))
         clear = mean[rows, best] < -self.trust * se[rows, best]
         return np.where(clear, best, net)
 

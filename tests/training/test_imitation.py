@@ -159,7 +159,7 @@ def test_imitation_resumes_after_a_kill(tmp_path):
 
 def test_imitation_config_errors():
     from training.imitate import ImitationConfig
-    for bad, fragment in [(dict(players=(1,)), "table sizes 2..10"), (dict(teacher="greedy"), "mcs spec"),
+    for bad, fragment in [(dict(players=(1,)), "table sizes 2..10"), (dict(teacher="greedy"), "teacher must be an mcs or guided spec"),
                           (dict(teacher="mcs:rollouts=x"), "not a valid int"), (dict(field=("nobody",)), "unknown agent"),
                           (dict(explore=2.0), "explore"), (dict(units=0), "units"), (dict(name="a/b"), "directory")]:
         with pytest.raises(ConfigError, match=fragment):
@@ -352,7 +352,7 @@ def test_cli_imitate_and_guided_smoke(tiny_run):
 
 def test_guided_rollout_mcs_is_mcs_and_top_keeps_the_networks_best_cards():
     """guided:rollout=mcs estimates exactly as mcs does (same worlds and rollouts); with
-    top=K it rolls out only the K cards the shipped imitation network's logits rate best;
+    top=K it rolls out only the K cards the table's shipped network's logits rate best;
     swapping the other hands changes nothing; with the network's search (value head) top=K
     judges the same K cards."""
     from agents.cards.guided import GuidedSearchAgent
@@ -363,7 +363,7 @@ def test_guided_rollout_mcs_is_mcs_and_top_keeps_the_networks_best_cards():
     st = new_games(rules, np.arange(6, dtype=np.uint64))
     view = SeatView(st, 0)
     entries = np.arange(6)
-    full, top = GuidedSearchAgent(worlds=8, rollout="mcs"), GuidedSearchAgent(worlds=8, rollout="mcs", top=3)
+    full, top = GuidedSearchAgent(worlds=8, rollout="mcs", top=0), GuidedSearchAgent(worlds=8, rollout="mcs", top=3)
     model, layout = full.net.network_for(rules, 4)
     cards, values = full.rollout_values(view, entries, np.random.default_rng(1), model, layout)
     for (c, v), hand, vals in zip(MonteCarloAgent(rollouts=8).card_estimates_many(view, entries, np.random.default_rng(1)),
@@ -381,7 +381,7 @@ def test_guided_rollout_mcs_is_mcs_and_top_keeps_the_networks_best_cards():
     swapped.hands[1], swapped.hands[3] = st.hands[3].copy(), st.hands[1].copy()
     assert (top.act(SeatView(swapped, 0), np.random.default_rng(2)) == mine).all()
     assert np.isin(mine + 1, best).all()  # one of the three
-    net_top = GuidedSearchAgent(worlds=8, top=3)
+    net_top = GuidedSearchAgent(worlds=8, top=3, trust=0.0)
     judged, net_values = net_top.card_values(view, entries, np.random.default_rng(1), model, layout)
     assert judged.tolist() == best.tolist() and net_values.shape == (6, 3, 8) and np.isfinite(net_values).all()
     assert np.isin(net_top.act(view, np.random.default_rng(2)) + 1, best).all()
@@ -413,3 +413,22 @@ def test_guided_trust_keeps_the_networks_card_unless_another_is_clearly_better()
     for bad in (dict(trust=-1.0), dict(trust=1.0, rollout="mcs")):
         with pytest.raises(ValueError, match="trust"):
             GuidedSearchAgent(**bad)
+
+
+def test_default_guided_is_the_measured_recipe_on_the_tables_ppo_network():
+    """Without options guided searches the 3 cards its network rates best in 96 worlds and
+    trusts the network (trust=2; with mcs rollouts, whose estimates are not paired by
+    world, trust 0); its network is the one `ppo` plays at the table: ppo-4p at 4 classic
+    players (no longer the imitation network), imitate-2p at 2, ppo-all at 6."""
+    from agents.cards.guided import GuidedSearchAgent
+    from agents.ppo import PPOAgent, shipped_model_for
+    from agents.registry import make_agent
+    agent = make_agent("guided")
+    assert (agent.top, agent.worlds, agent.trust, agent.depth) == (3, 96, 2.0, 1)
+    assert GuidedSearchAgent(rollout="mcs").trust == 0.0
+    plain = PPOAgent()
+    for players, name in ((4, "ppo-4p.zip"), (2, "imitate-2p.zip"), (6, "ppo-all.zip")):
+        assert shipped_model_for(players).name == name
+        model, _ = agent.net.network_for(RuleConfig(players=players, row_choice="player"), players)
+        assert model is agent.net.model_for(players)[0]
+        assert agent.net.model_for(players)[1] == plain.model_for(players)[1]  # the same file's meta
