@@ -1,7 +1,8 @@
 """A turn's bookkeeping over the batch that NumPy keeps (the tiles put out, the reveal and
 the end of a turn are compiled, `_kernel/turns.py`): what comes at most twice a game, the
-refill, the end of the game and the pro side's final scoring; and the start of the first
-turn of a deal."""
+refill, the end of the game after it and the pro side's final scoring; and the start of the
+first turn of a deal. (A game without a refill, 4 players or more, ends in the compiled
+driver, `_kernel/turns.end_game`: the same scoring, compiled.)"""
 
 from __future__ import annotations
 

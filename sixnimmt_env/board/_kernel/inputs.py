@@ -29,9 +29,9 @@ Arrays = namedtuple("Arrays", STATE_FIELDS)
 # The layout and rule options: field kinds (R, F); the points a landing tile brings,
 # bull_sign * bullheads + fixed (both (R, F)); two_ahead (R, F + 1): a row of that length
 # still has an uncovered play-two field; bullheads by tile; the clovers (sorted); the
-# fields of each row (R,).
+# fields of each row (R,); whether hands are refilled once (2-3 players).
 Tables = namedtuple("Tables", ("kind", "bull_sign", "fixed", "two_ahead", "bulls", "clovers", "luck", "pro",
-                               "scan", "row_len"))
+                               "scan", "row_len", "refill"))
 EVENT_FIELDS = ("tile", "seat", "row", "field", "kind", "points", "taken", "moved_to", "plus5", "double",
                 "luck_gained", "turn_over")
 Events = namedtuple("Events", EVENT_FIELDS)
@@ -100,7 +100,7 @@ def tables(config: BoardConfig) -> Tables:
             np.array(layout.kind, dtype=np.int8, order="C"), ft.bull_sign, ft.fixed,
             ft.two_ahead, layout.tile_bulls.astype(np.int32),
             np.asarray(layout.clovers, dtype=np.int64), config.luck, config.pro, config.next_row == "scan",
-            layout.row_len.astype(np.int64)))
+            layout.row_len.astype(np.int64), config.refill))
         calls.remember(cached[1])  # (kept with its config, like the tables)
     return cached[1]
 

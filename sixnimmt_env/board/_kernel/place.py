@@ -55,6 +55,7 @@ RESHUFFLE = 3  # an action card must be drawn from an empty deck: reshuffle, the
 BAD_SCRIPT = 4  # a replayed record's draw names a kind the deck does not hold
 NEXT_TURN = 5  # the turn is over, the next one started
 PICKING = 6  # the seats put out their first tile of two: no placing yet
+GAME_OVER = 7  # the turn is over, the hands are empty and none are refilled: the game ended here
 
 
 
@@ -69,11 +70,16 @@ def park(s, b, ask):
 
 @inline
 def place_on(s, t, e, report, b):
-    """Game b's stages until one stops; a turn over ends there (the next one starts, or
-    TURN_OVER: the hands are empty)."""
+    """Game b's stages until one stops; a turn over ends there (the next one starts; or
+    the hands are empty: GAME_OVER where no refill comes, the game ended as `turns.py`'s
+    `hands_empty` ends it, else TURN_OVER for the caller's refill)."""
     why = run_game(s, t, e, report, b)
-    if why == TURN_OVER and turns.end_turn(s, t, b):
-        return NEXT_TURN
+    if why == TURN_OVER:
+        if turns.end_turn(s, t, b):
+            return NEXT_TURN
+        if not t.refill:  # (a pro game ends at its first empty hand: most steps end a few games)
+            turns.end_game(s, t, b)
+            return GAME_OVER
     return why
 
 

@@ -10,7 +10,7 @@ from numba import njit
 
 from ..layout import PLAY_TWO
 from ..rules import STOP_SIGNS
-from ..state import PHASE_PICK, PHASE_PICK_SECOND, STAGE_OFFER, STAGE_PLACE
+from ..state import PHASE_OVER, PHASE_PICK, PHASE_PICK_SECOND, STAGE_OFFER, STAGE_PLACE
 from . import inline
 
 # How put_out finds each seat's slot (the driver's policies, `play.py`).
@@ -145,19 +145,35 @@ def start_turns(s, t, games):
         start_turn(s, t, b)
 
 
+@inline
+def end_game(s, t, b):
+    """Game b is over (its hands are empty and none are refilled): the pro side's final
+    scoring, then PHASE_OVER (as `turns.py`'s `hands_empty` ends a game in NumPy)."""
+    if t.pro:
+        final_score(s.hands, s.action, s.score, t.bulls, b)
+    s.phase[b] = PHASE_OVER
+
+
+@inline
+def final_score(hands, action, score, bulls, b):
+    """Pro, the end of game b: every seat gains 1 point per action card in hand and
+    loses the bullheads of every tile still in hand."""
+    for p in range(hands.shape[1]):
+        points = 0
+        for kind in range(action.shape[1]):
+            points += action[b, kind, p]
+        for h in range(hands.shape[2]):
+            tile = hands[b, p, h]
+            if tile == 0:  # the held tiles are in front (pro.hand_add, hand_remove)
+                break
+            points -= bulls[tile]
+        score[b, p] += points
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def final_scores(hands, action, score, bulls, games):
-    """Pro, the end of the game: every seat gains 1 point per action card in hand and
-    loses the bullheads of every tile still in hand. (Handed the four arrays it reads, not
-    the whole state: unboxing ~40 arrays costs more than a few games' scoring.)"""
+    """`final_score` of every game of `games` (the NumPy side's end of a game after a
+    refill). (Handed the four arrays it reads, not the whole state: unboxing ~40 arrays
+    costs more than a few games' scoring.)"""
     for b in games:
-        for p in range(hands.shape[1]):
-            points = 0
-            for kind in range(action.shape[1]):
-                points += action[b, kind, p]
-            for h in range(hands.shape[2]):
-                tile = hands[b, p, h]
-                if tile == 0:  # the held tiles are in front (pro.hand_add, hand_remove)
-                    break
-                points -= bulls[tile]
-            score[b, p] += points
+        final_score(hands, action, score, bulls, b)
