@@ -34,21 +34,21 @@ from .place import rules_row
 @inline
 def legal_answers(s, t, b, out):
     """Write the legal answers (action ids) of the question game b is asked into `out`,
-    ascending; return how many."""
+    ascending; return how many. (Each candidate is written and kept by counting it, `n +=
+    legal`, not behind a branch: which rows and tiles qualify is data no branch predictor
+    learns, and the seat views list an offer per pro question; docs/speed.md.)"""
     ask = s.ask[b]
     if ask == ASK_ACTION:
         return offer_answers(s, t, b, out)
     n = 0
     if ask == ASK_FREE_ROW:
         for r in range(s.length.shape[1]):
-            if s.length[b, r] == 0:
-                out[n] = FREE_ROW_ACTION + r
-                n += 1
+            out[n] = FREE_ROW_ACTION + r
+            n += s.length[b, r] == 0
     elif ask == ASK_LUCK_CARD:  # a luck card from a stack that holds one
         for kind in range(s.stack.shape[1]):
-            if s.stack[b, kind] > 0:
-                out[n] = LUCK_ACTION[0] + kind
-                n += 1
+            out[n] = LUCK_ACTION[0] + kind
+            n += s.stack[b, kind] > 0
     elif ask != ASK_NONE:  # use "+5" / "2×" now: no or yes
         out[0], out[1] = ANSWER_NO, ANSWER_YES
         n = 2
@@ -118,13 +118,20 @@ def is_open(s, t, r, b):
 
 
 @inline
+def open_row(s, t, r, b):
+    """`is_open` without a branch (both tests made)."""
+    return (s.length[b, r] > 0) & ((not t.pro) | (not s.stops[b, r]))
+
+
+@inline
 def offer_answers(s, t, b, out):
     """The action-card offer for game b's current tile (the preconditions of
     docs/rules/board-game.md, "Professional side"): no card; Stop on an open row while a
     stop sign is left; Front into an open row whose first tile is higher, with a free
     field before its take field; Ascending onto an open row the tile is higher than;
     Skip while the rules' row has two free fields before its take field; Swap and One
-    more with any tile of the hand."""
+    more with any tile of the hand (each tile at its rank in the hand: ascending).
+    Candidates are kept by counting, as in `legal_answers`."""
     k = s.at[b]
     tile, seat = s.queue[b, k], s.queue_seat[b, k]
     R = s.length.shape[1]
@@ -132,49 +139,38 @@ def offer_answers(s, t, b, out):
     n = 1
     if s.action[b, STOP, seat] > 0 and s.stops_left[b] > 0:
         for r in range(R):
-            if is_open(s, t, r, b):
-                out[n] = STOP_ACTION + r
-                n += 1
+            out[n] = STOP_ACTION + r
+            n += open_row(s, t, r, b)
     if s.action[b, FRONT, seat] > 0:
         for r in range(R):
-            if is_open(s, t, r, b) and s.tiles[b, r, 0] > tile and s.length[b, r] < t.row_len[r] - 1:
-                out[n] = FRONT_ACTION + r
-                n += 1
+            out[n] = FRONT_ACTION + r
+            n += open_row(s, t, r, b) & (s.tiles[b, r, 0] > tile) & (s.length[b, r] < t.row_len[r] - 1)
     if s.action[b, ASCENDING, seat] > 0:
         for r in range(R):
-            if is_open(s, t, r, b) and s.tiles[b, r, s.length[b, r] - 1] < tile:
-                out[n] = ASCENDING_ACTION + r
-                n += 1
+            out[n] = ASCENDING_ACTION + r
+            # (an empty row reads its last field here, index -1: not open, not kept)
+            n += open_row(s, t, r, b) & (s.tiles[b, r, s.length[b, r] - 1] < tile)
     if s.action[b, SKIP, seat] > 0:
         row = rules_row(s, t, b, tile)
-        if s.length[b, row] + 1 < t.row_len[row] - 1:
-            out[n] = SKIP_ACTION
-            n += 1
-    swaps = n
-    n = hand_answers(s, b, seat, SWAP, SWAP_ACTION, out, n)
-    if n == swaps or s.action[b, ONE_MORE, seat] == 0:
-        return hand_answers(s, b, seat, ONE_MORE, ONE_MORE_ACTION, out, n)
-    for i in range(swaps, n):  # One more takes the same tiles, already sorted for Swap
-        out[i + n - swaps] = out[i] - SWAP_ACTION + ONE_MORE_ACTION
-    return 2 * n - swaps
-
-
-@inline
-def hand_answers(s, b, seat, kind, base, out, n):
-    """Swap / One more: one answer per tile in hand (ascending) while the card is held."""
-    if s.action[b, kind, seat] == 0:
-        return n
-    first = n
-    h = 0
-    while h < s.hands.shape[2] and s.hands[b, seat, h] > 0:
-        a = base + int(s.hands[b, seat, h]) - 1  # (int: a NumPy int8 would overflow without the JIT)
-        m = n  # insertion sort: a hand holds a few tiles
-        while m > first and out[m - 1] > a:
-            out[m] = out[m - 1]
-            m -= 1
-        out[m] = a
-        n += 1
-        h += 1
+        out[n] = SKIP_ACTION
+        n += s.length[b, row] + 1 < t.row_len[row] - 1
+    swap = s.action[b, SWAP, seat] > 0
+    more = s.action[b, ONE_MORE, seat] > 0
+    if swap or more:  # one answer per tile in hand while the card is held: Swap's, then One more's
+        held = 0
+        while held < s.hands.shape[2] and s.hands[b, seat, held] > 0:
+            held += 1
+        swaps = held if swap else 0
+        for h in range(held):
+            x = s.hands[b, seat, h]
+            rank = 0  # (the tiles are distinct: their ranks are 0..held-1)
+            for g in range(held):
+                rank += s.hands[b, seat, g] < x
+            if swap:
+                out[n + rank] = SWAP_ACTION + int(x) - 1  # (int: a NumPy int8 would overflow without the JIT)
+            if more:
+                out[n + swaps + rank] = ONE_MORE_ACTION + int(x) - 1
+        n += swaps + (held if more else 0)
     return n
 
 
