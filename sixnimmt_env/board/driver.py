@@ -5,7 +5,8 @@ it, its actions checked before it runs, and what it leaves to NumPy after it sto
 ROLLOUT, PLACE) and then `after_kernel` does, by each game's status, the refill or the
 end of the game where the hands are empty and the action deck's reshuffle (the placing
 then goes on). `illegal_action` words the first illegal action of a step, as
-IllegalActionError, once the driver's check (`kernel_play.first_illegal`) found one.
+IllegalActionError, once the driver's check (`kernel_play.first_illegal`) found one;
+`checked_step` is `Game.step`'s check and play in one compiled call.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from .turns import hands_empty
 NO_ACTIONS = np.zeros((0, 0), dtype=np.int64)  # a policy that reads no actions
 NO_LIMIT = np.zeros(0, dtype=np.int64)  # ... no turn limit
 # The driver and the step's check called without numba's dispatch on every call (calls.py)
-PLAY, FIRST_ILLEGAL = Fast(kernel_play.play), Fast(kernel_play.first_illegal)
+PLAY, CHECKED_STEP = Fast(kernel_play.play), Fast(kernel_play.checked_step)
 # the statuses after_kernel acts on, one range of codes (its one-pass check)
 assert (place.TURN_OVER, place.RESHUFFLE, place.BAD_SCRIPT) == tuple(range(place.TURN_OVER, place.BAD_SCRIPT + 1))
 
@@ -54,6 +55,19 @@ def play(st: BoardState, games: NDArray, policy: int, ev: BoardEvents | None = N
     run_blocks(block, len(games), threads)
     after_kernel(st, games, status, ev)
     return status
+
+
+def checked_step(st: BoardState, games: NDArray, actions: NDArray, ev: BoardEvents | None) -> None:
+    """`Game.step` on `games` (ascending, not over): the check of `actions` (P, B) and the
+    driver under GIVEN in one compiled call (`kernel_play.checked_step`, one thread), then
+    `after_kernel`; IllegalActionError (`illegal_action`) with the state untouched where an
+    action is not legal."""
+    status = np.zeros(len(games), dtype=np.int8)
+    if CHECKED_STEP(inputs.arrays(st), inputs.tables(st.config), inputs.events(ev), ev is not None, games, actions,
+                    np.zeros((0, st.players), dtype=np.float32), NO_LIMIT, np.zeros(N_ACTIONS, dtype=np.int64),
+                    status) >= 0:
+        raise illegal_action(st, games, actions)
+    after_kernel(st, games, status, ev)
 
 
 def after_kernel(st: BoardState, games: NDArray, status: NDArray, ev: BoardEvents | None) -> None:

@@ -33,7 +33,7 @@ from ._kernel import play as kernel_play
 from ._kernel.threads import run_blocks
 from .actions import N_ACTIONS
 from .deal import empty_state, from_deal, from_position, new_games, shuffled_tiles
-from .driver import FIRST_ILLEGAL, PLAY, after_kernel, illegal_action, play
+from .driver import PLAY, after_kernel, checked_step, play
 from .events import BoardEvents
 from .state import PHASE_OVER, BoardState
 
@@ -63,11 +63,10 @@ def step(state: BoardState, actions: ArrayLike, *, inplace: bool = False, report
     ev = BoardEvents.empty(st.queue.shape[0], st.batch_size) if report else None
     live = st.phase != PHASE_OVER if games is None else (st.phase != PHASE_OVER) & np.asarray(games, bool)
     games = np.flatnonzero(live)
-    if validate and len(games) and FIRST_ILLEGAL(
-            inputs.arrays(st), inputs.tables(st.config), games, actions,
-            np.zeros(N_ACTIONS, dtype=np.int64)) >= 0:
-        raise illegal_action(st, games, actions)
-    play(st, games, kernel_play.GIVEN, ev, actions=actions)
+    if validate and len(games):
+        checked_step(st, games, actions, ev)  # (the check and the play in one compiled call)
+    else:
+        play(st, games, kernel_play.GIVEN, ev, actions=actions)
     return st, ev
 
 

@@ -50,8 +50,8 @@ _LOADED: list[bool] = []
 
 
 def load_kernels(state: BoardState) -> None:
-    """Once a process: hand the kernels every game calls (the driver, the step's check, the
-    seat views' who-must-act) an empty list of games of `state`, so numba loads their
+    """Once a process: hand the kernels every game calls (the driver, the step's check and
+    play, the seat views' who-must-act) an empty list of games of `state`, so numba loads their
     machine code from the cache (or compiles it) now, with the signatures the engine uses,
     and not inside the first decision an agent is timed on (`BoardGame.new_games` calls
     this). The views' other kernels (masks, random actions, hand sizes) load where used:
@@ -66,7 +66,9 @@ def load_kernels(state: BoardState) -> None:
     kernel_play.play(s, t, inputs.NO_EVENTS, False, kernel_play.GIVEN, none, actions,
                      np.zeros((0, state.players), dtype=np.float32), np.zeros(0, dtype=np.int64), scratch,
                      np.zeros(0, dtype=np.int8))
-    kernel_play.first_illegal(s, t, none, actions, scratch)
+    kernel_play.checked_step(s, t, inputs.NO_EVENTS, False, none, actions,
+                             np.zeros((0, state.players), dtype=np.float32), np.zeros(0, dtype=np.int64), scratch,
+                             np.zeros(0, dtype=np.int8))
     BoardSeatView(state, none, none).must_act  # (who must act: with the argument types a view passes)
 
 

@@ -125,6 +125,18 @@ def play(s, t, e, report, policy, games, actions, numbers, limit, scratch, statu
 
 
 @njit(cache=True, nogil=True, _nrt=False)
+def checked_step(s, t, e, report, games, actions, numbers, limit, scratch, status):
+    """`Game.step` in one call (one trip from Python and back fewer a step: each costs the
+    interpreter its caches, docs/speed.md): the check, `first_illegal`'s index of the first
+    game of `games` whose actions are not legal, nothing written then; else -1, every game
+    played under GIVEN (`play`; `numbers`, `limit` empty)."""
+    j = first_illegal(s, t, games, actions, scratch)
+    if j < 0:
+        play(s, t, e, report, GIVEN, games, actions, numbers, limit, scratch, status)
+    return j
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def first_illegal(s, t, games, actions, scratch):
     """The index j of the first game of `games` whose actions (P, B) are not legal (the
     asker's answer not among the legal answers; a tile not in its seat's hand, where a pro
