@@ -113,13 +113,8 @@ def offer_allows(s, t, b, a):
 
 @inline
 def is_open(s, t, r, b):
-    """An active row without a stop sign: a row a tile may join."""
-    return s.length[b, r] > 0 and not (t.pro and s.stops[b, r])
-
-
-@inline
-def open_row(s, t, r, b):
-    """`is_open` without a branch (both tests made)."""
+    """An active row without a stop sign: a row a tile may join. (Both tests made, no
+    branch: `legal_answers` counts rows by it.)"""
     return (s.length[b, r] > 0) & ((not t.pro) | (not s.stops[b, r]))
 
 
@@ -140,16 +135,16 @@ def offer_answers(s, t, b, out):
     if s.action[b, STOP, seat] > 0 and s.stops_left[b] > 0:
         for r in range(R):
             out[n] = STOP_ACTION + r
-            n += open_row(s, t, r, b)
+            n += is_open(s, t, r, b)
     if s.action[b, FRONT, seat] > 0:
         for r in range(R):
             out[n] = FRONT_ACTION + r
-            n += open_row(s, t, r, b) & (s.tiles[b, r, 0] > tile) & (s.length[b, r] < t.row_len[r] - 1)
+            n += is_open(s, t, r, b) & (s.tiles[b, r, 0] > tile) & (s.length[b, r] < t.row_len[r] - 1)
     if s.action[b, ASCENDING, seat] > 0:
         for r in range(R):
             out[n] = ASCENDING_ACTION + r
             # (an empty row reads its last field here, index -1: not open, not kept)
-            n += open_row(s, t, r, b) & (s.tiles[b, r, s.length[b, r] - 1] < tile)
+            n += is_open(s, t, r, b) & (s.tiles[b, r, s.length[b, r] - 1] < tile)
     if s.action[b, SKIP, seat] > 0:
         row = rules_row(s, t, b, tile)
         out[n] = SKIP_ACTION
