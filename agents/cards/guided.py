@@ -87,8 +87,7 @@ class GuidedSearchAgent:
         actions = np.full(view.n, pass_action(view.config), dtype=np.int64)
         if view.n == 0:
             return actions
-        hand_size = view.hand_size
-        search = (view.phase == PHASE_CARDS) & (hand_size > 1)
+        search = self._searching(view)
         plain = view.must_act & ~search  # rows, last cards: the network's choice
         if plain.any():
             actions[plain] = self._policy(model, layout.encode(view)[plain], view.action_mask()[plain])
@@ -110,13 +109,17 @@ class GuidedSearchAgent:
         (the network's own: the labeller asks `act` for them)."""
         model, layout = self.net.network_for(view.config, view.players)
         out: dict[int, tuple[NDArray[np.int64], NDArray[np.float64]]] = {}
-        search = np.flatnonzero((view.phase == PHASE_CARDS) & (view.hand_size > 1))
-        for chunk, hands, values in self._searched(view, search, rng, model, layout):
+        for chunk, hands, values in self._searched(view, np.flatnonzero(self._searching(view)), rng, model, layout):
             if values.ndim == 3:
                 values = self._judged(values, self._net_best(view, chunk, hands, model, layout))
             for e, hand, q in zip(chunk, hands, values):
                 out[int(e)] = (hand.astype(np.int64) - 1, q.astype(np.float64))
         return out
+
+    @staticmethod
+    def _searching(view: SeatView) -> NDArray[np.bool_]:
+        """(n,) the entries the search decides: a card to choose from a hand of several."""
+        return (view.phase == PHASE_CARDS) & (view.hand_size > 1)
 
     def _searched(self, view: SeatView, entries: NDArray, rng, model, layout):
         """(chunk of entries, their candidate cards (k, m), the values of `card_values` or
