@@ -219,12 +219,22 @@ def _held_out_losses(policy, tensors) -> dict:
             for j, k in enumerate(("policy_loss", "value_loss", "agreement"))}
 
 
+def start_model(cfg: ImitationConfig):
+    """A fresh model of the network `cfg` fits, holding `init_model`'s weights when one is
+    given (a ConfigError when that network is of another shape, game or variant)."""
+    from .train import new_model, start_from
+    model = new_model(cfg.train_config(), num_games=8)
+    if cfg.init_model:
+        start_from(model, cfg.init_model, cfg.train_config())
+    return model
+
+
 def fit(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
     """The fit stage: the model fitted to every label unit on disk; writes model.zip/.json."""
     import torch as th
     from tqdm import tqdm
 
-    from .train import model_meta, new_model, start_from
+    from .train import model_meta
 
     th.manual_seed(cfg.seed)
     th.set_num_threads(cfg.torch_threads)
@@ -232,9 +242,7 @@ def fit(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
     if not files:
         raise ConfigError(f"{run / 'labels'} holds no label units: run the label stage first")
     train_b, test_b = _split_units(files, cfg)
-    model = new_model(cfg.train_config(), num_games=8)
-    if cfg.init_model:
-        start_from(model, cfg.init_model, cfg.train_config())
+    model = start_model(cfg)
     policy = model.policy
     policy.set_training_mode(True)
     opt = th.optim.Adam(policy.parameters(), lr=cfg.learning_rate)
@@ -287,6 +295,8 @@ def imitate(cfg: ImitationConfig | None = None, *, resume: str | Path | None = N
     else:
         assert cfg is not None
         run = new_run(Path(runs_dir) / cfg.name, cfg)
+    if cfg.init_model:  # a network the fit cannot start from is refused now, not after the label stage
+        start_model(cfg)
     t0 = time.perf_counter()
     labelled = label(cfg, run, progress, backend)
     t1 = time.perf_counter()

@@ -47,8 +47,8 @@ def test_guided_teacher_labels_every_card_and_plays_its_own_rows(tiny_run, tmp_p
 
 def test_a_fit_from_init_model_starts_at_its_weights(tiny_run, tmp_path):  # noqa: F811
     """With init_model the fit starts from that network (at a vanishing step size it ends
-    there too); a missing file, a board run's guided teacher, a non-search teacher: one
-    ConfigError each."""
+    there too); a network of another shape is refused before the label stage; a missing
+    file, a board run's guided teacher, a non-search teacher: one ConfigError each."""
     import torch as th
 
     from agents.ppo import load_model
@@ -64,6 +64,11 @@ def test_a_fit_from_init_model_starts_at_its_weights(tiny_run, tmp_path):  # noq
                                   progress=False) / "model.zip")
     assert not all(th.allclose(a, b, atol=1e-6) for a, b in zip(fresh.policy.state_dict().values(),
                                                                 source.policy.state_dict().values()))
+    other = ImitationConfig(name="other", players=(3,), units=1, **{**TINY, "scorer_hidden": (8,)},
+                            init_model=str(tiny_run / "model.zip"))
+    with pytest.raises(ConfigError, match="does not match"):  # before any label is made
+        imitate(other, runs_dir=tmp_path, progress=False)
+    assert not list((tmp_path / "other").glob("labels/unit-*.npz"))
     for bad, fragment in [(dict(init_model=str(tmp_path / "none.zip")), "no such file"),
                           (dict(game="board", teacher="guided"), "teacher must be an mcs spec"),
                           (dict(teacher="greedy"), "teacher must be an mcs or guided spec")]:
