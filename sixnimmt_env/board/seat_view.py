@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..core.seat_view import SeatViewBase
-from ._kernel import inputs
+from ._kernel import inputs, pcg64
 from ._kernel import views as kernel_views
 from ._kernel.calls import Fast
 from .actions import N_ACTIONS
@@ -25,8 +25,9 @@ from .state import PHASE_ASK, PHASE_PICK_SECOND, BoardState
 
 _NONE = np.zeros(0)  # no numbers drawn
 # the views' kernels called without numba's dispatch on every call (calls.py)
-_RANDOM_ACTIONS, _ACTION_MASKS, _HAND_SIZES = (Fast(kernel_views.random_actions), Fast(kernel_views.action_masks),
-                                               Fast(kernel_views.hand_sizes))
+_RANDOM_ACTIONS, _ACTION_MASKS, _HAND_SIZES, _RANDOM_LEGAL = (
+    Fast(kernel_views.random_actions), Fast(kernel_views.action_masks), Fast(kernel_views.hand_sizes),
+    Fast(kernel_views.random_legal))
 
 
 class BoardSeatView(SeatViewBase):
@@ -239,7 +240,21 @@ class BoardSeatView(SeatViewBase):
         (a luck card from a stack that holds one), one of a pro question's legal answers.
         The numbers are drawn here, a draw of n for the tiles when any entry picks, n for
         the answers when any is asked, one per pro question (the games' random streams),
-        and used by `kernel_views.random_actions`."""
+        and used by `kernel_views.random_actions`. With a NumPy Generator on PCG64 (its
+        default) the kernel computes them itself, only those used, and leaves the
+        generator where these draws would (`kernel_views.random_legal`: the same numbers,
+        one compiled pass a view)."""
+        drawing = pcg64.words(rng)
+        if drawing is not None:
+            lock, state = drawing
+            status = np.empty(self.n, dtype=np.int8)
+            actions = np.empty(self.n, dtype=np.int64)
+            with lock:  # (as NumPy's own draws hold it)
+                self._counts = _RANDOM_LEGAL(self._arrays, inputs.tables(self.config), self.seats, self.games, state,
+                                             np.empty((64, 2), dtype=np.uint64), status,
+                                             np.zeros(N_ACTIONS, dtype=np.int64), actions)
+            self.__dict__.setdefault("_status", status)  # (the cached property's value, computed on the way)
+            return actions
         status = self._status
         n_pick, n_ask, n_pro = self._counts  # (counted by the status kernel)
         pick = rng.random(self.n) if n_pick else _NONE
