@@ -29,6 +29,7 @@ from .turns import hands_empty
 
 NO_ACTIONS = np.zeros((0, 0), dtype=np.int64)  # a policy that reads no actions
 NO_LIMIT = np.zeros(0, dtype=np.int64)  # ... no turn limit
+NOT_FOUND = np.zeros((0, 0), dtype=np.int64)  # ... no slots found by a check (the driver searches the hands)
 # The driver and the step's check called without numba's dispatch on every call (calls.py)
 PLAY, CHECKED_STEP = Fast(kernel_play.play), Fast(kernel_play.checked_step)
 # the statuses after_kernel acts on, one range of codes (its one-pass check)
@@ -50,7 +51,7 @@ def play(st: BoardState, games: NDArray, policy: int, ev: BoardEvents | None = N
 
     def block(lo: int, hi: int) -> None:
         PLAY(s, t, e, ev is not None, policy, games[lo:hi], actions, numbers[lo:hi] if len(numbers) else numbers,
-             limit[lo:hi] if len(limit) else limit, np.zeros(N_ACTIONS, dtype=np.int64), status[lo:hi])
+             limit[lo:hi] if len(limit) else limit, np.zeros(N_ACTIONS, dtype=np.int64), status[lo:hi], NOT_FOUND)
 
     run_blocks(block, len(games), threads)
     after_kernel(st, games, status, ev)
@@ -65,7 +66,7 @@ def checked_step(st: BoardState, games: NDArray, actions: NDArray, ev: BoardEven
     status = np.zeros(len(games), dtype=np.int8)
     if CHECKED_STEP(inputs.arrays(st), inputs.tables(st.config), inputs.events(ev), ev is not None, games, actions,
                     np.zeros((0, st.players), dtype=np.float32), NO_LIMIT, np.zeros(N_ACTIONS, dtype=np.int64),
-                    status) >= 0:
+                    status, np.empty((len(games), st.players), dtype=np.int64)) >= 0:
         raise illegal_action(st, games, actions)
     after_kernel(st, games, status, ev)
 

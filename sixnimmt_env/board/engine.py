@@ -33,7 +33,7 @@ from ._kernel import play as kernel_play
 from ._kernel.threads import run_blocks
 from .actions import N_ACTIONS
 from .deal import empty_state, from_deal, from_position, new_games, shuffled_tiles
-from .driver import PLAY, after_kernel, checked_step, play
+from .driver import NOT_FOUND, PLAY, after_kernel, checked_step, play
 from .events import BoardEvents
 from .state import PHASE_OVER, BoardState
 
@@ -109,7 +109,7 @@ def play_random(st: BoardState, uniforms: NDArray, threads: int | None = None) -
 
     def block(lo: int, hi: int) -> None:
         PLAY(s, t, inputs.NO_EVENTS, False, kernel_play.RANDOM, games[lo:hi], _NO_ACTIONS,
-             uniforms[lo:hi], _NO_LIMIT, np.zeros(N_ACTIONS, dtype=np.int64), status[lo:hi])
+             uniforms[lo:hi], _NO_LIMIT, np.zeros(N_ACTIONS, dtype=np.int64), status[lo:hi], NOT_FOUND)
 
     run_blocks(block, len(games), threads)
     after_kernel(st, games, status, None)

@@ -63,12 +63,13 @@ def load_kernels(state: BoardState) -> None:
     none = np.zeros(0, dtype=np.intp)
     scratch = np.zeros(N_ACTIONS, dtype=np.int64)
     actions = np.zeros((state.players, state.batch_size), dtype=np.int64)
+    found = np.zeros((0, state.players), dtype=np.int64)
     kernel_play.play(s, t, inputs.NO_EVENTS, False, kernel_play.GIVEN, none, actions,
                      np.zeros((0, state.players), dtype=np.float32), np.zeros(0, dtype=np.int64), scratch,
-                     np.zeros(0, dtype=np.int8))
+                     np.zeros(0, dtype=np.int8), found)
     kernel_play.checked_step(s, t, inputs.NO_EVENTS, False, none, actions,
                              np.zeros((0, state.players), dtype=np.float32), np.zeros(0, dtype=np.int64), scratch,
-                             np.zeros(0, dtype=np.int8))
+                             np.zeros(0, dtype=np.int8), found)
     BoardSeatView(state, none, none).must_act  # (who must act: with the argument types a view passes)
 
 

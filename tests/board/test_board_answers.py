@@ -162,7 +162,7 @@ def test_the_steps_check_accepts_exactly_the_legal_answers(variant, players):
     batch = 12
     st = game.new_games(game_seeds(players + 7, batch))
     rng = np.random.default_rng(players)
-    scratch = np.zeros(N_ACTIONS, dtype=np.int64)
+    found = np.zeros((1, players), dtype=np.int64)
     candidates = np.arange(-1, N_ACTIONS + 1)
     checked = 0
     while not game.game_over(st).all():
@@ -174,7 +174,7 @@ def test_the_steps_check_accepts_exactly_the_legal_answers(variant, players):
             accepted = []
             for a in candidates:
                 actions[st.asker[b], b] = a
-                accepted.append(kernel_play.first_illegal(s, t, np.array([b], dtype=np.intp), actions, scratch) < 0)
+                accepted.append(kernel_play.first_illegal(s, t, np.array([b], dtype=np.intp), actions, found) < 0)
             assert (np.array(accepted) == np.r_[False, masks[j], False]).all(), (b, int(st.ask[b]))
             checked += 1
         actions = np.stack([game.view(st, [p] * batch).random_legal_actions(rng) for p in range(players)])

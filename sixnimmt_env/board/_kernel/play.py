@@ -42,7 +42,7 @@ from ..state import ASK_ACTION, ASK_DOUBLE, ASK_FREE_ROW, ASK_LUCK_CARD, ASK_PLU
 from . import inline
 from .answers import allows, legal_answers, store
 from .place import ASKED, NEXT_TURN, PICKING, place_on
-from .turns import SLOT_AT_FRACTION, SLOT_LAST, SLOT_OF_TILE, put_out
+from .turns import HELD_BITS, SLOT_AT_FRACTION, SLOT_FOUND, SLOT_LAST, SLOT_OF_TILE, put_out
 
 GIVEN, RANDOM, ROLLOUT, PLACE = 0, 1, 2, 3  # the policies
 
@@ -77,11 +77,13 @@ def rule_answer(s, t, b):
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def play(s, t, e, report, policy, games, actions, numbers, limit, scratch, status):
+def play(s, t, e, report, policy, games, actions, numbers, limit, scratch, status, found):
     """Every game of `games` (j-th: games[j]) under `policy` (the module doc), until it
     stops; status[j] says why (place.py's codes). `actions` (P, B) for GIVEN (and for
     ROLLOUT's first decision, or (0, 0)); `numbers` (g, P + K) for RANDOM; `limit` (g,)
-    the turn ROLLOUT stops at; `scratch` (N_ACTIONS,). `e` is written only when `report`."""
+    the turn ROLLOUT stops at; `scratch` (N_ACTIONS,); `found` (g, P) for GIVEN after the
+    check, each seat's slot of its tile and tiles held as `first_illegal` found them (the
+    hands not searched again), else (0, P). `e` is written only when `report`."""
     P = s.hands.shape[1]
     K = numbers.shape[1] - P
     given = policy == GIVEN or (policy == ROLLOUT and actions.shape[0] > 0)
@@ -92,7 +94,8 @@ def play(s, t, e, report, policy, games, actions, numbers, limit, scratch, statu
         first = given  # the first decision takes the given actions
         why = PICKING
         while True:
-            how = SLOT_OF_TILE if first else SLOT_AT_FRACTION if policy == RANDOM else SLOT_LAST
+            how = ((SLOT_FOUND if found.shape[0] else SLOT_OF_TILE) if first else SLOT_AT_FRACTION
+                   if policy == RANDOM else SLOT_LAST)
             if act and s.phase[b] == PHASE_ASK:
                 if first and (policy == GIVEN or actions[s.asker[b], b] >= 0):
                     answer = actions[s.asker[b], b]
@@ -105,7 +108,7 @@ def play(s, t, e, report, policy, games, actions, numbers, limit, scratch, statu
                 else:
                     answer = rule_answer(s, t, b)
                 store(s, b, answer)
-            elif act and not put_out(s, t, b, how, actions, numbers, j):
+            elif act and not put_out(s, t, b, how, actions, numbers, found, j):
                 why = PICKING  # the first tile of two is out
                 first = False
                 if policy == ROLLOUT:
@@ -125,22 +128,25 @@ def play(s, t, e, report, policy, games, actions, numbers, limit, scratch, statu
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def checked_step(s, t, e, report, games, actions, numbers, limit, scratch, status):
+def checked_step(s, t, e, report, games, actions, numbers, limit, scratch, status, found):
     """`Game.step` in one call (one trip from Python and back fewer a step: each costs the
     interpreter its caches, docs/speed.md): the check, `first_illegal`'s index of the first
     game of `games` whose actions are not legal, nothing written then; else -1, every game
-    played under GIVEN (`play`; `numbers`, `limit` empty)."""
-    j = first_illegal(s, t, games, actions, scratch)
+    played under GIVEN (`play`, with the tiles' slots the check found; `numbers`, `limit`
+    empty; `found` (g, P) room)."""
+    j = first_illegal(s, t, games, actions, found)
     if j < 0:
-        play(s, t, e, report, GIVEN, games, actions, numbers, limit, scratch, status)
+        play(s, t, e, report, GIVEN, games, actions, numbers, limit, scratch, status, found)
     return j
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def first_illegal(s, t, games, actions, scratch):
+def first_illegal(s, t, games, actions, found):
     """The index j of the first game of `games` whose actions (P, B) are not legal (the
     asker's answer not among the legal answers; a tile not in its seat's hand, where a pro
-    seat with an empty hand may pass), -1 when all are."""
+    seat with an empty hand may pass), -1 when all are. Picking, found[j, p] is seat p's
+    slot of its tile (0 for a pass) << HELD_BITS | its tiles held, for `put_out`
+    (`found` (g, P))."""
     for j in range(len(games)):
         b = games[j]
         if s.phase[b] == PHASE_ASK:
@@ -150,12 +156,13 @@ def first_illegal(s, t, games, actions, scratch):
             continue
         for p in range(s.hands.shape[1]):
             a = actions[p, b]
-            ok = t.pro and s.hands[b, p, 0] == 0
-            if 0 <= a < N_TILE_ACTIONS:
-                for h in range(s.hands.shape[2]):  # (a pro hand has 100 slots: stop at the tile)
-                    if s.hands[b, p, h] == a + 1:
-                        ok = True
-                        break
-            if not ok:
+            tile = a + 1 if 0 <= a < N_TILE_ACTIONS else 0  # (0: no held tile; the held tiles are in front)
+            held, slot = 0, -1
+            while held < s.hands.shape[2] and s.hands[b, p, held] > 0:  # one pass: the slot and the count
+                if s.hands[b, p, held] == tile:
+                    slot = held
+                held += 1
+            if slot < 0 and not (t.pro and held == 0):
                 return j
+            found[j, p] = max(slot, 0) << HELD_BITS | held
     return -1

@@ -19,17 +19,23 @@ from . import inline
 SLOT_OF_TILE = 0
 SLOT_AT_FRACTION = 1  # the slot at fraction numbers[j, p] of the tiles held
 SLOT_LAST = 2  # the last tile held
+# SLOT_FOUND: slot and tiles held as found[j, p] gives them (slot << HELD_BITS | held), found by the step's check
+# (`play.first_illegal`), so a given tile's hand is searched once a step
+SLOT_FOUND = 3
+HELD_BITS = 8  # (a hand holds fewer than 2^8 tiles)
 
 
 @inline
-def put_out(s, t, b, how, actions, numbers, j):
+def put_out(s, t, b, how, actions, numbers, found, j):
     """Every seat of game b puts out a tile of its hand, its slot found `how` (swap-remove:
     the held tiles stay in front; an empty pro hand puts out nothing). Returns whether the
     game's tiles are all out, so its placing starts (then revealed)."""
     second = s.phase[b] == PHASE_PICK_SECOND
     count = 0
     for p in range(s.hands.shape[1]):
-        if p == 0 or t.pro:  # on the basic side every seat holds as many tiles
+        if how == SLOT_FOUND:
+            count = found[j, p] & ((1 << HELD_BITS) - 1)
+        elif p == 0 or t.pro:  # on the basic side every seat holds as many tiles
             count = 0
             while count < s.hands.shape[2] and s.hands[b, p, count] > 0:
                 count += 1
@@ -38,6 +44,8 @@ def put_out(s, t, b, how, actions, numbers, j):
             slot = last
         elif how == SLOT_AT_FRACTION:
             slot = int(numbers[j, p] * count)
+        elif how == SLOT_FOUND:
+            slot = found[j, p] >> HELD_BITS
         elif actions[p, b] < 0:
             slot = last
         else:
