@@ -90,7 +90,12 @@ class ImitationConfig(RunConfig):
     workers: int = 2
     """Processes labelling at once."""
     fit_minutes: float = 5.0
-    """Wall time of the fit stage."""
+    """Wall time of the fit stage (its bound whatever `fit_epochs` says)."""
+    fit_epochs: float = 0.0
+    """Passes over the fitted labels after which the fit stops (0: none, the fit runs for
+    `fit_minutes`). A wall-time bound gives a fit on a busy machine fewer steps; with this
+    bound a fit takes the same steps, in the same order, on any machine, so fits compare
+    (the step size then halves after two thirds of the steps, not of the minutes)."""
     holdout: float = 0.03
     """Share of the units kept out of the fit to measure it."""
     tau: float = 1.0
@@ -143,6 +148,8 @@ class ImitationConfig(RunConfig):
                 raise ConfigError(f"{name} must be a positive number, got {getattr(self, name)}")
         if not 0 <= self.explore <= 1 or not 0 <= self.holdout < 0.5 or self.value_weight < 0:
             raise ConfigError("explore must be in [0, 1], holdout in [0, 0.5), value_weight >= 0")
+        if not (math.isfinite(self.fit_epochs) and self.fit_epochs >= 0):
+            raise ConfigError(f"fit_epochs must be a number >= 0 (0: no bound), got {self.fit_epochs}")
         for players in sorted(set(self.players)):
             self.game_rules(players)  # the rules at every table size, checked by the game's rules
         self.train_config()  # what training would make of it, checked as training checks it
@@ -251,10 +258,13 @@ def fit(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
     del train_b, test_b  # their q: the targets hold what the fit needs of it
     deadline = time.monotonic() + cfg.fit_minutes * 60
     start = time.monotonic()
+    # with an epoch bound, the minibatches of one pass are ceil(N / batch_size), the last one short
+    max_steps = math.ceil(cfg.fit_epochs * math.ceil(N / cfg.batch_size)) if cfg.fit_epochs else 0
     steps, lowered = 0, False
     bar = tqdm(total=round(cfg.fit_minutes * 60), unit="s", desc="fit", disable=not progress,
                bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} s {postfix}")
-    while time.monotonic() < deadline:
+    done = False
+    while not done:
         for idx in th.randperm(N).split(cfg.batch_size):
             p_loss, v_loss, agree = losses(policy, *_minibatch(train_t, idx))
             loss = p_loss + cfg.value_weight * v_loss
@@ -263,7 +273,8 @@ def fit(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
             opt.step()
             steps += 1
             now = time.monotonic()
-            if not lowered and now - start > cfg.fit_minutes * 40:
+            late = 3 * steps >= 2 * max_steps if max_steps else now - start > cfg.fit_minutes * 40
+            if not lowered and late:
                 for group in opt.param_groups:
                     group["lr"] = cfg.learning_rate / 2
                 lowered = True
@@ -271,7 +282,8 @@ def fit(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
                 bar.n = min(round(now - start), bar.total)
                 bar.set_postfix(loss=f"{p_loss.item():.3f}", agree=f"{agree.item():.3f}")
                 bar.refresh()
-            if now >= deadline:
+            done = now >= deadline or (max_steps and steps >= max_steps)
+            if done:
                 break
     bar.close()
     policy.set_training_mode(False)

@@ -227,6 +227,31 @@ def test_training_starts_from_a_fitted_network(tiny_run, tmp_path):
         start_from(other, tmp_path / "none.zip")
 
 
+def test_an_epoch_bound_makes_the_fit_the_same_steps_whatever_the_clock(tiny_run, tmp_path):
+    """fit_epochs: the fit stops after that many passes over the labels, not at the minutes, so
+    two fits of the same labels take the same steps and end with the same weights; without it
+    the minutes decide (0.05 min here: a step count the clock picks)."""
+    import shutil
+
+    import torch as th
+
+    from agents.ppo import load_model
+    from training.imitate import ImitationConfig, fit
+    cfg = ImitationConfig(name="tiny", players=(3, 5), units=3, **{**TINY, "fit_minutes": 30.0}, fit_epochs=2.5)
+    runs = []
+    for name in ("a", "b"):
+        run = tmp_path / name
+        shutil.copytree(tiny_run / "labels", run / "labels")
+        runs.append((run, fit(cfg, run, progress=False)))
+    (a, first), (b, second) = runs
+    batches = -(-first["records"] // cfg.batch_size)
+    assert first["steps"] == second["steps"] == -(-5 * batches // 2)  # 2.5 passes, rounded up
+    wa, wb = (load_model(r / "model.zip")[0].policy.state_dict() for r in (a, b))
+    assert all(th.equal(wa[k], wb[k]) for k in wa)
+    with pytest.raises(ConfigError, match="fit_epochs"):
+        ImitationConfig(fit_epochs=-1.0)
+
+
 def test_plain_ppo_picks_the_shipped_model_for_the_table(tmp_path, monkeypatch, tiny_run):
     import shutil
 
