@@ -251,7 +251,7 @@ class BoardSeatView(SeatViewBase):
             actions = np.empty(self.n, dtype=np.int64)
             with lock:  # (as NumPy's own draws hold it)
                 self._counts = _RANDOM_LEGAL(self._arrays, inputs.tables(self.config), self.seats, self.games, state,
-                                             np.empty((64, 2), dtype=np.uint64), status,
+                                             np.empty((2 * pcg64.SHORT, 2), dtype=np.uint64), status,
                                              np.zeros(N_ACTIONS, dtype=np.int64), actions)
             self.__dict__.setdefault("_status", status)  # (the cached property's value, computed on the way)
             return actions

@@ -52,12 +52,12 @@ def _jumped(state, d, jumps):
     return lo, hi, pcg64.draw(*pcg64.affine(lo, hi, pcg64.POWERS[0, 0], pcg64.POWERS[0, 1], jumps[0, 0], jumps[0, 1]))
 
 
-@pytest.mark.parametrize("d", [0, 1, 2, 7, 4096, 8193, (1 << 40) + 3])
+@pytest.mark.parametrize("d", [0, 1, 2, 7, 63, 64, 65, 4096, 8193, (1 << 40) + 3])
 def test_a_jump_is_numpys_advance(d):
     rng = np.random.default_rng(11)
     rng.random(5)
     _, words = pcg64.words(rng)
-    lo, hi, u = _jumped(words.copy(), d, np.empty((64, 2), dtype=np.uint64))
+    lo, hi, u = _jumped(words.copy(), d, np.empty((2 * pcg64.SHORT, 2), dtype=np.uint64))
     rng.bit_generator.advance(d)
     state = rng.bit_generator.state["state"]["state"]
     assert (int(lo), int(hi)) == (state & ((1 << 64) - 1), state >> 64)

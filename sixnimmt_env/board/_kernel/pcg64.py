@@ -30,18 +30,25 @@ _MASK = (1 << 128) - 1
 _WORD = (1 << 64) - 1
 
 
-def _powers() -> np.ndarray:
-    """(64, 4) uint64: the jump by 2^k steps, k = 0..63, as (A lo, A hi, S lo, S hi): the
-    state after 2^k steps is A * state + inc * S (mod 2^128)."""
-    out = np.zeros((64, 4), dtype=np.uint64)
+def _jumps() -> np.ndarray:
+    """(2 * SHORT, 4) uint64, each a jump as (A lo, A hi, S lo, S hi), the state after it
+    being A * state + inc * S (mod 2^128): rows 0..63 the jumps by 2^k steps, rows SHORT + d
+    the jump by d < SHORT steps (one affine map for the short jumps most numbers used are
+    apart: no loop over d's bits, whose branches no predictor learns)."""
+    out = np.zeros((2 * SHORT, 4), dtype=np.uint64)
     a, s = MULTIPLIER, 1
     for k in range(64):
         out[k] = a & _WORD, a >> 64, s & _WORD, s >> 64
         a, s = a * a & _MASK, s * (a + 1) & _MASK
+    a, s = 1, 0
+    for d in range(SHORT):
+        out[SHORT + d] = a & _WORD, a >> 64, s & _WORD, s >> 64
+        a, s = a * MULTIPLIER & _MASK, (s * MULTIPLIER + 1) & _MASK
     return out
 
 
-POWERS = _powers()
+SHORT = 64  # jumps shorter than this in one step (the table's second half)
+POWERS = _jumps()
 
 # id(bit generator) -> (the bit generator, its state words, or None where it failed the check)
 _WORDS: dict[int, tuple[object, np.ndarray | None]] = {}
@@ -136,8 +143,8 @@ def draw(typingctx, lo, hi):
 
 @inline
 def jumps_for(state, jumps):
-    """jumps[k] = inc * S of POWERS[k] (lo, hi): the increments of the jumps by 2^k for
-    this generator's inc."""
+    """jumps[k] = inc * S of POWERS[k] (lo, hi): the increments of POWERS' jumps for this
+    generator's inc (`jumps` (2 * SHORT, 2))."""
     for k in range(POWERS.shape[0]):
         jumps[k, 0], jumps[k, 1] = affine(state[2], state[3], POWERS[k, 2], POWERS[k, 3], np.uint64(0),
                                           np.uint64(0))
@@ -146,6 +153,8 @@ def jumps_for(state, jumps):
 @inline
 def jump(lo, hi, d, jumps):
     """The state (lo, hi) after d more steps."""
+    if d < SHORT:
+        return affine(lo, hi, POWERS[SHORT + d, 0], POWERS[SHORT + d, 1], jumps[SHORT + d, 0], jumps[SHORT + d, 1])
     k = 0
     while d:
         if d & 1:

@@ -125,7 +125,7 @@ def random_legal(s, t, seats, games, state, jumps, status, scratch, out):
     n for the tiles when any entry picks, then n for the answers when any is asked, then one
     per pro question. Each entry's number is computed where it is used (a jump to it, the
     numbers between are not), and the generator is left where NumPy's draws leave it.
-    `jumps` (64, 2) uint64 is room. Returns the counts, as `seat_status`."""
+    `jumps` (2 * pcg64.SHORT, 2) uint64 is room. Returns the counts, as `seat_status`."""
     n = len(games)
     some_pick = some_ask = False  # which of the two draws of n NumPy makes
     for i in range(n):
