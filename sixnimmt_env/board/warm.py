@@ -7,7 +7,9 @@ cold at once (the test suite's two workers). `compile_kernels()` plays a few gam
 every variant through the checked interface (`Game.step`, the seat views' masks and
 random legal actions) and the random-play fast path, which calls every kernel with the
 signatures the engine uses (the search's rollouts run the same driver with the same
-signature); with the cache warm it takes about a second. The test suite calls it once
+signature; the views' random actions drawn from a generator other than NumPy's PCG64,
+`kernel_views.random_actions`, compile where first used); with the cache warm it takes
+about a second. The test suite calls it once
 before its workers start (tests/conftest.py); `python -m sixnimmt_env.board.warm` does it
 by hand."""
 
