@@ -33,7 +33,7 @@ from ._kernel import play as kernel_play
 from ._kernel.threads import run_blocks
 from .actions import N_ACTIONS
 from .deal import empty_state, from_deal, from_position, new_games, shuffled_tiles
-from .driver import NOT_FOUND, PLAY, after_kernel, checked_step, play
+from .driver import NO_ACTIONS, NO_LIMIT, NOT_FOUND, PLAY, after_kernel, checked_step, play
 from .events import BoardEvents
 from .state import PHASE_OVER, BoardState
 
@@ -78,10 +78,10 @@ def rollout(st: BoardState, limit: ArrayLike, first: NDArray | None = None, thre
     rollout's choice elsewhere. The games are split over `threads` threads (None: all
     cores). Mutates `st`."""
     limit = np.asarray(limit, dtype=np.int64)
-    actions = _NO_ACTIONS if first is None else np.ascontiguousarray(first, dtype=np.int64)
+    actions = NO_ACTIONS if first is None else np.ascontiguousarray(first, dtype=np.int64)
     while len(games := np.flatnonzero((st.phase != PHASE_OVER) & (st.turn < limit))):
         play(st, games, kernel_play.ROLLOUT, actions=actions, limit=np.ascontiguousarray(limit[games]), threads=threads)
-        actions = _NO_ACTIONS
+        actions = NO_ACTIONS
 
 
 def play_random(st: BoardState, uniforms: NDArray, threads: int | None = None) -> None:
@@ -108,12 +108,9 @@ def play_random(st: BoardState, uniforms: NDArray, threads: int | None = None) -
     s, t = inputs.arrays(st), inputs.tables(st.config)
 
     def block(lo: int, hi: int) -> None:
-        PLAY(s, t, inputs.NO_EVENTS, False, kernel_play.RANDOM, games[lo:hi], _NO_ACTIONS,
-             uniforms[lo:hi], _NO_LIMIT, np.zeros(N_ACTIONS, dtype=np.int64), status[lo:hi], NOT_FOUND)
+        PLAY(s, t, inputs.NO_EVENTS, False, kernel_play.RANDOM, games[lo:hi], NO_ACTIONS,
+             uniforms[lo:hi], NO_LIMIT, np.zeros(N_ACTIONS, dtype=np.int64), status[lo:hi], NOT_FOUND)
 
     run_blocks(block, len(games), threads)
     after_kernel(st, games, status, None)
 
-
-_NO_ACTIONS = np.zeros((0, 0), dtype=np.int64)
-_NO_LIMIT = np.zeros(0, dtype=np.int64)
