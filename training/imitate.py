@@ -261,8 +261,10 @@ def fit(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
     # with an epoch bound, the minibatches of one pass are ceil(N / batch_size), the last one short
     max_steps = math.ceil(cfg.fit_epochs * math.ceil(N / cfg.batch_size)) if cfg.fit_epochs else 0
     steps, lowered = 0, False
-    bar = tqdm(total=round(cfg.fit_minutes * 60), unit="s", desc="fit", disable=not progress,
-               bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} s {postfix}")
+    # the bar counts toward the bound that ends the fit: its steps, else its seconds
+    bar = tqdm(total=max_steps or round(cfg.fit_minutes * 60), desc="fit", disable=not progress,
+               bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} "
+                          + ("steps" if max_steps else "s") + " {postfix}")
     done = False
     while not done:
         for idx in th.randperm(N).split(cfg.batch_size):
@@ -279,12 +281,13 @@ def fit(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
                     group["lr"] = cfg.learning_rate / 2
                 lowered = True
             if steps % 50 == 0:
-                bar.n = min(round(now - start), bar.total)
+                bar.n = min(steps if max_steps else round(now - start), bar.total)
                 bar.set_postfix(loss=f"{p_loss.item():.3f}", agree=f"{agree.item():.3f}")
                 bar.refresh()
-            done = now >= deadline or (max_steps and steps >= max_steps)
+            done = now >= deadline or 0 < max_steps <= steps
             if done:
                 break
+    bar.n = min(steps if max_steps else round(time.monotonic() - start), bar.total)  # (where it ended)
     bar.close()
     policy.set_training_mode(False)
     test = _held_out_losses(policy, test_t)
