@@ -37,6 +37,7 @@ ENTRIES = {"data", "policy.pth", "policy.optimizer.pth", "pytorch_variables.pth"
 """What SB3 writes into a model zip; anything else is refused."""
 MAX_WIDTH, MAX_LAYERS, MAX_OBS, MAX_ACTIONS = 8192, 16, 1 << 20, 1 << 16
 SCORER_KEYS = {"n_ids", "offsets", "context", "hidden"}  # the card scorer's (agents/cards/policy.py)
+SCORER_OPTIONAL = {"attention"}  # its encoder over the card and row tokens
 TILE_SCORER_KEYS = {"tile_slots", "context", "hidden"}  # the board's tile scorer (agents/board/policy.py)
 TILE_SCORER_OPTIONAL = {"options", "luck_options"}  # its option rows (the pro side; the luck questions)
 
@@ -169,6 +170,9 @@ def network_parameters(obs_dim: int, n_actions: int, kwargs: dict) -> int:
     count = _dense([obs_dim, *pi]) + _dense([obs_dim, *vf]) + (vf[-1] if vf else obs_dim) + 1
     if SCORER_KEYS & set(kwargs) or "tile_slots" in kwargs:  # the scorer replaces the action head
         count += _dense([obs_dim, *kwargs["context"]]) + _dense(list(kwargs["hidden"]))
+        if kwargs.get("attention"):  # each layer: q, k, v, out and a feed-forward of twice the width
+            width = kwargs["hidden"][0]
+            count += kwargs["attention"][0] * 8 * width * width
     else:
         count += (pi[-1] if pi else obs_dim) * n_actions + n_actions
     return count
@@ -204,9 +208,11 @@ def _architecture(data: dict, path: Path) -> tuple[int, int, dict]:
     if not _int(n, 1, MAX_ACTIONS):
         raise bad("no discrete action count")
     kwargs = _plain(data.get("policy_kwargs", {}), bad)
-    unknown = set(kwargs) - {"net_arch"} - SCORER_KEYS - TILE_SCORER_KEYS - TILE_SCORER_OPTIONAL
+    unknown = set(kwargs) - {"net_arch"} - SCORER_KEYS - SCORER_OPTIONAL - TILE_SCORER_KEYS - TILE_SCORER_OPTIONAL
     if unknown:
         raise bad(f"policy options {', '.join(sorted(unknown))}")
+    if SCORER_OPTIONAL & set(kwargs) and not SCORER_KEYS <= set(kwargs):
+        raise bad("card-scorer attention without the card scorer")
     arch = kwargs.get("net_arch")
     if arch is not None and not (_layers(arch) or (isinstance(arch, dict) and set(arch) <= {"pi", "vf"}
                                                     and all(_layers(v) for v in arch.values()))):
@@ -235,7 +241,10 @@ def _architecture(data: dict, path: Path) -> tuple[int, int, dict]:
                 and kwargs["hidden"] and isinstance(offsets, dict)
                 and all(isinstance(k, str) and _int(v, 0, shape[0]) for k, v in offsets.items())):
             raise bad("card-scorer options out of range")
-        from .cards.policy import ROW_INPUTS
+        from .cards.policy import ROW_INPUTS, attention_ok
+        attention = kwargs.get("attention", [])
+        if not (isinstance(attention, list) and attention_ok(tuple(attention), tuple(kwargs["hidden"]))):
+            raise bad(f"card-scorer attention {str(attention)[:40]}")
         if set(offsets) != {"hand_slots", *ROW_INPUTS}:
             raise bad("card-scorer offsets of other fields")
     return shape[0], n, kwargs

@@ -49,6 +49,9 @@ class NetworkConfig:
     """card-scorer, tile-scorer: layers of the context MLP over the whole observation."""
     scorer_hidden: tuple[int, ...] = (128, 64)
     """card-scorer, tile-scorer: layers of the scorer shared by all hand cards or tiles (and by the rows)."""
+    scorer_attention: tuple[int, ...] = ()
+    """card-scorer: [layers, heads] of a transformer encoder over the hand's cards and the rows
+    before they are scored (agents/cards/policy.py); [] (the default) for none."""
 
     def __post_init__(self) -> None:
         check_types(self)
@@ -64,6 +67,13 @@ class NetworkConfig:
                 raise ConfigError(f"{name} must list at most {MAX_NETWORK_LAYERS} layers of at most "
                                   f"{MAX_LAYER_WIDTH}, got {list(layers)[:20]}")
         check_option("policy", self.policy, POLICIES)
+        if self.scorer_attention:
+            from agents.cards.policy import attention_ok
+            if self.policy != "card-scorer":
+                raise ConfigError("scorer_attention is an option of policy card-scorer")
+            if not attention_ok(tuple(self.scorer_attention), tuple(self.scorer_hidden)):
+                raise ConfigError(f"scorer_attention must be [layers 1..8, heads 1..16 dividing scorer_hidden's "
+                                  f"first size {self.scorer_hidden[0]}] or [], got {list(self.scorer_attention)[:8]}")
         from sixnimmt_env.board.encoding import OBSERVATIONS as BOARD_OBSERVATIONS
         from sixnimmt_env.cards.encoding import OBSERVATIONS as CARD_OBSERVATIONS
         game = getattr(self, "game", None)  # a run's config has one (game_rules.GameRules); the network alone not
@@ -86,7 +96,7 @@ class NetworkConfig:
         return NetworkConfig(**{name: getattr(self, name) for name in NETWORK_KEYS})
 
 
-NETWORK_KEYS = ("policy", "observation", "net_arch", "scorer_context", "scorer_hidden")
+NETWORK_KEYS = ("policy", "observation", "net_arch", "scorer_context", "scorer_hidden", "scorer_attention")
 """The fields of NetworkConfig, in order."""
 
 

@@ -86,8 +86,9 @@ def new_model(cfg: TrainConfig, env=None, *, num_games: int | None = None, tenso
             from agents.board.policy import TileScorerPolicy as policy
             from agents.board.policy import tile_scorer_kwargs as scorer_kwargs
         layout = make_game(cfg.game, cfg.game_rules(cfg.players)).layout(cfg.observation)
+        extra = (cfg.scorer_attention,) if cfg.scorer_attention else ()  # card-scorer only (checked)
         policy_kwargs = {"net_arch": {"pi": [], "vf": list(cfg.net_arch)},
-                         **scorer_kwargs(layout, cfg.scorer_context, cfg.scorer_hidden)}
+                         **scorer_kwargs(layout, cfg.scorer_context, cfg.scorer_hidden, *extra)}
     return MaskablePPO(
         policy, env, n_steps=cfg.n_steps, batch_size=cfg.batch_size, n_epochs=cfg.n_epochs,
         learning_rate=cfg.learning_rate, gamma=cfg.gamma, gae_lambda=cfg.gae_lambda,
@@ -108,7 +109,7 @@ def start_from(model, path: str | Path, cfg: TrainConfig | None = None) -> None:
         model.policy.load_state_dict(source.policy.state_dict())
     except RuntimeError as e:
         raise ConfigError(f"init_model {path}: its network does not match this config's "
-                          f"(policy, scorer_context, scorer_hidden, net_arch): {str(e).splitlines()[0]}") from None
+                          f"(policy, scorer_context, scorer_hidden, scorer_attention, net_arch): {str(e).splitlines()[0]}") from None
 
 
 def restore(model, path: Path) -> None:

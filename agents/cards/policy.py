@@ -10,6 +10,13 @@ action (a permutation-equivariant head: it generalises across cards from the sta
 Row actions (row phase, `row_choice="player"`) are scored the same way from each row's
 fields; pass gets a constant logit (it is only ever legal alone).
 
+With `attention=(layers, heads)` the hand's cards and the rows, each already embedded
+with the context, are one set of 14 tokens that a small transformer encoder (pre-norm, no
+dropout; empty hand slots masked out) mixes before they are scored: a card's score may then
+depend on the other cards held and on every row directly, not only through the context
+vector (issue 47: "attention ... encoders over hand, rows"). Without it the network is the
+plain scorer, unchanged, and saved models of it load as before.
+
 The value function is a plain MLP over the observation (`net_arch`'s `vf` part).
 """
 
@@ -32,10 +39,11 @@ class CardScorer(nn.Module):
     """Observation (B, D) -> action logits (B, A): a score per hand card and per row."""
 
     def __init__(self, obs_dim: int, n_ids: int, offsets: dict[str, int],
-                 context: tuple[int, ...], hidden: tuple[int, ...]):
+                 context: tuple[int, ...], hidden: tuple[int, ...], attention: tuple[int, ...] = ()):
         """`obs_dim` observation width; `n_ids` card ids (actions); `offsets` where the
         hand slots and the row fields start (`scorer_kwargs`); `context` and `hidden` the
-        layer sizes of the context MLP and of the shared card/row scorers."""
+        layer sizes of the context MLP and of the shared card/row scorers; `attention`
+        (layers, heads) of the encoder over the card and row tokens, or () for none."""
         super().__init__()
         self.n_ids, self.offsets = n_ids, dict(offsets)
         self.context = _mlp([obs_dim, *context])
@@ -45,6 +53,15 @@ class CardScorer(nn.Module):
         self.row_in = nn.Linear(len(ROW_INPUTS), hidden[0])
         self.row_ctx = nn.Linear(context[-1], hidden[0], bias=False)
         self.row_out = nn.Sequential(nn.ReLU(), _mlp(list(hidden)), nn.Linear(hidden[-1], 1))
+        self.encoder = None
+        if attention:
+            layers, heads = attention
+            width = hidden[0]
+            # which token is a card and which a row: the two share the encoder
+            self.kind = nn.Parameter(th.zeros(2, width))
+            block = nn.TransformerEncoderLayer(width, heads, dim_feedforward=2 * width, dropout=0.0,
+                                               batch_first=True, norm_first=True)
+            self.encoder = nn.TransformerEncoder(block, layers, enable_nested_tensor=False)
         for out in (self.card_out[-1], self.row_out[-1]):  # near-uniform policy at the start
             nn.init.orthogonal_(out.weight, gain=0.01)
             nn.init.zeros_(out.bias)
@@ -55,13 +72,20 @@ class CardScorer(nn.Module):
         ctx = self.context(obs)
         at = self.offsets["hand_slots"]
         slots = obs[:, at:at + HAND_SIZE * HAND_SLOT_FEATURES].reshape(B, HAND_SIZE, HAND_SLOT_FEATURES)
-        card_score = self.card_out(self.card_in(slots) + self.card_ctx(ctx)[:, None, :]).squeeze(-1)
         ids = th.round(slots[:, :, ID_FEATURE] * self.n_ids).long()
+        card_tokens = self.card_in(slots) + self.card_ctx(ctx)[:, None, :]
+        rows = th.stack([obs[:, self.offsets[name]:self.offsets[name] + N_ROWS] for name in ROW_INPUTS], dim=-1)
+        row_tokens = self.row_in(rows) + self.row_ctx(ctx)[:, None, :]
+        if self.encoder is not None:
+            tokens = th.cat([card_tokens + self.kind[0], row_tokens + self.kind[1]], dim=1)
+            empty = th.cat([ids == 0, th.zeros_like(ids[:, :N_ROWS], dtype=th.bool)], dim=1)
+            tokens = self.encoder(tokens, src_key_padding_mask=empty)
+            card_tokens, row_tokens = tokens[:, :HAND_SIZE], tokens[:, HAND_SIZE:]
+        card_score = self.card_out(card_tokens).squeeze(-1)
         # empty slots (id 0) go to a spare last column that is dropped
         target = th.where(ids > 0, ids - 1, th.full_like(ids, self.n_ids))
         cards = obs.new_zeros(B, self.n_ids + 1).scatter(1, target, card_score)[:, :self.n_ids]
-        rows = th.stack([obs[:, self.offsets[name]:self.offsets[name] + N_ROWS] for name in ROW_INPUTS], dim=-1)
-        row_score = self.row_out(self.row_in(rows) + self.row_ctx(ctx)[:, None, :]).squeeze(-1)
+        row_score = self.row_out(row_tokens).squeeze(-1)
         return th.cat([cards, row_score, obs.new_zeros(B, 1)], dim=1)
 
 
@@ -70,13 +94,14 @@ class CardScorerPolicy(MaskableActorCriticPolicy):
 
     Extra keyword arguments: `n_ids` and `offsets` (where the layout's fields start, see
     `scorer_kwargs`), `context` and `hidden` (layer sizes of the context MLP and of the
-    shared card/row scorer). Pass `net_arch=dict(pi=[], vf=[...])`: the actor's latent
+    shared card/row scorer), `attention` ((layers, heads) of the encoder over the card and
+    row tokens; default none). Pass `net_arch=dict(pi=[], vf=[...])`: the actor's latent
     is then the observation itself.
     """
 
     def __init__(self, *args, n_ids: int, offsets: dict[str, int], context=(256, 128), hidden=(128, 64),
-                 **kwargs):
-        self.scorer_args = (n_ids, dict(offsets), tuple(context), tuple(hidden))
+                 attention=(), **kwargs):
+        self.scorer_args = (n_ids, dict(offsets), tuple(context), tuple(hidden), tuple(attention))
         super().__init__(*args, **kwargs)
 
     def _build(self, lr_schedule) -> None:
@@ -88,12 +113,22 @@ class CardScorerPolicy(MaskableActorCriticPolicy):
 
     def _get_constructor_parameters(self) -> dict:
         """SB3's saved constructor arguments plus the scorer's, so a saved model loads."""
-        n_ids, offsets, context, hidden = self.scorer_args
+        n_ids, offsets, context, hidden, attention = self.scorer_args
+        extra = {"attention": attention} if attention else {}  # a plain scorer's file as before
         return {**super()._get_constructor_parameters(), "n_ids": n_ids, "offsets": offsets,
-                "context": context, "hidden": hidden}
+                "context": context, "hidden": hidden, **extra}
 
 
-def scorer_kwargs(layout: ObsLayout, context, hidden) -> dict:
+def attention_ok(attention, hidden) -> bool:
+    """Whether `attention` is () or (layers, heads) the scorer can build on `hidden`: 1..8
+    layers, 1..16 heads that divide the tokens' width (hidden[0])."""
+    if not attention:
+        return True
+    return (len(attention) == 2 and all(isinstance(n, int) and not isinstance(n, bool) for n in attention)
+            and 1 <= attention[0] <= 8 and 1 <= attention[1] <= 16 and hidden[0] % attention[1] == 0)
+
+
+def scorer_kwargs(layout: ObsLayout, context, hidden, attention=()) -> dict:
     """The policy_kwargs a CardScorerPolicy needs for observations laid out by `layout`."""
     if layout.name != "card-features":
         raise ValueError("the card-scorer policy needs the card-features observation")
@@ -102,5 +137,8 @@ def scorer_kwargs(layout: ObsLayout, context, hidden) -> dict:
     if layout.field("hand_slots").shape != (HAND_SIZE, HAND_SLOT_FEATURES):
         raise ValueError(f"hand_slots of shape {layout.field('hand_slots').shape}, the scorer reads "
                          f"{(HAND_SIZE, HAND_SLOT_FEATURES)}")
+    if not attention_ok(tuple(attention), tuple(hidden)):
+        raise ValueError(f"attention {list(attention)}: (layers 1..8, heads 1..16 dividing {hidden[0]}) or none")
+    extra = {"attention": tuple(attention)} if attention else {}
     return {"n_ids": n_ids, "offsets": {k: layout.offsets[k] for k in names},
-            "context": tuple(context), "hidden": tuple(hidden)}
+            "context": tuple(context), "hidden": tuple(hidden), **extra}
