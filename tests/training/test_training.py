@@ -96,6 +96,34 @@ def test_killed_run_resumes_from_its_last_checkpoint(tmp_path):
     assert len([s for s in steps if s < 12000]) == 12000 // 3000 - (12000 % 3000 == 0)
 
 
+@pytest.mark.parametrize("sig, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_signal_stops_a_run_with_a_checkpoint_of_that_step(tmp_path, sig, code):
+    """SIGTERM (kill, timeout, a session's end) or Ctrl-C long before the first checkpoint:
+    the run stops at its next step, writes a checkpoint of it (no evaluation: quick) and
+    exits with the signal's usual code; without this the steps since the last checkpoint
+    were lost."""
+    args = ["train", "--runs-dir", str(tmp_path), "--no-progress", "--set", "name=stopped",
+            "--set", "total_timesteps=400000"]
+    for item in TINY:
+        args += ["--set", item]
+    args += ["--set", "checkpoint_every=300000", "--set", "eval_every=300000"]
+    run = tmp_path / "stopped"
+    proc = subprocess.Popen([sys.executable, "-m", "experiments.cli", *args],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 300
+    while not list((run / "tb").rglob("events.*")) and time.time() < deadline and proc.poll() is None:
+        time.sleep(0.05)  # SB3 opens its log when learning starts
+    time.sleep(2.0)
+    assert proc.poll() is None, "the run ended before the signal"
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == code, err
+    steps = _steps(run)
+    assert 0 < steps < 300000, "no checkpoint of the stopped step"
+    assert f"stopped at {steps:,} steps" in err and f"--resume {run}" in err
+    assert len((run / "eval.csv").read_text().splitlines()) == 1  # header only: no evaluation on a stop
+
+
 def _steps(run) -> int:
     """The timesteps of a run's last complete checkpoint (0: none yet)."""
     try:
