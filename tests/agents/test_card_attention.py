@@ -16,6 +16,7 @@ import torch as th
 from sixnimmt_env import ConfigError
 from sixnimmt_env.cards.encoding import HAND_SLOT_FEATURES
 from sixnimmt_env.cards.rules import HAND_SIZE
+from tests.support.model_files import with_data_edit
 
 
 def _model(tmp_path, attention=(2, 2), **extra):
@@ -95,20 +96,10 @@ def test_the_option_survives_the_model_file_and_a_bad_one_is_refused(tmp_path):
     with th.no_grad():
         assert th.allclose(loaded.policy.action_net(obs), model.policy.action_net(obs), atol=1e-6)
 
-    def tampered(attention):
-        out = tmp_path / "bad.zip"
-        with zipfile.ZipFile(path) as z, zipfile.ZipFile(out, "w") as w:
-            for name in z.namelist():
-                raw = z.read(name)
-                if name == "data":
-                    data = json.loads(raw)
-                    data["policy_kwargs"]["attention"] = attention
-                    raw = json.dumps(data).encode()
-                w.writestr(name, raw)
-        return out
     for bad in ([2, 3], [99, 2], "x", [2]):  # heads not dividing 16, too deep, not a pair
+        out = with_data_edit(path, tmp_path / "bad.zip", lambda data: data["policy_kwargs"].update(attention=bad))
         with pytest.raises(ConfigError, match="attention"):
-            load_model(tampered(bad))
+            load_model(out)
 
 
 @pytest.mark.parametrize("bad, words", [

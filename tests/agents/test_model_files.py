@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from sixnimmt_env import ConfigError
+from tests.support.model_files import with_data_edit
 
 SHIPPED = Path(__file__).resolve().parents[2] / "agents" / "models" / "ppo-all.zip"
 
@@ -108,15 +109,8 @@ def test_the_read_policy_plays_as_the_saved_one():
 
 
 def test_a_model_of_another_architecture_is_refused(tmp_path):
-    out = tmp_path / "other.zip"
-    with zipfile.ZipFile(SHIPPED) as z, zipfile.ZipFile(out, "w") as w:
-        for name in z.namelist():
-            raw = z.read(name)
-            if name == "data":
-                data = json.loads(raw)
-                data["policy_kwargs"]["activation_fn"] = "<class 'torch.nn.ReLU'>"
-                raw = json.dumps(data).encode()
-            w.writestr(name, raw)
+    out = with_data_edit(SHIPPED, tmp_path / "other.zip",
+                         lambda data: data["policy_kwargs"].update(activation_fn="<class 'torch.nn.ReLU'>"))
     from agents.ppo import load_model
     with pytest.raises(ConfigError, match="policy options activation_fn"):
         load_model(out)
@@ -132,15 +126,8 @@ def test_a_huge_network_is_refused_before_it_is_built(tmp_path, monkeypatch):
     from agents import model_file
     from agents.ppo import load_model
 
-    out = tmp_path / "huge.zip"
-    with zipfile.ZipFile(SHIPPED) as z, zipfile.ZipFile(out, "w") as w:
-        for name in z.namelist():
-            raw = z.read(name)
-            if name == "data":
-                data = json.loads(raw)
-                data["policy_kwargs"] = {"net_arch": [8192] * 4}
-                raw = json.dumps(data).encode()
-            w.writestr(name, raw)
+    out = with_data_edit(SHIPPED, tmp_path / "huge.zip",
+                         lambda data: data.update(policy_kwargs={"net_arch": [8192] * 4}))
     made, read = [], []
     real_init, real_open = torch.nn.Linear.__init__, zipfile.ZipFile.open
     monkeypatch.setattr(torch.nn.Linear, "__init__", lambda self, *a, **k: made.append(a) or real_init(self, *a, **k))

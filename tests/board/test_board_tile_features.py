@@ -5,9 +5,6 @@ the policy's model files read back weights-only (its options checked)."""
 
 from __future__ import annotations
 
-import json
-import zipfile
-
 import numpy as np
 import pytest
 
@@ -17,6 +14,7 @@ from sixnimmt_env.board.option_features import option_actions
 from sixnimmt_env.board.tile_features import SLOT_FEATURES
 from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.core.game import make_game
+from tests.support.model_files import with_data_edit
 
 F = {name: k for k, name in enumerate(SLOT_FEATURES)}
 
@@ -173,15 +171,8 @@ def test_a_tile_scorer_model_reads_back_weights_only_and_its_options_are_checked
     x = th.rand(3, model.observation_space.shape[0])
     with th.no_grad():
         assert th.allclose(model.policy.action_net(x), loaded.policy.action_net(x))
-    bad = tmp_path / "bad.zip"
-    with zipfile.ZipFile(path) as src, zipfile.ZipFile(bad, "w") as dst:
-        for item in src.infolist():
-            data = src.read(item)
-            if item.filename == "data":
-                meta = json.loads(data)
-                meta["policy_kwargs"]["tile_slots"] = [model.observation_space.shape[0] - 10, 12]
-                data = json.dumps(meta).encode()
-            dst.writestr(item, data)
+    bad = with_data_edit(path, tmp_path / "bad.zip", lambda meta: meta["policy_kwargs"].update(
+        tile_slots=[model.observation_space.shape[0] - 10, 12]))
     with pytest.raises(ConfigError, match="tile-scorer slots past the observation's end"):
         read_model(bad)
 
