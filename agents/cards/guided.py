@@ -22,8 +22,9 @@ default the one `ppo` plays at the table (agents/ppo.py `shipped_model_for`: `pp
 Die Sechste at 4). By default the search judges the network's 3 best cards in 96 worlds
 and trusts the network (`trust=2`): at 4 players ahead of the network alone at a table
 of that network (against three `mcs` behind it: the search models the others as the
-network, experiments/training-2026-12-05f.md) and ahead of the former default (every card in 32 worlds on the imitation network, least mean), level with
-that at 2, 6 and 10 players and in Die Sechste (experiments/training-2026-12-05d.md). With `belief=FILE` (or
+network, experiments/training-2026-12-05f.md) and ahead of the former default (every
+card in 32 worlds on the imitation network, least mean), level with that at 2, 6 and 10
+players and in Die Sechste (experiments/training-2026-12-05d.md). With `belief=FILE` (or
 `belief=shipped`: agents/models/belief-4p.npz) the worlds are dealt from a belief model
 of who holds which unseen card (agents/cards/belief.py) instead of uniformly.
 """
