@@ -211,8 +211,6 @@ def _architecture(data: dict, path: Path) -> tuple[int, int, dict]:
     unknown = set(kwargs) - {"net_arch"} - SCORER_KEYS - SCORER_OPTIONAL - TILE_SCORER_KEYS - TILE_SCORER_OPTIONAL
     if unknown:
         raise bad(f"policy options {', '.join(sorted(unknown))}")
-    if SCORER_OPTIONAL & set(kwargs) and not SCORER_KEYS <= set(kwargs):
-        raise bad("card-scorer attention without the card scorer")
     arch = kwargs.get("net_arch")
     if arch is not None and not (_layers(arch) or (isinstance(arch, dict) and set(arch) <= {"pi", "vf"}
                                                     and all(_layers(v) for v in arch.values()))):
@@ -234,7 +232,7 @@ def _architecture(data: dict, path: Path) -> tuple[int, int, dict]:
         if luck is not None and not (_pair(luck, shape[0]) and luck_rows_ok(luck[1], n)
                                      and luck[0] + luck[1] * KL <= shape[0]):
             raise bad("tile-scorer luck option rows past the observation's end or the actions")
-    elif SCORER_KEYS & set(kwargs):
+    elif (SCORER_KEYS | SCORER_OPTIONAL) & set(kwargs):  # any card-scorer option: all its keys due
         offsets = kwargs.get("offsets")
         if not (set(kwargs) >= SCORER_KEYS and _int(kwargs["n_ids"], 1, MAX_ACTIONS)
                 and _layers(kwargs["context"]) and _layers(kwargs["hidden"]) and kwargs["context"]

@@ -265,6 +265,10 @@ def fit(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
     bar = tqdm(total=max_steps or round(cfg.fit_minutes * 60), desc="fit", disable=not progress,
                bar_format="{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} "
                           + ("steps" if max_steps else "s") + " {postfix}")
+
+    def position(now: float) -> int:
+        return min(steps if max_steps else round(now - start), bar.total)
+
     done = False
     while not done:
         for idx in th.randperm(N).split(cfg.batch_size):
@@ -281,13 +285,13 @@ def fit(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
                     group["lr"] = cfg.learning_rate / 2
                 lowered = True
             if steps % 50 == 0:
-                bar.n = min(steps if max_steps else round(now - start), bar.total)
+                bar.n = position(now)
                 bar.set_postfix(loss=f"{p_loss.item():.3f}", agree=f"{agree.item():.3f}")
                 bar.refresh()
             done = now >= deadline or 0 < max_steps <= steps
             if done:
                 break
-    bar.n = min(steps if max_steps else round(time.monotonic() - start), bar.total)  # (where it ended)
+    bar.n = position(time.monotonic())  # where it ended
     bar.close()
     policy.set_training_mode(False)
     test = _held_out_losses(policy, test_t)

@@ -19,14 +19,13 @@ from sixnimmt_env.cards.rules import HAND_SIZE
 from tests.support.model_files import with_data_edit
 
 
-def _model(tmp_path, attention=(2, 2), **extra):
+def _model(attention=(2, 2)):
     from training.config import TrainConfig
     from training.train import new_model
-    cfg = TrainConfig.from_dict(dict(
+    return new_model(TrainConfig.from_dict(dict(
         name="attn", players=4, row_choice="player", max_rounds=1, observation="card-features",
         policy="card-scorer", scorer_context=[32], scorer_hidden=[16, 8], scorer_attention=list(attention),
-        net_arch=[32], num_games=4, n_steps=8, batch_size=32, n_epochs=1, **extra))
-    return cfg, new_model(cfg)
+        net_arch=[32], num_games=4, n_steps=8, batch_size=32, n_epochs=1)))
 
 
 def _sharpen(net):
@@ -53,10 +52,10 @@ def _slots(model, obs):
     return at, obs[:, at:at + HAND_SIZE * HAND_SLOT_FEATURES].reshape(len(obs), HAND_SIZE, HAND_SLOT_FEATURES)
 
 
-def test_a_cards_score_does_not_depend_on_its_slot_and_empty_slots_are_masked(tmp_path):
+def test_a_cards_score_does_not_depend_on_its_slot_and_empty_slots_are_masked():
     """The context MLP reads the flat observation (slot order included), so it is held at
     the first observation's: what is checked is the token encoder and the scatter."""
-    _, model = _model(tmp_path)
+    model = _model()
     net = model.policy.action_net
     _sharpen(net)
     obs = th.as_tensor(model.env.reset())
@@ -85,7 +84,7 @@ def test_a_cards_score_does_not_depend_on_its_slot_and_empty_slots_are_masked(tm
 
 def test_the_option_survives_the_model_file_and_a_bad_one_is_refused(tmp_path):
     from agents.ppo import load_model
-    _, model = _model(tmp_path)
+    model = _model()
     _sharpen(model.policy.action_net)
     model.learn(64)  # trains
     path = tmp_path / "attn.zip"
@@ -107,7 +106,7 @@ def test_the_option_survives_the_model_file_and_a_bad_one_is_refused(tmp_path):
     (dict(scorer_attention=[0, 2]), "scorer_attention"),
     (dict(scorer_attention=[2, 2], policy="mlp"), "option of policy card-scorer"),
 ])
-def test_bad_attention_options_are_one_line(tmp_path, bad, words):
+def test_bad_attention_options_are_one_line(bad, words):
     from training.config import TrainConfig
     fields = dict(name="attn", players=4, observation="card-features", policy="card-scorer",
                   scorer_hidden=[16, 8])
@@ -116,7 +115,7 @@ def test_bad_attention_options_are_one_line(tmp_path, bad, words):
 
 
 def test_without_the_option_the_scorer_and_its_file_are_as_before(tmp_path):
-    _, model = _model(tmp_path, attention=())
+    model = _model(attention=())
     assert model.policy.action_net.encoder is None
     path = tmp_path / "plain.zip"
     model.save(path)
