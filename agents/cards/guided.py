@@ -59,7 +59,7 @@ class GuidedSearchAgent:
     name = "guided"
 
     def __init__(self, path: str = "", worlds: int = 96, depth: int = 1, top: int = 3, rollout: str = "network",
-                 belief: str = "", trust: float | None = None):
+                 belief: str = "", trust: float | None = None, others: str = ""):
         if worlds < 1:
             raise ValueError("worlds must be >= 1")
         if depth < 1:
@@ -80,9 +80,21 @@ class GuidedSearchAgent:
         if belief and rollout != "network":
             raise ValueError("belief needs rollout=network (mcs deals its own worlds)")
         self.belief = load_belief(belief)  # None: uniform deals
+        if others and rollout != "network":
+            raise ValueError("others needs rollout=network (mcs rolls the others out at random)")
+        self.others = PPOAgent(others) if others else None  # None: the others play the searching network
+
+    def _others_network(self, view: SeatView, model, layout):
+        """(model, layout) that plays the other seats this turn in the worlds: `others`, else the
+        searching network. Why a second network: the search's gain rests on its model of the
+        others, and against a table that is not the network (three `mcs`) the network's card
+        is the wrong guess (experiments/training-2026-12-05g.md)."""
+        return (model, layout) if self.others is None else self.others.network_for(view.config, view.players)
 
     def check(self, game) -> None:
         self.net.check(game)
+        if self.others is not None:
+            self.others.check(game)
 
     def act(self, view: SeatView, rng: np.random.Generator) -> NDArray[np.int64]:
         model, layout = self.net.network_for(view.config, view.players)
@@ -232,7 +244,8 @@ class GuidedSearchAgent:
         others = np.repeat(np.arange(1, P), W)
         games = np.tile(np.arange(W), P - 1)
         oview = SeatView(st, others, games)
-        other_cards = self._policy(model, layout.encode(oview), oview.action_mask()).reshape(P - 1, W)
+        omodel, olayout = self._others_network(view, model, layout)
+        other_cards = self._policy(omodel, olayout.encode(oview), oview.action_mask()).reshape(P - 1, W)
         # every candidate in every world: G = k * n * K games, candidate-major within an entry
         G = W * n
         expand = np.repeat(np.arange(k), n * K) * K + np.tile(np.arange(K), k * n)  # world of each game
@@ -247,9 +260,12 @@ class GuidedSearchAgent:
         for _ in range(self.depth - 1):
             if st.game_over()[0]:
                 break
-            sview = SeatView(st, np.repeat(np.arange(P), G), np.tile(np.arange(G), P))
-            chosen = self._policy(model, layout.encode(sview), sview.action_mask())
-            step(st, chosen.reshape(P, G) + 1, inplace=True, validate=False)  # cards only: rows are automatic
+            chosen = np.empty((P, G), dtype=np.int64)
+            mine = SeatView(st, np.zeros(G, np.intp), np.arange(G))
+            chosen[0] = self._policy(model, layout.encode(mine), mine.action_mask())
+            rest = SeatView(st, np.repeat(np.arange(1, P), G), np.tile(np.arange(G), P - 1))
+            chosen[1:] = self._policy(omodel, olayout.encode(rest), rest.action_mask()).reshape(P - 1, G)
+            step(st, chosen + 1, inplace=True, validate=False)  # cards only: rows are automatic
         taken = st.total()[0].astype(np.float64) - before
         if not st.game_over()[0]:
             taken += self._values(model, layout.encode(SeatView(st, np.zeros(G, np.intp), np.arange(G))))
