@@ -84,7 +84,7 @@ def _entries() -> dict[str, list[AgentEntry]]:
                                  "a trained MaskablePPO model (no path: the shipped model for the table size)",
                                  ANY_GAME)]
     entries["guided"] = [AgentEntry(_guided, {"path": "", "worlds": 96, "depth": 1, "top": 3, "rollout": "network",
-                                              "belief": "", "trust": 2.0, "others": ""},
+                                              "belief": "", "trust": 2.0, "others": "", "mix": 1.0},
                                     "search guided by a trained model (default: the network `ppo` plays at the "
                                     "table): the others "
                                     "play its policy in `worlds` determinized deals, its value head judges the rest "
@@ -93,7 +93,8 @@ def _entries() -> dict[str, list[AgentEntry]]:
                                     "model of who holds each unseen card; trust=Z keeps the network's card unless "
                                     "another beats it by Z standard errors over the same worlds (network "
                                     "rollouts; with rollout=mcs the default is 0); others=PATH plays the other seats by "
-                                    "that network instead (e.g. ppo-all, the imitation of mcs, at a table of mcs)"),
+                                    "that network instead (e.g. ppo-all, the imitation of mcs, at a table of mcs), "
+                                    "mix=p only a share p of them (each seat of each world one or the other)"),
                          AgentEntry(_board_guided, {"path": "", "worlds": 16, "horizon": 1, "top": 0,
                                                     "rollout": "network"},
                                     "board mcs guided by a trained board model: its policy plays every seat for "

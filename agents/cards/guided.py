@@ -59,7 +59,7 @@ class GuidedSearchAgent:
     name = "guided"
 
     def __init__(self, path: str = "", worlds: int = 96, depth: int = 1, top: int = 3, rollout: str = "network",
-                 belief: str = "", trust: float | None = None, others: str = ""):
+                 belief: str = "", trust: float | None = None, others: str = "", mix: float = 1.0):
         if worlds < 1:
             raise ValueError("worlds must be >= 1")
         if depth < 1:
@@ -82,14 +82,29 @@ class GuidedSearchAgent:
         self.belief = load_belief(belief)  # None: uniform deals
         if others and rollout != "network":
             raise ValueError("others needs rollout=network (mcs rolls the others out at random)")
+        if not 0 <= mix <= 1:
+            raise ValueError("mix must be in 0..1 (the share of the other seats `others` plays in the worlds)")
         self.others = PPOAgent(others) if others else None  # None: the others play the searching network
+        self.mix = float(mix) if others else 0.0
 
-    def _others_network(self, view: SeatView, model, layout):
-        """(model, layout) that plays the other seats this turn in the worlds: `others`, else the
-        searching network. Why a second network: the search's gain rests on its model of the
-        others, and against a table that is not the network (three `mcs`) the network's card
-        is the wrong guess (experiments/training-2026-12-05g.md)."""
-        return (model, layout) if self.others is None else self.others.network_for(view.config, view.players)
+    def _others_cards(self, st, P: int, W: int, kind: NDArray[np.bool_] | None, model, layout, config) -> NDArray:
+        """(P-1, W) the cards (encoded) seats 1..P-1 of the W simulated games play now: where
+        `kind` (P-1, W) is set the `others` network's, elsewhere the searching network's. Why
+        a second network: the search's gain rests on its model of the others, and against a
+        table that is not the network (three `mcs`) the network's card is the wrong guess
+        (experiments/training-2026-12-05g.md); `mix` below 1 models the others as a mixture
+        of the two, a seat of each world being one or the other throughout."""
+        view = SeatView(st, np.repeat(np.arange(1, P), W), np.tile(np.arange(W), P - 1))
+        obs, mask = layout.encode(view), view.action_mask()
+        if kind is None or not kind.any():
+            return self._policy(model, obs, mask).reshape(P - 1, W)
+        omodel, olayout = self.others.network_for(config, P)
+        theirs = kind.reshape(-1)
+        cards = np.empty(len(theirs), dtype=np.int64)
+        cards[theirs] = self._policy(omodel, olayout.encode(view)[theirs], mask[theirs])
+        if not theirs.all():
+            cards[~theirs] = self._policy(model, obs[~theirs], mask[~theirs])
+        return cards.reshape(P - 1, W)
 
     def check(self, game) -> None:
         self.net.check(game)
@@ -240,12 +255,9 @@ class GuidedSearchAgent:
                      penalty=np.repeat(view.round_penalty[entries], K, axis=0),
                      seen=np.repeat(view.seen[entries], K, axis=0))
         st = from_deal(config, deal, **known)
-        # the others' cards this turn: the network's, from their seats in each world
-        others = np.repeat(np.arange(1, P), W)
-        games = np.tile(np.arange(W), P - 1)
-        oview = SeatView(st, others, games)
-        omodel, olayout = self._others_network(view, model, layout)
-        other_cards = self._policy(omodel, olayout.encode(oview), oview.action_mask()).reshape(P - 1, W)
+        # the others' cards this turn: the network's (or `others`'), from their seats in each world
+        kind = None if self.others is None else rng.random((P - 1, W)) < self.mix
+        other_cards = self._others_cards(st, P, W, kind, model, layout, view.config)
         # every candidate in every world: G = k * n * K games, candidate-major within an entry
         G = W * n
         expand = np.repeat(np.arange(k), n * K) * K + np.tile(np.arange(K), k * n)  # world of each game
@@ -263,8 +275,8 @@ class GuidedSearchAgent:
             chosen = np.empty((P, G), dtype=np.int64)
             mine = SeatView(st, np.zeros(G, np.intp), np.arange(G))
             chosen[0] = self._policy(model, layout.encode(mine), mine.action_mask())
-            rest = SeatView(st, np.repeat(np.arange(1, P), G), np.tile(np.arange(G), P - 1))
-            chosen[1:] = self._policy(omodel, olayout.encode(rest), rest.action_mask()).reshape(P - 1, G)
+            chosen[1:] = self._others_cards(st, P, G, None if kind is None else kind[:, expand], model, layout,
+                                            view.config)
             step(st, chosen + 1, inplace=True, validate=False)  # cards only: rows are automatic
         taken = st.total()[0].astype(np.float64) - before
         if not st.game_over()[0]:

@@ -53,6 +53,22 @@ def test_the_worlds_play_the_others_by_the_others_network_and_the_searcher_by_it
     assert not np.array_equal(values, values_alone)  # ... judged with other opponents
 
 
+def test_a_mix_models_each_seat_of_each_world_as_one_network_throughout(monkeypatch):
+    """mix=0.5: some of the other seats of the worlds ask `others`, the rest the own network,
+    and the same seats (each world's, for every candidate) on every later turn."""
+    from agents.cards.guided import GuidedSearchAgent
+    _, view = mid_round_views(players=4, turns=2, games=3)
+    P, worlds, top, depth = 4, 8, 3, 3
+    k = int((view.seats == 0).sum())
+    W, G = k * worlds, k * worlds * top
+    agent = GuidedSearchAgent(path=OWN, worlds=worlds, top=top, depth=depth, others=OTHERS, mix=0.5)
+    calls, _, _ = asked(monkeypatch, agent, view)
+    theirs = calls[0][1]
+    assert 0 < theirs < (P - 1) * W
+    assert calls == ([("others", theirs), ("own", (P - 1) * W - theirs)]
+                     + [("own", G), ("others", theirs * top), ("own", (P - 1) * G - theirs * top)] * (depth - 1))
+
+
 def test_depth_to_the_rounds_end_reads_no_value_head(monkeypatch):
     """With as many turns as the hand holds the worlds end the round: bullheads taken, whole
     numbers, no value head's estimate."""
@@ -70,6 +86,7 @@ def test_others_plays_through_the_arena_and_bad_specs_are_refused():
     result = run_match([f"guided:worlds=2:others={OTHERS}", "random", "random", "random"], rules, 1, 0,
                        progress=False)
     assert result.games == 4
-    for spec in (f"guided:rollout=mcs:others={OTHERS}", "guided:others=no/such/model.zip"):
+    for spec in (f"guided:rollout=mcs:others={OTHERS}", "guided:others=no/such/model.zip",
+                 f"guided:others={OTHERS}:mix=1.5"):
         with pytest.raises(ConfigError):
             run_match([spec, "random", "random", "random"], rules, 1, 0, progress=False)
