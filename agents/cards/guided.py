@@ -26,7 +26,14 @@ network, experiments/training-2026-12-05f.md) and ahead of the former default (e
 card in 32 worlds on the imitation network, least mean), level with that at 2, 6 and 10
 players and in Die Sechste (experiments/training-2026-12-05d.md). With `belief=FILE` (or
 `belief=shipped`: agents/models/belief-4p.npz) the worlds are dealt from a belief model
-of who holds which unseen card (agents/cards/belief.py) instead of uniformly.
+of who holds which unseen card (agents/cards/belief.py) instead of uniformly. With
+`others=FILE` the other seats of the worlds are played by that network instead (this turn
+and every `depth` turn; the searching seat keeps its own), with `mix=p` only a share p of
+them (each seat of each world one network throughout): the search is only as good as its
+model of the others, so at a table of `mcs`, `others=agents/models/ppo-all.zip` (the
+imitation of `mcs`) with `depth=10` (network rollouts to the round's end, no value head)
+leads three `mcs:rollouts=100` by more than the network alone, while at a table of `ppo`
+the same model of the others halves the default's gain (experiments/training-2026-12-05g.md).
 """
 
 from __future__ import annotations
