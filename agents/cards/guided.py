@@ -33,7 +33,8 @@ them (each seat of each world one network throughout): the search is only as goo
 model of the others, so at a table of `mcs`, `others=agents/models/ppo-all.zip` (the
 imitation of `mcs`) with `depth=10` (network rollouts to the round's end, no value head)
 leads three `mcs:rollouts=100` by more than the network alone, while at a table of `ppo`
-the same model of the others halves the default's gain (experiments/training-2026-12-05g.md).
+the same model of the others halves the default's gain, and half and half gains nothing
+measurable at either (experiments/training-2026-12-05g.md).
 """
 
 from __future__ import annotations
