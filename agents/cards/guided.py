@@ -92,6 +92,8 @@ class GuidedSearchAgent:
             raise ValueError("others needs rollout=network (mcs rolls the others out at random)")
         if not 0 <= mix <= 1:
             raise ValueError("mix must be in 0..1 (the share of the other seats `others` plays in the worlds)")
+        if mix != 1 and not others:
+            raise ValueError("mix needs others=FILE (the network that plays that share of the other seats)")
         self.others = PPOAgent(others) if others else None  # None: the others play the searching network
         self.mix = float(mix) if others else 0.0
 
@@ -280,11 +282,14 @@ class GuidedSearchAgent:
         for _ in range(self.depth - 1):
             if st.game_over()[0]:
                 break
-            chosen = np.empty((P, G), dtype=np.int64)
-            mine = SeatView(st, np.zeros(G, np.intp), np.arange(G))
-            chosen[0] = self._policy(model, layout.encode(mine), mine.action_mask())
-            chosen[1:] = self._others_cards(st, P, G, None if kind is None else kind[:, expand], model, layout,
-                                            view.config)
+            if kind is None:  # one network in every seat: one call
+                every = SeatView(st, np.repeat(np.arange(P), G), np.tile(np.arange(G), P))
+                chosen = self._policy(model, layout.encode(every), every.action_mask()).reshape(P, G)
+            else:
+                chosen = np.empty((P, G), dtype=np.int64)
+                mine = SeatView(st, np.zeros(G, np.intp), np.arange(G))
+                chosen[0] = self._policy(model, layout.encode(mine), mine.action_mask())
+                chosen[1:] = self._others_cards(st, P, G, kind[:, expand], model, layout, view.config)
             step(st, chosen + 1, inplace=True, validate=False)  # cards only: rows are automatic
         taken = st.total()[0].astype(np.float64) - before
         if not st.game_over()[0]:

@@ -48,7 +48,7 @@ def test_the_worlds_play_the_others_by_the_others_network_and_the_searcher_by_it
 
     alone = GuidedSearchAgent(path=OWN, worlds=worlds, top=top, depth=depth)
     calls_alone, hands_alone, values_alone = asked(monkeypatch, alone, view)
-    assert {who for who, _ in calls_alone} == {"own"}
+    assert calls_alone == [("own", (P - 1) * W)] + [("own", P * G)] * (depth - 1)  # one call a turn
     np.testing.assert_array_equal(hands, hands_alone)  # the same candidates, the same worlds ...
     assert not np.array_equal(values, values_alone)  # ... judged with other opponents
 
@@ -87,6 +87,6 @@ def test_others_plays_through_the_arena_and_bad_specs_are_refused():
                        progress=False)
     assert result.games == 4
     for spec in (f"guided:rollout=mcs:others={OTHERS}", "guided:others=no/such/model.zip",
-                 f"guided:others={OTHERS}:mix=1.5"):
+                 f"guided:others={OTHERS}:mix=1.5", "guided:mix=0.5"):
         with pytest.raises(ConfigError):
             run_match([spec, "random", "random", "random"], rules, 1, 0, progress=False)
