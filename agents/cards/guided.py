@@ -95,7 +95,7 @@ class GuidedSearchAgent:
         if mix != 1 and not others:
             raise ValueError("mix needs others=FILE (the network that plays that share of the other seats)")
         self.others = PPOAgent(others) if others else None  # None: the others play the searching network
-        self.mix = float(mix) if others else 0.0
+        self.mix = float(mix)
 
     def _others_cards(self, st, P: int, W: int, kind: NDArray[np.bool_] | None, model, layout, config) -> NDArray:
         """(P-1, W) the cards (encoded) seats 1..P-1 of the W simulated games play now: where
@@ -105,15 +105,15 @@ class GuidedSearchAgent:
         (experiments/training-2026-12-05g.md); `mix` below 1 models the others as a mixture
         of the two, a seat of each world being one or the other throughout."""
         view = SeatView(st, np.repeat(np.arange(1, P), W), np.tile(np.arange(W), P - 1))
-        obs, mask = layout.encode(view), view.action_mask()
-        if kind is None or not kind.any():
-            return self._policy(model, obs, mask).reshape(P - 1, W)
-        omodel, olayout = self.others.network_for(config, P)
-        theirs = kind.reshape(-1)
-        cards = np.empty(len(theirs), dtype=np.int64)
-        cards[theirs] = self._policy(omodel, olayout.encode(view)[theirs], mask[theirs])
-        if not theirs.all():
-            cards[~theirs] = self._policy(model, obs[~theirs], mask[~theirs])
+        theirs = np.zeros(view.n, dtype=bool) if kind is None else kind.reshape(-1)
+        players = [(~theirs, model, layout)]
+        if theirs.any():
+            players.insert(0, (theirs, *self.others.network_for(config, P)))
+        cards = np.empty(view.n, dtype=np.int64)
+        for where, net, net_layout in players:  # each network encodes only the seats it plays
+            if where.any():
+                part = view.subset(np.flatnonzero(where))
+                cards[where] = self._policy(net, net_layout.encode(part), part.action_mask())
         return cards.reshape(P - 1, W)
 
     def check(self, game) -> None:
