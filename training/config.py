@@ -75,6 +75,7 @@ class NetworkConfig:
                 raise ConfigError(f"scorer_attention must be [layers 1..8, heads 1..16 dividing scorer_hidden's "
                                   f"first size {self.scorer_hidden[0]}] or [], got {list(self.scorer_attention)[:8]}")
         from sixnimmt_env.board.encoding import OBSERVATIONS as BOARD_OBSERVATIONS
+        from sixnimmt_env.cards.encoding import CARD_SCORER_OBSERVATIONS
         from sixnimmt_env.cards.encoding import OBSERVATIONS as CARD_OBSERVATIONS
         game = getattr(self, "game", None)  # a run's config has one (game_rules.GameRules); the network alone not
         if game == "board" and self.policy == "card-scorer":
@@ -85,7 +86,7 @@ class NetworkConfig:
         known = {"board": BOARD_OBSERVATIONS, "cards": CARD_OBSERVATIONS}.get(
             game, tuple(dict.fromkeys(CARD_OBSERVATIONS + BOARD_OBSERVATIONS)))
         check_option("observation", self.observation, known)
-        for policy, observations in (("card-scorer", ("card-features",)),
+        for policy, observations in (("card-scorer", CARD_SCORER_OBSERVATIONS),
                                      ("tile-scorer", ("tile-features", "tile-answers"))):
             if self.policy == policy and self.observation not in observations:
                 raise ConfigError(f"policy {policy} needs observation {' or '.join(observations)}")

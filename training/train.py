@@ -108,13 +108,22 @@ def new_model(cfg: TrainConfig, env=None, *, num_games: int | None = None, tenso
 def start_from(model, path: str | Path, cfg: TrainConfig | None = None) -> None:
     """Load the network weights of the saved model at `path` (e.g. one fitted by imitation)
     into `model`; a ConfigError when the two networks differ in shape, or (given the run's
-    `cfg`) when the model was made for another game or variant."""
+    `cfg`) when the model was made for another game or variant. A model of an observation
+    that the run's extends by appended fields starts it as the same function (widen.py)."""
     from agents.ppo import load_model
     source, meta = load_model(path)
     if cfg is not None:
         check_init_model(cfg, meta, path)
+    weights, observation = source.policy.state_dict(), meta.get("observation", "basic")
+    if cfg is not None and observation != cfg.observation:
+        from .widen import widened
+        game = make_game(cfg.game, cfg.game_rules(cfg.players))
+        weights = widened(weights, model.policy.state_dict(), game.layout(observation), game.layout(cfg.observation))
+        if weights is None:
+            raise ConfigError(f"init_model {path}: made for observation {observation!r}, which this run's "
+                              f"{cfg.observation!r} does not extend (only appended fields can start as the same network)")
     try:
-        model.policy.load_state_dict(source.policy.state_dict())
+        model.policy.load_state_dict(weights)
     except RuntimeError as e:
         raise ConfigError(f"init_model {path}: its network does not match this config's "
                           f"(policy, scorer_context, scorer_hidden, scorer_attention, net_arch): {str(e).splitlines()[0]}") from None

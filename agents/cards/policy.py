@@ -27,7 +27,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
 from agents.networks import mlp as _mlp
-from sixnimmt_env.cards.encoding import HAND_SLOT_FEATURES
+from sixnimmt_env.cards.encoding import CARD_SCORER_OBSERVATIONS, HAND_SLOT_FEATURES
 from sixnimmt_env.cards.rules import HAND_SIZE, N_ROWS
 from sixnimmt_env.core.layout import ObsLayout
 
@@ -130,8 +130,8 @@ def attention_ok(attention, hidden) -> bool:
 
 def scorer_kwargs(layout: ObsLayout, context, hidden, attention=()) -> dict:
     """The policy_kwargs a CardScorerPolicy needs for observations laid out by `layout`."""
-    if layout.name != "card-features":
-        raise ValueError("the card-scorer policy needs the card-features observation")
+    if layout.name not in CARD_SCORER_OBSERVATIONS:
+        raise ValueError(f"the card-scorer policy needs the {' or '.join(CARD_SCORER_OBSERVATIONS)} observation")
     names = ("hand_slots", *ROW_INPUTS)
     n_ids = layout.field("hand").size - 1  # the hand field is indexed by id, 0 unused
     if layout.field("hand_slots").shape != (HAND_SIZE, HAND_SLOT_FEATURES):

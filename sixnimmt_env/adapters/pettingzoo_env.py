@@ -28,7 +28,7 @@ other seat must pass (action N+4); then the turn's cards are placed. With
 What the seat may know and nothing else: own hand, the rows, the cards seen this round,
 the cards revealed this turn during a row choice, all scores, phase, number of players.
 Seats are relative (index 0 is the observer, 1 the seat to its left). `observation=`
-picks the variant: `"basic"` (default) or `"card-features"` (`cards/encoding.py`).
+picks the variant: `"basic"` (default), `"card-features"` or `"card-history"` (`cards/encoding.py`).
 Layout (classic, basic, D = <<SIZE>>):
 
 <<LAYOUT>>

@@ -14,6 +14,12 @@ Observation variants (`card_layout(config, observation)`, the envs' `observation
   the sixth card, how many unseen cards fall in the gap; and the rows sorted by their
   last card. The hand slots carry their card id, so a policy can score each card with
   one shared function and put the score on that card's action (agents/cards/policy.py).
+- `card-history`: `card-features` plus who played what: every seat's card of every turn
+  of this round so far (`history`, appended last). `seen` says which cards are out but not
+  whose they were; a player at the table knows that too, and it is what tells one kind of
+  opponent from another (issue 47). Being `card-features` with one field appended, a
+  network of that observation starts a `card-history` one as the same function
+  (training/train.py `start_from` widens its input layers with zero weights).
 """
 
 from __future__ import annotations
@@ -38,7 +44,9 @@ ROW_BULLS_SCALE = 10.0
 CARD_BULLS_SCALE = 7.0  # the most bullheads on one classic card
 OTHERS_IN_GAP_SCALE = 5.0  # expected opponent cards in a gap: 5 fill a row
 OTHERS_IN_GAP_CAP = 2.0
-OBSERVATIONS = ("basic", "card-features")
+OBSERVATIONS = ("basic", "card-features", "card-history")
+CARD_SCORER_OBSERVATIONS = ("card-features", "card-history")
+"""The observations with hand slots (the card-scorer policy reads them)."""
 
 # Per hand slot of the card-features observation, in this order (HAND_SLOT_FEATURES wide).
 HAND_SLOT_FIELDS = (
@@ -108,7 +116,7 @@ def card_layout(config: RuleConfig, observation: str = "basic") -> ObsLayout:
         Field("turn", (1,), "turns completed this round / 10"),
         Field("dealer", (MAX_PLAYERS,), "one-hot relative seat of the dealer"),
     ]
-    if observation == "card-features":
+    if observation in CARD_SCORER_OBSERVATIONS:
         slot_high = tuple(row_bulls_high if name == "row_bulls" else OTHERS_IN_GAP_CAP if name == "others_gap"
                           else 1.0 for name, _ in HAND_SLOT_FIELDS)
         fields += [
@@ -119,6 +127,10 @@ def card_layout(config: RuleConfig, observation: str = "basic") -> ObsLayout:
                   f"rows by last card, lowest first, {len(SORTED_ROW_FIELDS)} each: "
                   + "; ".join(SORTED_ROW_FIELDS), (1.0, 1.0, row_bulls_high, 1.0)),
         ]
+    if observation == "card-history":
+        fields.append(Field("history", (MAX_PLAYERS, HAND_SIZE),
+                            f"relative seat i's card of turn t this round at {HAND_SIZE}i+t, as its ladder "
+                            "value / N (0: not revealed yet, or beyond P)"))
     return ObsLayout(observation, fields, encoder=_encode)
 
 
@@ -164,9 +176,26 @@ def _encode(view: SeatView, layout: ObsLayout) -> NDArray[np.float32]:
     out[:, layout.offsets["players"] + P - MIN_PLAYERS] = 1.0
     out[:, layout.offsets["turn"]] = view.turn * (1.0 / HAND_SIZE)
     flat[entry_base + layout.offsets["dealer"] + view.dealer] = 1.0
-    if layout.name == "card-features":
+    if layout.name in CARD_SCORER_OBSERVATIONS:
         _encode_card_features(view, out, layout)
+    if layout.name == "card-history":
+        _encode_history(view, out, layout)
     return out
+
+
+def _encode_history(view: SeatView, out: NDArray[np.float32], layout: ObsLayout) -> None:
+    """Fill `history` (n, P, H): each relative seat's revealed card of each turn, by value.
+    `State.played` holds a turn's cards once they are revealed (0 before), so nothing of a
+    turn still being chosen shows. After `from_deal` the earlier turns' cards sit in
+    arbitrary seats' slots (a position given by its seen cards does not say whose they
+    were): the searches' simulated worlds carry that, a real game never does."""
+    v = view.config.variant_data
+    played = view._rel(view._st.played)  # (n, H, P)
+    values = v.order[played] * np.float32(1.0 / v.n_ids)  # order[0] = 0: no card
+    at = layout.offsets["history"]
+    P, H = view.players, played.shape[1]
+    out[:, at:at + MAX_PLAYERS * HAND_SIZE].reshape(view.n, MAX_PLAYERS, HAND_SIZE)[:, :P, :H] = \
+        values.transpose(0, 2, 1)
 
 def _encode_card_features(view: SeatView, out: NDArray[np.float32], layout: ObsLayout) -> None:
     """Fill the card-features fields of `out` (n, D): hand slots and sorted rows."""

@@ -28,7 +28,7 @@ def test_make_game_describes_the_card_games():
     assert info.utility == -1 and info.score_unit == "points"
     assert info.variants == ("classic", "die-sechste")
     assert info.rule_options == ("players", "row_choice", "end_score", "max_rounds", "deck")
-    assert info.observations == ("basic", "card-features")
+    assert info.observations == ("basic", "card-features", "card-history")
     assert make_game().info.n_actions == 109 and make_game().info.score_unit == "bullheads"
     assert as_game(RuleConfig(players=3)) == make_game(players=3)
 
@@ -69,16 +69,17 @@ def test_adapters_take_a_game_by_name_or_object():
     assert gym.games.game.info.players == 3
 
 
-def test_card_features_in_every_adapter_agree():
-    """observation="card-features" is selectable in the ParallelEnv and Gym env as in the VecEnv."""
-    par = sixnimmt_env.parallel_env(players=4, observation="card-features")
+@pytest.mark.parametrize("observation", ["card-features", "card-history"])
+def test_card_features_in_every_adapter_agree(observation):
+    """The richer observations are selectable in the ParallelEnv and Gym env as in the VecEnv."""
+    par = sixnimmt_env.parallel_env(players=4, observation=observation)
     assert not par.fast_path  # the fast path keeps only the basic observation
     obs, _ = par.reset(seed=3)
-    layout = card_layout(par.config, "card-features")
+    layout = card_layout(par.config, observation)
     assert obs["player_0"]["observation"].shape == (layout.size,)
     view = par.game.view(par.state_, np.arange(4), np.zeros(4, dtype=np.intp))
     assert np.array_equal(np.stack([obs[a]["observation"] for a in par.possible_agents]), layout.encode(view))
-    gym = sixnimmt_env.SixNimmtEnv(4, observation="card-features")
+    gym = sixnimmt_env.SixNimmtEnv(4, observation=observation)
     o, _ = gym.reset(seed=1)
     assert o.shape == (layout.size,) and gym.observation_space.contains(o)
 

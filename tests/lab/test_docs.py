@@ -99,7 +99,7 @@ def test_links_point_at_files(page):
         assert path.exists(), f"{page.name}: {target} does not exist"
 
 
-LAYOUTS = [("cards", {}, "basic"), ("cards", {}, "card-features"), ("board", {}, "basic"),
+LAYOUTS = [("cards", {}, "basic"), ("cards", {}, "card-features"), ("cards", {}, "card-history"), ("board", {}, "basic"),
            ("board", {"variant": "pro"}, "basic"), ("board", {}, "tile-features"),
            ("board", {"variant": "pro"}, "tile-features"), ("board", {"variant": "luck"}, "tile-answers")]
 
