@@ -44,6 +44,7 @@ from numpy.typing import NDArray
 
 from sixnimmt_env.cards.actions import pass_action
 from sixnimmt_env.cards.engine import from_deal, step
+from sixnimmt_env.cards.rules import HAND_SIZE
 from sixnimmt_env.cards.seat_view import SeatView
 from sixnimmt_env.cards.state import PHASE_CARDS
 
@@ -238,19 +239,23 @@ class GuidedSearchAgent:
         return -value.numpy()[:, 0].astype(np.float64)
 
     def card_values(self, view: SeatView, entries: NDArray, rng, model=None, layout=None):
-        """(hands (k, n) ascending, values (k, n, worlds)): each card's estimated bullheads
-        from now to the round's end in each world (the same worlds for every card of an
-        entry), for entries holding n cards each."""
+        """(candidates (k, m) ascending, values (k, m, worlds)): each candidate card's
+        estimated bullheads from now to the round's end in each world (the same worlds for
+        every card of an entry), for entries holding n cards each; the candidates are the
+        hand, or its `top` best by the network. Every world deals the whole hands (n cards
+        a seat, the round's real turn and history): until 2026-12-06 a world held only
+        the candidates, so with `top=3` the others chose from three random cards, the value
+        head judged a round two turns from its end and `depth` rollouts stopped there."""
         if model is None:
             model, layout = self.net.network_for(view.config, view.players)
         P, K = view.players, self.worlds
-        hands = np.sort(view.hand[entries], axis=1)
-        n = int((hands[0] > 0).sum())
-        hands = hands[:, hands.shape[1] - n:]
+        held = np.sort(view.hand[entries], axis=1)
+        n = int((held[0] > 0).sum())
+        held = held[:, held.shape[1] - n:]  # (k, n) the whole hands: every world is dealt the real sizes
+        hands = held  # the candidates
         if 0 < self.top < n:  # only the cards the network rates best: their worlds are what decide
-            hands = np.take_along_axis(hands, self._top_slots(view, entries, hands, model, layout), axis=1)
-            n = self.top
-        k = len(entries)
+            hands = np.take_along_axis(held, self._top_slots(view, entries, held, model, layout), axis=1)
+        m, k = hands.shape[1], len(entries)
         if self.belief is not None:  # the worlds dealt as the belief model expects the hands
             worlds = self.belief.sample(view, entries, n, K, rng)
         else:
@@ -258,19 +263,19 @@ class GuidedSearchAgent:
             worlds = np.concatenate([sample_hands(np.flatnonzero(unseen[e]), (P - 1) * n, K, rng).reshape(K, P - 1, n)
                                      for e in entries])  # (k*K, P-1, n)
         W = k * K
-        deal = np.concatenate([np.repeat(hands, K, axis=0)[:, None, :], worlds], axis=1)
+        deal = np.concatenate([np.repeat(held, K, axis=0)[:, None, :], worlds], axis=1)
         config = sim_config(view.config)
         known = dict(rows=np.repeat(view.rows[entries], K, axis=0), dealer=np.repeat(view.dealer[entries], K),
                      score=np.repeat(view.scores[entries] - view.round_penalty[entries], K, axis=0),
                      penalty=np.repeat(view.round_penalty[entries], K, axis=0),
-                     seen=np.repeat(view.seen[entries], K, axis=0))
+                     played=np.repeat(view.played[entries][:, :, :HAND_SIZE - n], K, axis=0))
         st = from_deal(config, deal, **known)
         # the others' cards this turn: the network's (or `others`'), from their seats in each world
         kind = None if self.others is None else rng.random((P - 1, W)) < self.mix
         other_cards = self._others_cards(st, P, W, kind, model, layout, view.config)
-        # every candidate in every world: G = k * n * K games, candidate-major within an entry
-        G = W * n
-        expand = np.repeat(np.arange(k), n * K) * K + np.tile(np.arange(K), k * n)  # world of each game
+        # every candidate in every world: G = k * m * K games, candidate-major within an entry
+        G = W * m
+        expand = np.repeat(np.arange(k), m * K) * K + np.tile(np.arange(K), k * m)  # world of each game
         known = {key: value[expand] for key, value in known.items()}
         st = from_deal(config, deal[expand], **known)
         actions = np.zeros((P, G), dtype=np.int64)
@@ -294,4 +299,4 @@ class GuidedSearchAgent:
         taken = st.total()[0].astype(np.float64) - before
         if not st.game_over()[0]:
             taken += self._values(model, layout.encode(SeatView(st, np.zeros(G, np.intp), np.arange(G))))
-        return hands, taken.reshape(k, n, K)
+        return hands, taken.reshape(k, m, K)

@@ -152,6 +152,7 @@ def from_deal(
     seeds: ArrayLike | None = None,
     pending: tuple[ArrayLike, ArrayLike] | None = None,
     seen: ArrayLike | None = None,
+    played: ArrayLike | None = None,
 ) -> State:
     """A batch built from given cards: replays, or search agents dealing unseen cards.
 
@@ -178,6 +179,10 @@ def from_deal(
             earlier, now in someone's pile) are laid into the played slots of the earlier
             turns, in no particular seat order, so that views of the new games count them
             as seen (a search's simulated seats then know what the real seat knows).
+        played: optional (B, P, T) card ids, instead of `seen`: who played what in each of
+            the T turns before this one (T = 10 - n, or 10 - n - 1 with `pending`), e.g.
+            `SeatView.played`. The new games' views then show the same history (the
+            `card-history` observation) as well as the same seen cards.
     """
     hands, rows = _check_deal_arrays(config, hands, rows)
     B, _, n = hands.shape
@@ -193,8 +198,12 @@ def from_deal(
         st.score[:] = np.asarray(score, dtype=np.int32).T
     if penalty is not None:
         st.penalty[:] = np.asarray(penalty, dtype=np.int16).T
+    if seen is not None and played is not None:
+        raise ConfigError("give seen or played, not both (played says which cards were seen)")
     if seen is not None:
         _lay_seen(st, np.asarray(seen, dtype=bool))
+    if played is not None:
+        _lay_played(st, np.asarray(played, dtype=np.int16))
     if pending is not None:
         _resume_pending(st, *pending)
     return st
@@ -219,6 +228,16 @@ def _lay_seen(st: State, seen: NDArray[np.bool_]) -> None:
     ids = np.argsort(~gone, axis=1, kind="stable")[:, :T * P]
     ids = np.where(np.take_along_axis(gone, ids, axis=1), ids, 0).astype(np.int16)
     st.played[:T] = ids.reshape(B, T, P).transpose(1, 2, 0)
+
+
+def _lay_played(st: State, played: NDArray[np.int16]) -> None:
+    """from_deal's `played`: the earlier turns' cards into their seats' played slots."""
+    B, P, T = st.batch_size, st.players, int(st.turn[0])
+    if played.shape != (B, P, T):
+        raise ConfigError(f"played must have shape (B, P, turns before this one) = {(B, P, T)}, got {played.shape}")
+    if played.min(initial=0) < 0 or played.max(initial=0) > st.config.variant_data.n_ids:
+        raise ConfigError("played holds a card id out of range")
+    st.played[:T] = played.transpose(2, 1, 0)
 
 
 def _check_deal_arrays(config: RuleConfig, hands: ArrayLike,

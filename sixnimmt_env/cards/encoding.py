@@ -186,16 +186,15 @@ def _encode(view: SeatView, layout: ObsLayout) -> NDArray[np.float32]:
 def _encode_history(view: SeatView, out: NDArray[np.float32], layout: ObsLayout) -> None:
     """Fill `history` (n, P, H): each relative seat's revealed card of each turn, by value.
     `State.played` holds a turn's cards once they are revealed (0 before), so nothing of a
-    turn still being chosen shows. After `from_deal` the earlier turns' cards sit in
-    arbitrary seats' slots (a position given by its seen cards does not say whose they
-    were): the searches' simulated worlds carry that, a real game never does."""
+    turn still being chosen shows. A position built by `from_deal` holds the earlier turns
+    as given by its `played` (the searches pass the real history); given by `seen` alone,
+    they sit in arbitrary seats' slots."""
     v = view.config.variant_data
-    played = view._rel(view._st.played)  # (n, H, P)
-    values = v.order[played] * np.float32(1.0 / v.n_ids)  # order[0] = 0: no card
+    played = view.played  # (n, P, H)
     at = layout.offsets["history"]
-    P, H = view.players, played.shape[1]
+    P, H = view.players, played.shape[2]
     out[:, at:at + MAX_PLAYERS * HAND_SIZE].reshape(view.n, MAX_PLAYERS, HAND_SIZE)[:, :P, :H] = \
-        values.transpose(0, 2, 1)
+        v.order[played] * np.float32(1.0 / v.n_ids)  # order[0] = 0: no card
 
 def _encode_card_features(view: SeatView, out: NDArray[np.float32], layout: ObsLayout) -> None:
     """Fill the card-features fields of `out` (n, D): hand slots and sorted rows."""

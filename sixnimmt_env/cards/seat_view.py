@@ -92,6 +92,12 @@ class SeatView(SeatViewBase):
         return self._st.seen()[:, self.games].T
 
     @cached_property
+    def played(self) -> NDArray[np.int16]:
+        """(n, P, H) the card each relative seat revealed in each turn of this round (0: not
+        yet revealed). Public: everyone saw who played what."""
+        return self._rel(self._st.played).transpose(0, 2, 1)
+
+    @cached_property
     def revealed(self) -> NDArray[np.int16]:
         """(n, P) this turn's cards waiting to be placed, lowest first (row phase), else 0."""
         return self._st.revealed[:, self._g].T * (self.phase == PHASE_ROW)[:, None]
