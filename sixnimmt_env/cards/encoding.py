@@ -196,6 +196,7 @@ def _encode_history(view: SeatView, out: NDArray[np.float32], layout: ObsLayout)
     out[:, at:at + MAX_PLAYERS * HAND_SIZE].reshape(view.n, MAX_PLAYERS, HAND_SIZE)[:, :P, :H] = \
         v.order[played] * np.float32(1.0 / v.n_ids)  # order[0] = 0: no card
 
+
 def _encode_card_features(view: SeatView, out: NDArray[np.float32], layout: ObsLayout) -> None:
     """Fill the card-features fields of `out` (n, D): hand slots and sorted rows."""
     v = view.config.variant_data
