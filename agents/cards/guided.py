@@ -268,7 +268,8 @@ class GuidedSearchAgent:
         known = dict(rows=np.repeat(view.rows[entries], K, axis=0), dealer=np.repeat(view.dealer[entries], K),
                      score=np.repeat(view.scores[entries] - view.round_penalty[entries], K, axis=0),
                      penalty=np.repeat(view.round_penalty[entries], K, axis=0),
-                     played=np.repeat(view.played[entries][:, :, :HAND_SIZE - n], K, axis=0))
+                     played=np.repeat(view.played[entries][:, :, :HAND_SIZE - n], K, axis=0),
+                     starters=np.repeat(view.starters[entries], K, axis=0))
         st = from_deal(config, deal, **known)
         # the others' cards this turn: the network's (or `others`'), from their seats in each world
         kind = None if self.others is None else rng.random((P - 1, W)) < self.mix

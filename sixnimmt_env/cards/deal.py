@@ -153,6 +153,7 @@ def from_deal(
     pending: tuple[ArrayLike, ArrayLike] | None = None,
     seen: ArrayLike | None = None,
     played: ArrayLike | None = None,
+    starters: ArrayLike | None = None,
 ) -> State:
     """A batch built from given cards: replays, or search agents dealing unseen cards.
 
@@ -182,7 +183,9 @@ def from_deal(
         played: optional (B, P, T) card ids, instead of `seen`: who played what in each of
             the T turns before this one (T = 10 - n, or 10 - n - 1 with `pending`), e.g.
             `SeatView.played`. The new games' views then show the same history (the
-            `card-history` observation) as well as the same seen cards.
+            `card-history` observation); with `starters` as well, the same seen cards.
+        starters: optional (B, R) the round's starting cards (public), where rows taken
+            since no longer begin with them (default: each row's first card).
     """
     hands, rows = _check_deal_arrays(config, hands, rows)
     B, _, n = hands.shape
@@ -190,7 +193,7 @@ def from_deal(
     st = empty_state(config, np.broadcast_to(seeds, (B,)))
     st.hands[:, :n, :] = hands.transpose(1, 2, 0)
     _lay_rows(st, rows.transpose(1, 2, 0))
-    st.starters[:] = rows[:, :, 0].T
+    st.starters[:] = rows[:, :, 0].T if starters is None else _checked_ids(st, starters, (B, N_ROWS), "starters").T
     st.turn[:] = HAND_SIZE - n - (pending is not None)
     st.dealer[:] = np.broadcast_to(np.asarray(dealer, dtype=np.int16), (B,))
     st.round[:] = np.broadcast_to(np.asarray(round, dtype=np.int32), (B,))
@@ -203,7 +206,7 @@ def from_deal(
     if seen is not None:
         _lay_seen(st, np.asarray(seen, dtype=bool))
     if played is not None:
-        _lay_played(st, np.asarray(played, dtype=np.int16))
+        _lay_played(st, _checked_ids(st, played, (B, st.players, int(st.turn[0])), "played"))
     if pending is not None:
         _resume_pending(st, *pending)
     return st
@@ -230,14 +233,19 @@ def _lay_seen(st: State, seen: NDArray[np.bool_]) -> None:
     st.played[:T] = ids.reshape(B, T, P).transpose(1, 2, 0)
 
 
+def _checked_ids(st: State, ids: ArrayLike, shape: tuple[int, ...], name: str) -> NDArray[np.int16]:
+    """`ids` as int16 card ids of `shape` (0: none); a one-line ConfigError otherwise."""
+    ids = np.asarray(ids)
+    if ids.shape != shape:
+        raise ConfigError(f"{name} must have shape {shape}, got {ids.shape}")
+    if ids.min(initial=0) < 0 or ids.max(initial=0) > st.config.variant_data.n_ids:
+        raise ConfigError(f"{name} holds a card id out of range")
+    return ids.astype(np.int16)
+
+
 def _lay_played(st: State, played: NDArray[np.int16]) -> None:
-    """from_deal's `played`: the earlier turns' cards into their seats' played slots."""
-    B, P, T = st.batch_size, st.players, int(st.turn[0])
-    if played.shape != (B, P, T):
-        raise ConfigError(f"played must have shape (B, P, turns before this one) = {(B, P, T)}, got {played.shape}")
-    if played.min(initial=0) < 0 or played.max(initial=0) > st.config.variant_data.n_ids:
-        raise ConfigError("played holds a card id out of range")
-    st.played[:T] = played.transpose(2, 1, 0)
+    """from_deal's `played` (B, P, T): the earlier turns' cards into their seats' played slots."""
+    st.played[:played.shape[2]] = played.transpose(2, 1, 0)
 
 
 def _check_deal_arrays(config: RuleConfig, hands: ArrayLike,

@@ -191,9 +191,8 @@ def _encode_history(view: SeatView, out: NDArray[np.float32], layout: ObsLayout)
     they sit in arbitrary seats' slots."""
     v = view.config.variant_data
     played = view.played  # (n, P, H)
-    at = layout.offsets["history"]
     P, H = view.players, played.shape[2]
-    out[:, at:at + MAX_PLAYERS * HAND_SIZE].reshape(view.n, MAX_PLAYERS, HAND_SIZE)[:, :P, :H] = \
+    out[:, layout.slice("history")].reshape(view.n, MAX_PLAYERS, HAND_SIZE)[:, :P, :H] = \
         v.order[played] * np.float32(1.0 / v.n_ids)  # order[0] = 0: no card
 
 

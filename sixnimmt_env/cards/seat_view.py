@@ -98,6 +98,11 @@ class SeatView(SeatViewBase):
         return self._rel(self._st.played).transpose(0, 2, 1)
 
     @cached_property
+    def starters(self) -> NDArray[np.int16]:
+        """(n, R) this round's starting cards (public; a taken row no longer begins with its own)."""
+        return self._st.starters[:, self._g].T
+
+    @cached_property
     def revealed(self) -> NDArray[np.int16]:
         """(n, P) this turn's cards waiting to be placed, lowest first (row phase), else 0."""
         return self._st.revealed[:, self._g].T * (self.phase == PHASE_ROW)[:, None]

@@ -1,6 +1,7 @@
 """`guided`'s worlds are the real position with the unseen cards dealt: every seat holds as
 many cards as at the table (not only the searched candidates), the round is at its real
-turn, and the earlier turns show who played what as they were played (agents/cards/guided.py)."""
+turn, the earlier turns show who played what as they were played, and the seat has seen
+what the real seat has seen (agents/cards/guided.py)."""
 
 from __future__ import annotations
 
@@ -39,6 +40,8 @@ def test_the_worlds_deal_whole_hands_at_the_real_turn_with_the_real_history(monk
     for j in range(P):  # seat j of a world is relative seat j of the searcher
         expect = np.roll(real, -j, axis=1)  # seen from relative seat j
         assert np.array_equal(sim[j], np.repeat(expect, 5, axis=0))
+    # the searcher's seen cards in every world are the real seat's (the taken rows' starters too)
+    assert np.array_equal(SeatView(st, np.zeros(W, np.intp), np.arange(W)).seen, np.repeat(view.seen[entries], 5, axis=0))
     # the searcher's own hand in every world is its real hand
     mine = np.sort(st.hands[0].T, axis=1)[:, -n:]
     assert np.array_equal(mine, np.repeat(np.sort(view.hand[entries], axis=1)[:, -n:], 5, axis=0))

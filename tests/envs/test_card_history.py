@@ -45,3 +45,30 @@ def test_history_is_card_features_with_a_field_appended():
     a, b = SeatView(st, 0).encode(rich)[0], SeatView(st, 0).encode(more)[0]
     assert more.size == rich.size + 100 and np.array_equal(a, b[:rich.size])
     assert [f.name for f in more.fields][:-1] == [f.name for f in rich.fields]
+
+
+def test_from_deal_played_gives_the_new_games_the_history_and_refuses_bad_input():
+    """`from_deal(played=..., starters=...)` (what guided's worlds are built with) lays each
+    seat's earlier cards where `SeatView.played` reads them and keeps the seen cards; a wrong shape, an id out of range, or `seen`
+    given as well are one-line ConfigErrors."""
+    import pytest
+
+    from sixnimmt_env import ConfigError
+    st = from_deal(CFG, [HANDS], [ROWS])
+    st, _ = step(st, np.array([[41], [21], [1], [31]]))
+    st, _ = step(st, np.array([[0], [0], [3], [0]]))
+    view = SeatView(st, 0)
+    hands = [[c for c in hand if c not in (41, 21, 1, 31)] for hand in HANDS]
+    played = view.played[:, :, :1]  # (1, P, 1): the one turn before this one
+    copy = from_deal(CFG, [hands], [view.rows[0]], played=played, starters=view.starters)
+    assert np.array_equal(SeatView(copy, 0).played, view.played)
+    assert np.array_equal(SeatView(copy, 0).seen, view.seen)
+    assert view.starters[0].tolist() == [100, 10, 70, 40] and 10 not in view.rows  # 10..14 taken by 21
+    assert not SeatView(from_deal(CFG, [hands], [view.rows[0]], played=played), 0).seen[0, 10]  # without starters
+    for bad, match in ((dict(played=view.played), "played must have shape"),
+                       (dict(played=played, starters=view.starters[:, :3]), "starters must have shape"),
+                       (dict(played=played + 200), "out of range"),
+                       (dict(played=played, seen=view.seen), "not both")):
+        with pytest.raises(ConfigError, match=match) as err:
+            from_deal(CFG, [hands], [view.rows[0]], **bad)
+        assert len(str(err.value).splitlines()) == 1
