@@ -188,6 +188,10 @@ class TrainConfig(RunConfig):
     default of training runs from before the rules were options)."""
     episode: str = "round"
     """round (one round per episode) or game."""
+    game_share: float = 0.0
+    """With episode = round, the card game only: this share of the `num_games` games play
+    whole games instead, so that one run learns a round's play and a whole game's
+    (training/mixed_env.py); 0: none."""
     reward: str = "penalty"
     """penalty (the card game's name of points), points, relative or rank (see
     sixnimmt_env.core.rewards; rewards are signed so that higher is better in every game)."""
@@ -252,6 +256,11 @@ class TrainConfig(RunConfig):
         check_option("reward", self.reward, REWARDS)
         if not self.name or self.name in (".", "..") or any(c in self.name for c in "/\\\0"):
             raise ConfigError(f"name must be a directory name (no slashes), got {self.name!r}")
+        if not 0 <= self.game_share < 1:
+            raise ConfigError(f"game_share must be in [0, 1), got {self.game_share}")
+        if self.game_share and (self.episode != "round" or self.game != "cards" or self.num_games < 2):
+            raise ConfigError("game_share needs episode = \"round\", the card game and num_games >= 2 "
+                              "(it turns that share of the rounds into whole games)")
         if isinstance(self.freeze_policy_steps, int) and self.freeze_policy_steps < 0:
             raise ConfigError(f"freeze_policy_steps must be >= 0, got {self.freeze_policy_steps}")
         for name in ("num_games", "n_steps", "batch_size", "n_epochs", "total_timesteps",

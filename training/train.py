@@ -44,6 +44,7 @@ from sixnimmt_env.core.game import make_game
 
 from .board_training import better, board_model_meta, check_init_model, eval_rules
 from .config import TrainConfig
+from .mixed_env import training_env
 from .pool import OpponentPool
 from .runs import new_run, read_run_file, read_run_json, resume_run, resumed_config, write_json
 
@@ -56,6 +57,7 @@ def model_meta(cfg: TrainConfig, steps: int, points: float | None = None) -> dic
         return board_model_meta(cfg, steps, points)
     return {"game": "cards", "variant": cfg.variant, "deck": cfg.deck, "players": cfg.players,
             "row_choice": cfg.row_choice, "observation": cfg.observation, "episode": cfg.episode,
+            **({"game_share": cfg.game_share} if cfg.game_share else {}),
             "reward": cfg.reward, "timesteps": steps, "eval_points_per_round": points,
             "eval_field": f"{cfg.players - 1} x {cfg.eval_opponent}",
             **({"init_model": cfg.init_model} if cfg.init_model else {})}
@@ -412,9 +414,7 @@ def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None,
                                                "search": list(cfg.pool_search)},
                             cfg.players, cfg.max_snapshots)
     # a resumed run plays new games: the seed moves on with the steps done
-    venv = SixNimmtVecEnv(cfg.num_games, game=cfg.game, rules=cfg.game_rules(cfg.players), opponents=pool, reward=cfg.reward,
-                          episode=cfg.episode, seed=cfg.seed + int(state["timesteps"]), observation=cfg.observation)
-    env = TimedVecEnv(VecMonitor(venv))
+    env = TimedVecEnv(VecMonitor(training_env(cfg, pool, seed=cfg.seed + int(state["timesteps"]))))
 
     # ------------------------------------------------------------------ the model
     if ckpt is not None:
