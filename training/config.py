@@ -192,6 +192,10 @@ class TrainConfig(RunConfig):
     """With episode = round, the card game only: this share of the `num_games` games play
     whole games instead, so that one run learns a round's play and a whole game's
     (training/mixed_env.py); 0: none."""
+    game_pool_weights: dict = field(default_factory=dict)
+    """With `game_share`: the group weights the whole games' opponents are drawn by (same
+    groups and members as `pool_weights`, e.g. more heuristics for the tournament's fields);
+    empty: `pool_weights`."""
     reward: str = "penalty"
     """penalty (the card game's name of points), points, relative or rank (see
     sixnimmt_env.core.rewards; rewards are signed so that higher is better in every game)."""
@@ -282,15 +286,11 @@ class TrainConfig(RunConfig):
         if not (math.isfinite(self.ent_coef) and self.ent_coef >= 0):
             raise ConfigError(f"ent_coef must be a number >= 0, got {self.ent_coef}")
         self.check_network()
-        unknown = set(self.pool_weights) - set(GROUPS)
-        if unknown:
-            raise ConfigError(f"unknown pool group(s) in pool_weights: {', '.join(sorted(map(str, unknown)))}; "
-                              f"valid: {', '.join(GROUPS)}")
-        weights = self.pool_weights.values()
-        if any(not _is_number(w) or not math.isfinite(w) or w < 0
-               for w in weights) or not sum(weights) > 0:
-            raise ConfigError(f"pool_weights must give each group a number >= 0, not all 0, "
-                              f"got {self.pool_weights}")
+        _check_weights("pool_weights", self.pool_weights)
+        if self.game_pool_weights:
+            if not self.game_share:
+                raise ConfigError("game_pool_weights needs game_share > 0 (they are the whole games' opponents)")
+            _check_weights("game_pool_weights", self.game_pool_weights)
         if any(not isinstance(s, str) for s in (*self.pool_heuristics, *self.pool_search)):
             raise ConfigError("pool_heuristics and pool_search must list agent specs (strings)")
         from agents.registry import check_spec
@@ -350,6 +350,17 @@ def check_types(cfg) -> None:
         ok = is_int(value) if kind is int else _is_number(value) if kind is float else isinstance(value, kind)
         if not ok:
             raise ConfigError(f"{f.name} must be a {_TYPE_WORDS.get(kind, kind.__name__)}, got {value!r}")
+
+
+def _check_weights(name: str, weights: dict) -> None:
+    """ConfigError unless `weights` gives known pool groups numbers >= 0, not all 0."""
+    unknown = set(weights) - set(GROUPS)
+    if unknown:
+        raise ConfigError(f"unknown pool group(s) in {name}: {', '.join(sorted(map(str, unknown)))}; "
+                          f"valid: {', '.join(GROUPS)}")
+    values = weights.values()
+    if any(not _is_number(w) or not math.isfinite(w) or w < 0 for w in values) or not sum(values) > 0:
+        raise ConfigError(f"{name} must give each group a number >= 0, not all 0, got {weights}")
 
 
 def _is_number(value) -> bool:

@@ -110,13 +110,14 @@ def _union(spaces: list[gymnasium.spaces.Space]) -> gymnasium.spaces.Space:
 def training_env(cfg, pool, seed: int) -> VecEnv:
     """The VecEnv a run of `cfg` learns on, with `pool`'s opponents: `cfg.num_games` games of
     `cfg.episode`, or with `cfg.game_share` > 0 that share of them whole games (at least one
-    of each kind)."""
-    def part(num_games: int, episode: str, part_seed: int) -> SixNimmtVecEnv:
-        return SixNimmtVecEnv(num_games, game=cfg.game, rules=cfg.game_rules(cfg.players), opponents=pool,
+    of each kind), whose opponents are drawn by `cfg.game_pool_weights` when given."""
+    def part(num_games: int, episode: str, part_seed: int, opponents) -> SixNimmtVecEnv:
+        return SixNimmtVecEnv(num_games, game=cfg.game, rules=cfg.game_rules(cfg.players), opponents=opponents,
                               reward=cfg.reward, episode=episode, seed=part_seed, observation=cfg.observation)
 
     if not cfg.game_share:
-        return part(cfg.num_games, cfg.episode, seed)
+        return part(cfg.num_games, cfg.episode, seed, pool)
     games = min(max(round(cfg.num_games * cfg.game_share), 1), cfg.num_games - 1)
-    return ConcatVecEnv([part(cfg.num_games - games, "round", seed),
-                         part(games, "game", seed + GAME_SEED_OFFSET)])
+    game_pool = pool.weighted(cfg.game_pool_weights) if cfg.game_pool_weights else pool
+    return ConcatVecEnv([part(cfg.num_games - games, "round", seed, pool),
+                         part(games, "game", seed + GAME_SEED_OFFSET, game_pool)])

@@ -59,17 +59,20 @@ class OpponentPool:
         members["self"] = members["self"][-self.max_snapshots:]
         return members
 
-    def probabilities(self) -> dict[str, float]:
-        """The group weights, renormalised over non-empty groups."""
+    def probabilities(self, weights: dict[str, float] | None = None) -> dict[str, float]:
+        """The group weights (default: the pool's), renormalised over non-empty groups."""
         members = self._members()
-        live = {g: w for g, w in self.weights.items() if members[g] and w > 0}
+        live = {g: w for g, w in (weights or self.weights).items() if members[g] and w > 0}
         total = sum(live.values())
+        if not total:
+            raise ConfigError("the opponent pool's weights give every group with members weight 0")
         return {g: w / total for g, w in live.items()}
 
-    def sample(self, n: int, rng: np.random.Generator) -> np.ndarray:
-        """(n, P-1) agent indices: each opponent seat of n games."""
+    def sample(self, n: int, rng: np.random.Generator, weights: dict[str, float] | None = None) -> np.ndarray:
+        """(n, P-1) agent indices: each opponent seat of n games (groups drawn by `weights`,
+        default the pool's)."""
         members = self._members()
-        probs = self.probabilities()
+        probs = self.probabilities(weights)
         groups = list(probs)
         picks = rng.choice(len(groups), size=(n, self.players - 1), p=[probs[g] for g in groups])
         out = np.empty((n, self.players - 1), dtype=np.int64)
@@ -77,6 +80,10 @@ class OpponentPool:
             where = picks == k
             out[where] = np.asarray(members[g])[rng.integers(0, len(members[g]), size=int(where.sum()))]
         return out
+
+    def weighted(self, weights: dict[str, float]) -> "WeightedPool":
+        """The same opponents (snapshots added later included) drawn by other group weights."""
+        return WeightedPool(self, {g: float(weights.get(g, 0.0)) for g in GROUPS})
 
     def to_dict(self) -> dict:
         """What `load` needs to rebuild the pool (weights, members, snapshot paths), and the
@@ -103,3 +110,16 @@ class OpponentPool:
             if Path(snap).exists():
                 pool.add_snapshot(snap)
         return pool
+
+
+class WeightedPool:
+    """A view of an `OpponentPool` with its own group weights: one league, two fields (the
+    whole-game part of a run with `game_share` draws from `game_pool_weights`)."""
+
+    def __init__(self, pool: OpponentPool, weights: dict[str, float]):
+        self.pool, self.weights = pool, weights
+        self.agents = pool.agents  # append-only and shared: indices stay valid
+
+    def sample(self, n: int, rng: np.random.Generator) -> np.ndarray:
+        """(n, P-1) agent indices of the pool, drawn by this view's weights."""
+        return self.pool.sample(n, rng, self.weights)

@@ -68,11 +68,28 @@ def test_a_mixed_run_trains_resumes_and_records_its_share(tmp_path):
     assert int((run / "eval.csv").read_text().strip().splitlines()[-1].split(",")[0]) >= 2000
 
 
+def test_the_whole_games_draw_their_opponents_by_their_own_weights():
+    from training.mixed_env import training_env
+    from training.pool import OpponentPool
+
+    cfg = _cfg("game_share=0.5", 'pool_weights={"random": 1}', 'game_pool_weights={"heuristics": 1}')
+    pool = OpponentPool(cfg.pool_weights, {"random": ["random"], "heuristics": ["lowest", "greedy"], "search": []}, 4, 2)
+    env = training_env(cfg, pool, seed=3)
+    rounds, games = (p.games.opponent_index for p in env.parts)
+    assert {pool.group_of[i] for i in rounds.ravel()} == {"random"}
+    assert {pool.group_of[i] for i in games.ravel()} == {"heuristics"}
+    # the view shares the pool's agents (append-only): a later snapshot is drawable by it too
+    assert env.parts[1].games.opponents.agents is pool.agents
+
+
 @pytest.mark.parametrize("options, message", [
     (["game_share=1.0"], r"game_share must be in \[0, 1\)"),
     (["game_share=-0.1"], r"game_share must be in \[0, 1\)"),
     (["game_share=0.5", "episode=game"], "game_share needs episode"),
     (["game_share=0.5", "num_games=1"], "num_games >= 2"),
+    (['game_pool_weights={"heuristics": 1}'], "game_pool_weights needs game_share"),
+    (["game_share=0.5", 'game_pool_weights={"heuristic": 1}'], "unknown pool group.*game_pool_weights"),
+    (["game_share=0.5", 'game_pool_weights={"random": 0}'], "game_pool_weights must give"),
 ])
 def test_bad_shares_are_refused(options, message):
     with pytest.raises(ConfigError, match=message):
