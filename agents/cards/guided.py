@@ -39,6 +39,8 @@ measurable at either (experiments/training-2026-12-05g.md).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -62,30 +64,73 @@ their sense; and with trust the network's card stands unless the search clearly 
 better (experiments/training-2026-12-05c.md)."""
 
 
+class Recipe(NamedTuple):
+    """How guided searches at a table when the spec does not say."""
+    worlds: int
+    top: int
+    """0: every card."""
+    trust: float
+    imitation: bool
+    """True: the table's imitation network (`ppo-all`, `imitate-sechste`), else the table's `ppo`."""
+
+
+TRUSTING = Recipe(worlds=96, top=3, trust=DEFAULT_TRUST, imitation=False)
+"""The network's 3 best cards in 96 worlds, trusting the table's `ppo` network: ahead of
+WIDE at 2 and 4 classic players (experiments/training-2026-12-05d.md, re-measured with
+whole worlds in experiments/training-2026-12-06b.md)."""
+WIDE = Recipe(worlds=32, top=0, trust=0.0, imitation=True)
+"""Every card in 32 worlds, the least mean, on the table's imitation network (the default
+before 2026-12-05): with whole worlds it is ahead of TRUSTING at 10 players and in Die
+Sechste, level at 6 at less than half the time (experiments/training-2026-12-06b.md)."""
+MCS_RECIPE = Recipe(worlds=96, top=3, trust=0.0, imitation=False)
+"""rollout=mcs: `mcs`'s rollouts of the network's 3 best cards (no value head to trust)."""
+WIDE_FROM_PLAYERS = 6
+"""Classic tables of this many players or more search WIDE."""
+
+
+def table_recipe(variant: str, players: int) -> Recipe:
+    """The recipe guided searches by at a table of `variant` with `players` seats, where the
+    spec does not say. Chosen by measurement, not by a model of why: with whole worlds
+    TRUSTING is ahead at 2 and 4 classic players, level at 6 (WIDE costs less than half the
+    time there), behind at 10 and in Die Sechste at 4 (experiments/training-2026-12-06b.md).
+    The sizes not measured (3, 5, 7-9) go by the nearest measured one; Die Sechste was
+    measured at 4 players only and searches WIDE at every size."""
+    if variant != "classic" or players >= WIDE_FROM_PLAYERS:
+        return WIDE
+    return TRUSTING
+
+
 class GuidedSearchAgent:
     """Determinized one-turn lookahead: the network plays the others, its value head judges."""
 
     name = "guided"
 
-    def __init__(self, path: str = "", worlds: int = 96, depth: int = 1, top: int = 3, rollout: str = "network",
-                 belief: str = "", trust: float | None = None, others: str = "", mix: float = 1.0):
-        if worlds < 1:
+    def __init__(self, path: str = "", worlds: int | None = None, depth: int = 1, top: int | None = None,
+                 rollout: str = "network", belief: str = "", trust: float | None = None, others: str = "",
+                 mix: float = 1.0):
+        if worlds is not None and worlds < 1:
             raise ValueError("worlds must be >= 1")
         if depth < 1:
             raise ValueError("depth must be >= 1")
         if rollout not in ("network", "mcs"):
             raise ValueError("rollout must be network or mcs")
-        if top < 0:
+        if top is not None and top < 0:
             raise ValueError("top must be >= 0 (0: every card)")
-        if trust is None:
-            trust = DEFAULT_TRUST if rollout == "network" else 0.0
-        if not 0 <= trust <= 100:
+        if trust is not None and not 0 <= trust <= 100:
             raise ValueError("trust must be in 0..100 (standard errors; 0: the least mean)")
         if trust and rollout != "network":
             raise ValueError("trust needs rollout=network (its paired worlds)")
-        self.worlds, self.depth, self.top, self.trust = worlds, depth, top, float(trust)
-        self.mcs = MonteCarloAgent(rollouts=worlds) if rollout == "mcs" else None
+        # what the spec gave; the rest is the table's recipe (`table_recipe`), set per table
+        self.given = {"worlds": worlds, "top": top, "trust": None if trust is None else float(trust)}
+        self.depth = depth
+        if rollout == "mcs":  # mcs's search: no network to trust, the former fixed defaults
+            self.given = {"worlds": worlds or MCS_RECIPE.worlds, "top": MCS_RECIPE.top if top is None else top,
+                          "trust": 0.0}
+        self.worlds, self.top, self.trust = TRUSTING.worlds, TRUSTING.top, TRUSTING.trust  # until a table asks
+        self.mcs = MonteCarloAgent(rollouts=self.given["worlds"]) if rollout == "mcs" else None
         self.net = PPOAgent(path)
+        # the table's imitation network, for the recipe that reads it (only without a path)
+        self.imitation = None if path else PPOAgent("", trained="imitation")
         if belief and rollout != "network":
             raise ValueError("belief needs rollout=network (mcs deals its own worlds)")
         self.belief = load_belief(belief)  # None: uniform deals
@@ -122,8 +167,18 @@ class GuidedSearchAgent:
         if self.others is not None:
             self.others.check(game)
 
+    def for_table(self, config, players: int) -> tuple:
+        """The network (model, layout) this agent searches with at a table of `config` and
+        `players`, with `worlds`, `top` and `trust` set to the spec's or else the table's
+        recipe (`table_recipe`). Set per call because one agent may meet tables of several
+        sizes (a tournament over seat counts); the network is loaded once per table kind."""
+        recipe = table_recipe(config.variant, players)
+        self.worlds, self.top, self.trust = (recipe._replace(**{k: v for k, v in self.given.items() if v is not None}))[:3]
+        net = self.imitation if recipe.imitation and self.imitation is not None and self.mcs is None else self.net
+        return net.network_for(config, players)
+
     def act(self, view: SeatView, rng: np.random.Generator) -> NDArray[np.int64]:
-        model, layout = self.net.network_for(view.config, view.players)
+        model, layout = self.for_table(view.config, view.players)
         actions = np.full(view.n, pass_action(view.config), dtype=np.int64)
         if view.n == 0:
             return actions
@@ -147,7 +202,7 @@ class GuidedSearchAgent:
         network's search they are `judged`'s: each card against the network's own in the
         same worlds, pessimistic by `trust` standard errors. Row choices are not rated
         (the network's own: the labeller asks `act` for them)."""
-        model, layout = self.net.network_for(view.config, view.players)
+        model, layout = self.for_table(view.config, view.players)
         out: dict[int, tuple[NDArray[np.int64], NDArray[np.float64]]] = {}
         for chunk, hands, values in self._searched(view, np.flatnonzero(self._searching(view)), rng, model, layout):
             if values.ndim == 3:
@@ -247,7 +302,7 @@ class GuidedSearchAgent:
         the candidates, so with `top=3` the others chose from three random cards, the value
         head judged a round two turns from its end and `depth` rollouts stopped there."""
         if model is None:
-            model, layout = self.net.network_for(view.config, view.players)
+            model, layout = self.for_table(view.config, view.players)
         P, K = view.players, self.worlds
         held = np.sort(view.hand[entries], axis=1)
         n = int((held[0] > 0).sum())
