@@ -16,15 +16,15 @@ played. With `rollout=mcs` the search is `mcs`'s instead (`worlds` random rollou
 round per candidate, no value head). `top=K` (with either) judges only the K cards the
 network's logits rate best, so the worlds go where the choice is close (at equal time,
 `top=3:worlds=96` against every card in 32 worlds: experiments/training-2026-12-05b.md).
-Row choices, and hands of one card, are the network's own. The network is `path`, by
-default the one `ppo` plays at the table (agents/ppo.py `shipped_model_for`: `ppo-4p` at
-4 classic players, `imitate-2p` at 2, `ppo-all` at the other sizes, `ppo-sechste-4p` in
-Die Sechste at 4). By default the search judges the network's 3 best cards in 96 worlds
-and trusts the network (`trust=2`): at 4 players ahead of the network alone at a table
-of that network (against three `mcs` behind it: the search models the others as the
-network, experiments/training-2026-12-05f.md) and ahead of the former default (every
-card in 32 worlds on the imitation network, least mean), level with that at 2, 6 and 10
-players and in Die Sechste (experiments/training-2026-12-05d.md). With `belief=FILE` (or
+Row choices, and hands of one card, are the network's own. What the spec does not give
+is the table's recipe (`table_recipe`): at 2-5 classic players the network `ppo` plays
+there (agents/ppo.py `shipped_model_for`: `ppo-4p` at 4, `imitate-2p` at 2, `ppo-all` at
+the other sizes), its 3 best cards in 96 worlds, trusting its own card (`trust=2`); at 6
+or more and in Die Sechste the table's imitation network (`ppo-all`, `imitate-sechste`),
+every card in 32 worlds, the least mean. Each is ahead, or level and cheaper, where it is
+the default, measured with whole worlds (experiments/training-2026-12-06b.md); at 4 players the first is ahead of
+the network alone at a table of that network (against three `mcs` behind it: the search
+models the others as the network, experiments/training-2026-12-05f.md). With `belief=FILE` (or
 `belief=shipped`: agents/models/belief-4p.npz) the worlds are dealt from a belief model
 of who holds which unseen card (agents/cards/belief.py) instead of uniformly. With
 `others=FILE` the other seats of the worlds are played by that network instead (this turn
@@ -32,7 +32,8 @@ and every `depth` turn; the searching seat keeps its own), with `mix=p` only a s
 them (each seat of each world one network throughout): the search is only as good as its
 model of the others, so at a table of `mcs`, `others=agents/models/ppo-all.zip` (the
 imitation of `mcs`) with `depth=10` (network rollouts to the round's end, no value head)
-leads three `mcs:rollouts=100` by more than the network alone, while at a table of `ppo`
+leads three `mcs:rollouts=100` by about as much as the network alone (2.61 against 2.73,
+experiments/training-2026-12-06b.md), while at a table of `ppo`
 the same model of the others halves the default's gain, and half and half gains nothing
 measurable at either (experiments/training-2026-12-05g.md).
 """
