@@ -127,7 +127,7 @@ class GuidedSearchAgent:
         if rollout == "mcs":  # mcs's search: no network to trust, the former fixed defaults
             self.given = {"worlds": worlds or MCS_RECIPE.worlds, "top": MCS_RECIPE.top if top is None else top,
                           "trust": 0.0}
-        self.worlds, self.top, self.trust = TRUSTING.worlds, TRUSTING.top, TRUSTING.trust  # until a table asks
+        self._set(TRUSTING)  # until a table asks (`for_table`)
         self.mcs = MonteCarloAgent(rollouts=self.given["worlds"]) if rollout == "mcs" else None
         self.net = PPOAgent(path)
         # the table's imitation network, for the recipe that reads it (only without a path)
@@ -168,13 +168,18 @@ class GuidedSearchAgent:
         if self.others is not None:
             self.others.check(game)
 
+    def _set(self, recipe: Recipe) -> None:
+        """`worlds`, `top` and `trust`: the spec's where it gave them, else `recipe`'s."""
+        mine = recipe._replace(**{k: v for k, v in self.given.items() if v is not None})
+        self.worlds, self.top, self.trust = mine.worlds, mine.top, mine.trust
+
     def for_table(self, config, players: int) -> tuple:
         """The network (model, layout) this agent searches with at a table of `config` and
         `players`, with `worlds`, `top` and `trust` set to the spec's or else the table's
         recipe (`table_recipe`). Set per call because one agent may meet tables of several
         sizes (a tournament over seat counts); the network is loaded once per table kind."""
         recipe = table_recipe(config.variant, players)
-        self.worlds, self.top, self.trust = (recipe._replace(**{k: v for k, v in self.given.items() if v is not None}))[:3]
+        self._set(recipe)
         net = self.imitation if recipe.imitation and self.imitation is not None and self.mcs is None else self.net
         return net.network_for(config, players)
 
