@@ -164,7 +164,9 @@ class GuidedSearchAgent:
         return cards.reshape(P - 1, W)
 
     def check(self, game) -> None:
-        self.net.check(game)
+        """Refuse, before the first turn, a table the network this agent would search with
+        there was not trained for (ConfigError)."""
+        self.for_table(game.rules, game.info.players)
         if self.others is not None:
             self.others.check(game)
 
