@@ -86,8 +86,8 @@ def _entries() -> dict[str, list[AgentEntry]]:
     entries["guided"] = [AgentEntry(_guided, {"path": "", "worlds": 96, "depth": 1, "top": 3, "rollout": "network",
                                               "belief": "", "trust": 2.0, "others": "", "mix": 1.0},
                                     "search guided by a trained model (default: the table's recipe, the network "
-                                    "`ppo` plays there, its 3 best cards in 96 worlds, trust=2, at 2-5 classic "
-                                    "players; at 6+ and in Die Sechste the table's imitation network, every card "
+                                    "`ppo` plays there, its 3 best cards in 96 worlds, trust=2, at 2-4 classic "
+                                    "players; at 5+ and in Die Sechste the table's imitation network, every card "
                                     "(top=0) in 32 worlds, trust=0; a given value overrides its own): the others "
                                     "play its policy in `worlds` determinized deals, its value head judges the rest "
                                     "of the round; rollout=mcs rolls out as mcs does, top=K (with it) only the "

@@ -17,9 +17,9 @@ round per candidate, no value head). `top=K` (with either) judges only the K car
 network's logits rate best, so the worlds go where the choice is close (at equal time,
 `top=3:worlds=96` against every card in 32 worlds: experiments/training-2026-12-05b.md).
 Row choices, and hands of one card, are the network's own. What the spec does not give
-is the table's recipe (`table_recipe`): at 2-5 classic players the network `ppo` plays
+is the table's recipe (`table_recipe`): at 2-4 classic players the network `ppo` plays
 there (agents/ppo.py `shipped_model_for`: `ppo-4p` at 4, `imitate-2p` at 2, `ppo-all` at
-the other sizes), its 3 best cards in 96 worlds, trusting its own card (`trust=2`); at 6
+3), its 3 best cards in 96 worlds, trusting its own card (`trust=2`); at 5
 or more and in Die Sechste the table's imitation network (`ppo-all`, `imitate-sechste`),
 every card in 32 worlds, the least mean. Each is ahead, or level and cheaper, where it is
 the default, measured with whole worlds (experiments/training-2026-12-06b.md); at 4 players the first is ahead of
@@ -82,20 +82,21 @@ whole worlds in experiments/training-2026-12-06b.md)."""
 WIDE = Recipe(worlds=32, top=0, trust=0.0, imitation=True)
 """Every card in 32 worlds, the least mean, on the table's imitation network (the default
 before 2026-12-05): with whole worlds it is ahead of TRUSTING at 10 players and in Die
-Sechste, level at 6 at less than half the time (experiments/training-2026-12-06b.md)."""
+Sechste, level at 5 and 6 at less than half the time (experiments/training-2026-12-06b.md)."""
 MCS_RECIPE = Recipe(worlds=96, top=3, trust=0.0, imitation=False)
 """rollout=mcs: `mcs`'s rollouts of the network's 3 best cards (no value head to trust)."""
-WIDE_FROM_PLAYERS = 6
+WIDE_FROM_PLAYERS = 5
 """Classic tables of this many players or more search WIDE."""
 
 
 def table_recipe(variant: str, players: int) -> Recipe:
     """The recipe guided searches by at a table of `variant` with `players` seats, where the
     spec does not say. Chosen by measurement, not by a model of why: with whole worlds
-    TRUSTING is ahead at 2 and 4 classic players, level at 6 (WIDE costs less than half the
-    time there), behind at 10 and in Die Sechste at 4 (experiments/training-2026-12-06b.md).
-    The sizes not measured (3, 5, 7-9) go by the nearest measured one; Die Sechste was
-    measured at 4 players only and searches WIDE at every size."""
+    TRUSTING is ahead at 2 and 4 classic players, level at 5 and 6 (where WIDE costs less
+    than half the time), behind at 8 (by the point estimate), 10 and in Die Sechste at 4
+    (experiments/training-2026-12-06b.md). The sizes not measured (3, 7, 9) go by the
+    nearest measured one; Die Sechste was measured at 4 players only and searches WIDE at
+    every size."""
     if variant != "classic" or players >= WIDE_FROM_PLAYERS:
         return WIDE
     return TRUSTING

@@ -1,6 +1,6 @@
 """`guided`'s default recipe is the table's (agents/cards/guided.py `table_recipe`): the
-network's 3 best cards in 96 worlds, trusting the table's `ppo`, at 2-5 classic players;
-every card in 32 worlds, the least mean, on the table's imitation network at 6 or more and
+network's 3 best cards in 96 worlds, trusting the table's `ppo`, at 2-4 classic players;
+every card in 32 worlds, the least mean, on the table's imitation network at 5 or more and
 in Die Sechste. What a spec gives overrides only that value."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def views(variant: str, players: int, turns: int = 2, games: int = 3):
 
 
 @pytest.mark.parametrize("variant, players, wide", [
-    ("classic", 2, False), ("classic", 3, False), ("classic", 4, False), ("classic", 5, False),
+    ("classic", 2, False), ("classic", 3, False), ("classic", 4, False), ("classic", 5, True),
     ("classic", 6, True), ("classic", 10, True), ("die-sechste", 4, True), ("die-sechste", 6, True)])
 def test_the_recipe_of_each_table(variant, players, wide):
     from agents.cards.guided import TRUSTING, WIDE, table_recipe
