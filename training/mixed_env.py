@@ -44,7 +44,7 @@ class ConcatVecEnv(VecEnv):
 
     def reset(self) -> np.ndarray:
         out = [p.reset() for p in self.parts]
-        self.reset_infos = [info for p in self.parts for info in getattr(p, "reset_infos", [{}] * p.num_envs)]
+        self.reset_infos = [info for p in self.parts for info in p.reset_infos]
         return np.concatenate(out)
 
     def step_async(self, actions: np.ndarray) -> None:

@@ -131,8 +131,9 @@ class GuidedSearchAgent:
         self._set(TRUSTING)  # until a table asks (`for_table`)
         self.mcs = MonteCarloAgent(rollouts=self.given["worlds"]) if rollout == "mcs" else None
         self.net = PPOAgent(path)
-        # the table's imitation network, for the recipe that reads it (only without a path)
-        self.imitation = None if path else PPOAgent("", trained="imitation")
+        # the table's imitation network, for the recipe that reads it (only without a path;
+        # mcs's search reads a network only for `top`, its own)
+        self.imitation = None if path or self.mcs is not None else PPOAgent("", trained="imitation")
         if belief and rollout != "network":
             raise ValueError("belief needs rollout=network (mcs deals its own worlds)")
         self.belief = load_belief(belief)  # None: uniform deals
@@ -183,7 +184,7 @@ class GuidedSearchAgent:
         sizes (a tournament over seat counts); the network is loaded once per table kind."""
         recipe = table_recipe(config.variant, players)
         self._set(recipe)
-        net = self.imitation if recipe.imitation and self.imitation is not None and self.mcs is None else self.net
+        net = self.imitation if recipe.imitation and self.imitation is not None else self.net
         return net.network_for(config, players)
 
     def act(self, view: SeatView, rng: np.random.Generator) -> NDArray[np.int64]:
