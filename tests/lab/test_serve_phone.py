@@ -1,0 +1,53 @@
+"""`sixnimmt serve`'s setup form on a phone: 390x844, touch, in Debian's Chromium.
+
+Issue 62's regression: on a phone the agent lists took their longest option's width, the
+form ran past the screen's right edge, and a seat's description lay over Start, so a tap
+on Start hit the text and no game started. Here the form must fit the screen's width and
+a tap on Start must start a game. Skips without a browser, as test_serve_browser.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from experiments.serve.bench import served
+from tests.lab.test_serve_browser import ARGS, CHROMIUM, PHONE, TIMEOUT, _no_browser
+
+
+@pytest.fixture(scope="module")
+def phone():
+    """A touch phone's page (390x844, mobile viewport) on a fresh server."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError as e:
+        _no_browser(f"playwright is not installed ({e})")
+    from pathlib import Path
+    if not Path(CHROMIUM).exists():
+        _no_browser(f"no chromium at {CHROMIUM} (apt-get install chromium)")
+    with sync_playwright() as p, served() as url:
+        try:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        except Exception as e:  # noqa: BLE001 - any failure to start is "no browser"
+            _no_browser(f"chromium did not start: {e}")
+        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=3)
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT)
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(url + "/")
+        yield page
+        browser.close()
+        assert not errors, errors
+
+
+def test_the_setup_form_fits_a_phone_and_a_tap_on_start_starts_a_game(phone):
+    phone.wait_for_selector("#f-opponents select")
+    phone.wait_for_function("!document.getElementById('start').disabled")
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    past = phone.evaluate("[...document.querySelectorAll('#setup *')].filter((e) => "
+                          "e.getBoundingClientRect().right > window.innerWidth + 0.5).map((e) => e.outerHTML.slice(0, 80))")
+    assert width <= PHONE["width"] and not past, (width, past)
+    phone.tap("#start")  # Playwright refuses a tap whose point another element covers
+    phone.wait_for_selector("#game:not([hidden])")
+    phone.wait_for_selector('#prompt[data-state="turn"]')
+    assert phone.locator("#hand .card.playable").count() > 0
