@@ -146,6 +146,11 @@ def serve(
     public: bool = typer.Option(False, "--public", help="Allow a --host other than loopback (read the Security "
                                                         "section of docs/robustness.md first)."),
     log_level: str = typer.Option("warning", help="uvicorn's log level: critical, error, warning, info, debug."),
+    data: Optional[Path] = typer.Option(None, help="The folder of the database where every game is kept (made if "
+                                                   "missing; default: $XDG_DATA_HOME/sixnimmt, else "
+                                                   "~/.local/share/sixnimmt). A restart continues the games."),
+    memory: bool = typer.Option(False, "--memory", help="Keep nothing: games in memory only, lost when the "
+                                                        "server stops."),
 ) -> None:
     """Play in the browser against the agents, or watch them: a local web server and its page (any game).
 
@@ -154,6 +159,7 @@ def serve(
     """
     from experiments.serve.allowed import AllowList
     from experiments.serve.app import create_app
+    from experiments.serve.db import Database, default_data_dir
     from experiments.serve.guard import origin_of
     from experiments.serve.limits import Limits
     from experiments.serve.server import is_loopback, run
@@ -176,6 +182,14 @@ def serve(
         typer.echo(f"warning: sixnimmt serve listens on {host}: anyone who reaches this address can play "
                    f"(no login, no TLS); pages accepted from: {', '.join(origins) or 'this machine only'}", err=True)
     limits = Limits(idle_seconds=idle_minutes * 60)
-    app = create_app(limits=limits, allowed=AllowList(allow or ["default"]), origins=origins)
-    typer.echo(f"sixnimmt serve: open http://{shown}:{port}/ in a browser (Ctrl-C stops)")
-    run(app, host, port, log_level, limits)
+    if memory and data is not None:
+        raise ConfigError("--memory keeps nothing: give it or --data, not both")
+    db = None if memory else Database(data or default_data_dir(), max_bytes=limits.db_bytes)
+    app = create_app(limits=limits, allowed=AllowList(allow or ["default"]), origins=origins, db=db)
+    kept = "games kept in memory only" if db is None else f"games kept in {db.path}"
+    typer.echo(f"sixnimmt serve: open http://{shown}:{port}/ in a browser (Ctrl-C stops; {kept})")
+    try:
+        run(app, host, port, log_level, limits)
+    finally:
+        if db is not None:
+            db.close()

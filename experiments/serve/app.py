@@ -38,7 +38,9 @@ from fastapi.staticfiles import StaticFiles
 from sixnimmt_env.core.errors import ConfigError, IllegalActionError, SixNimmtError
 
 from .allowed import AllowList
+from .db import Database
 from .guard import HostGuard
+from .keep import Keeper
 from .limits import Limits
 from .messages import parse_message
 from .session import NotOverError, WebSession
@@ -50,10 +52,15 @@ TRY_AGAIN_LATER = 1013  # the WebSocket close code for a page refused while the 
 GOING_AWAY = 1001  # the close code for a page closed after being idle without a game
 
 
-def _locked(session: WebSession, work):
+def _locked(session: WebSession, work, store: GameStore | None = None):
+    """`work()` with the game's lock held; with `store`, what it did is written to the
+    database before the lock is let go (so before the page hears of it)."""
     with session.lock:
         session.last_used = time.monotonic()
-        return work()
+        replies = work()
+        if store is not None:
+            store.kept(session)
+        return replies
 
 
 async def handle(store: GameStore, text: str, conn: Connection | None = None,
@@ -75,15 +82,16 @@ async def handle(store: GameStore, text: str, conn: Connection | None = None,
             session = await asyncio.to_thread(session_from, msg, store.audit, allowed or AllowList())
             # started before it is stored: a table an agent cannot play leaves nothing behind
             replies = [session.setup()] + await asyncio.to_thread(_locked, session, session.start)
+            await asyncio.to_thread(store.kept_new, session)  # kept before the page hears of it
             store.add(session, conn)
             return replies, session
         if kind in ("act", "next", "resume"):
-            session = store.get(game_id, conn)
+            session = await asyncio.to_thread(store.get, game_id, conn)  # may load it from the database
             if kind == "act":
                 work = lambda: session.act(msg.get("action"), msg.get("decision"))  # noqa: E731
             else:
                 work = session.next_turn if kind == "next" else session.snapshot
-            return await asyncio.to_thread(_locked, session, work), session
+            return await asyncio.to_thread(_locked, session, work, store), session
         raise ConfigError(f"unknown message type {str(kind)[:40]!r}; types: new, act, next, resume, ping")
     except SixNimmtError as e:  # the code tells the page what to do: unknown-game goes back to the form
         code = {UnknownGameError: "unknown-game", IllegalActionError: "illegal"}.get(type(e), "invalid")
@@ -96,14 +104,15 @@ async def handle(store: GameStore, text: str, conn: Connection | None = None,
 
 
 def create_app(idle_seconds: float | None = None, sweep_seconds: float = 30.0, *, limits: Limits | None = None,
-               allowed: AllowList | None = None, origins=()) -> FastAPI:
+               allowed: AllowList | None = None, origins=(), db: Database | None = None) -> FastAPI:
     """The web app: the page, its static files, the options API, records, the WebSocket,
     behind the Host/Origin guard. `allowed`: the agents a page may seat (default: the
-    default allow-list); `origins`: pages allowed besides this server's own address."""
+    default allow-list); `origins`: pages allowed besides this server's own address; `db`:
+    where every game is kept (None: in memory only, lost when the server stops)."""
     limits = limits or Limits()
     if idle_seconds is not None:
         limits = dataclasses.replace(limits, idle_seconds=idle_seconds)
-    store, allowed = GameStore(limits), allowed or AllowList()
+    store, allowed = GameStore(limits, Keeper(db) if db is not None else None), allowed or AllowList()
 
     @contextlib.asynccontextmanager
     async def lifespan(app):

@@ -18,6 +18,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -37,7 +38,20 @@ def free_port() -> int:
 @contextlib.contextmanager
 def served(port: int | None = None, *extra: str):
     """A `sixnimmt serve` process on 127.0.0.1 (a free port unless given); yields its URL
-    once it answers, and stops it (SIGTERM, then SIGKILL) afterwards."""
+    once it answers, and stops it (SIGTERM, then SIGKILL) afterwards. Its games are kept in
+    a temporary folder unless `extra` says where (--data) or --memory."""
+    if "--data" in extra or "--memory" in extra:
+        with server_process(port, *extra) as (url, _):
+            yield url
+        return
+    with tempfile.TemporaryDirectory(prefix="sixnimmt-serve-") as data, server_process(port, *extra, "--data", data) as (url, _):
+        yield url
+
+
+@contextlib.contextmanager
+def server_process(port: int | None = None, *extra: str):
+    """`served`'s server: yields (its URL, its Popen) once it answers; stopped afterwards
+    (SIGTERM, then SIGKILL) unless it has already ended."""
     port = port or free_port()
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     proc = subprocess.Popen([sys.executable, "-m", "experiments.cli", "serve", "--port", str(port), *extra],
@@ -55,7 +69,7 @@ def served(port: int | None = None, *extra: str):
                 if time.monotonic() > deadline:
                     raise ConfigError(f"the server did not answer within {START_TIMEOUT:.0f} s") from None
                 time.sleep(0.2)
-        yield url
+        yield url, proc
     finally:
         proc.terminate()
         try:

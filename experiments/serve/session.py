@@ -81,6 +81,8 @@ class WebSession(SeatZeroSession):
         self._out: list[dict] = []
         self._agents_next = None  # the agents' decisions for the step the person is asked about
         self.audit = None  # tests: called for every message made (see _made)
+        self.journal: list[list[int]] = []  # every step's actions (all seats), for the database
+        self.saved_steps = 0  # how many of them the database holds (keep.py)
 
     # ------------------------------------------------------------------ what the server calls
 
@@ -187,7 +189,34 @@ class WebSession(SeatZeroSession):
 
     def _step(self, st, actions, recorder):
         self._actions = actions  # for _show_events: the table view names the answers everyone sees
+        self.journal.append([int(a) for a in actions[:, 0]])
         return super()._step(st, actions, recorder)
+
+    # ------------------------------------------------------------------ kept and restored (keep.py)
+
+    def pending(self) -> dict:
+        """Where the game waits, as JSON: the person's decision number, the agents' actions
+        already chosen for the step the person is asked about, the agents' generator's state.
+        With the steps so far, `restore` continues the game exactly as it would have gone."""
+        agents_next = None if self._agents_next is None else [int(a) for a in self._agents_next[:, 0]]
+        return {"decision": self.decision, "agents_next": agents_next, "rng": self.rng.bit_generator.state}
+
+    def restore(self, steps: list[list[int]], pending: dict) -> None:
+        """Replay `steps` (each step's actions, every seat) through the engine from the seed,
+        then wait where `pending` says: the game as it was when it was kept."""
+        players = self.info.players
+        for acts in steps:
+            if len(acts) != players:
+                raise ConfigError(f"a kept step has {len(acts)} actions for {players} seats")
+            self._out = []
+            self._step(self.state, np.asarray(acts, dtype=np.int64).reshape(players, 1), self.recorder)
+        self._out = []
+        self.saved_steps = len(self.journal)
+        self.decision = int(pending["decision"])
+        chosen = pending.get("agents_next")
+        self._agents_next = None if chosen is None else np.asarray(chosen, dtype=np.int64).reshape(players, 1)
+        self.rng.bit_generator.state = pending["rng"]
+        self.hint_rng = np.random.default_rng([self.seed, 1, self.decision])
 
     def _show_events(self, before, after, events) -> None:
         """SeatZeroSession._step shows each step through this: one `step` message."""

@@ -27,6 +27,8 @@ SEED_BITS = 64
 MAX_SEED = 2**SEED_BITS - 1  # game_seeds takes any uint64; the record keeps it (replay reads it back)
 MAX_OPPONENTS_TEXT = 2_000  # characters of a comma-separated opponents text
 MAX_PLAYERS = 99  # a bound on the number before the game's rules check it
+MAX_NAME = 40  # characters of a person's name
+DEFAULT_NAME = "guest"
 PAGE_BOUNDS = {"end_score": 200, "max_rounds": 100}
 """The longest game a page may start: an end score of at most 200 points (the default is
 66) or a round limit of at most 100, and at least one of the two (`end_score 0,
@@ -172,7 +174,35 @@ def session_from(msg: dict, audit=None, allowed: AllowList | None = None) -> Web
     if not seed_given:  # 64 bits from the OS: a drawn seed (it gives every hand) cannot be searched for
         seed = secrets.randbits(SEED_BITS)
     seed = whole_number("seed", seed, 0, MAX_SEED)
-    session = WebSession(game, specs, seed, watch=watch, hints=hints, seed_given=seed_given,
-                         agents=shared_agents(specs, game.info.game))
+    name = person_name(msg.get("name"))
+    params = {"game": game.info.game, "variant": msg.get("variant") or None, "players": game.info.players,
+              "options": msg.get("options") or {}, "opponents": specs, "seed": str(seed),
+              "seed_given": seed_given, "watch": watch, "hints": hints, "name": name}
+    session = session_of(params, game)
     session.audit = audit
     return session
+
+
+def session_of(params: dict, game=None) -> WebSession:
+    """The WebSession a normalized `new` message (`session.params`, as kept in the
+    database) stands for, before any step."""
+    game = game or game_from(params)
+    specs = params["opponents"]
+    session = WebSession(game, specs, int(params["seed"]), watch=params["watch"], hints=params["hints"],
+                         seed_given=params["seed_given"], agents=shared_agents(specs, game.info.game))
+    session.params = params
+    return session
+
+
+def person_name(value) -> str:
+    """The name a person typed (at most MAX_NAME characters of printable text; none: "guest")."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return DEFAULT_NAME
+    if not isinstance(value, str):
+        raise ConfigError(f"name must be text, got {shown(value)}")
+    name = " ".join(value.split())
+    if len(name) > MAX_NAME:
+        raise ConfigError(f"name too long ({len(name)} characters; at most {MAX_NAME})")
+    if not name.isprintable():
+        raise ConfigError("name must be printable text")
+    return name

@@ -49,8 +49,10 @@ class Connection:
 class GameStore:
     """The games in play by id, and the connections that own them."""
 
-    def __init__(self, limits: Limits | None = None):
+    def __init__(self, limits: Limits | None = None, keeper=None):
         self.limits = limits or Limits()
+        self.keeper = keeper  # keep.Keeper: games written to the database, loaded back on `get` (None: memory only)
+        self._loading = threading.Lock()  # one game loaded from the database at a time (no two copies)
         self.idle_seconds = self.limits.idle_seconds
         self.games: dict[str, WebSession] = {}
         self.owners: dict[str, Connection] = {}  # game id -> the open connection that owns it
@@ -120,7 +122,16 @@ class GameStore:
             self._own(session.id, conn)
 
     def get(self, game_id, conn: Connection | None = None) -> WebSession:
-        """The game `game_id` (UnknownGameError when there is none); `conn` becomes its owner."""
+        """The game `game_id` (UnknownGameError when there is none); `conn` becomes its owner.
+        A game not in memory (dropped when idle, or from before a restart) is loaded from the
+        database when the store keeps games: this replays its steps, so call it in a thread."""
+        if self.keeper is not None and isinstance(game_id, str) and game_id not in self.games:
+            with self._loading:
+                if game_id not in self.games:
+                    session = self.keeper.load(game_id)
+                    if session is not None:
+                        session.audit = self.audit
+                        self.add(session)
         with self._lock:
             session = self.games.get(game_id) if isinstance(game_id, str) else None
             if session is None:
@@ -129,6 +140,17 @@ class GameStore:
             session.last_used = time.monotonic()
             self._own(game_id, conn)
             return session
+
+    def kept_new(self, session: WebSession) -> None:
+        """Write a new game to the database (when the store keeps games)."""
+        if self.keeper is not None:
+            self.keeper.started(session)
+
+    def kept(self, session: WebSession) -> None:
+        """Write what a game did since its last write (call with the session's lock held)."""
+        # every change of where a game waits comes with a step (an answer steps, so does `next`)
+        if self.keeper is not None and len(session.journal) > session.saved_steps:
+            self.keeper.progressed(session)
 
     def expire(self) -> int:
         """Drop the games idle too long; how many were dropped."""

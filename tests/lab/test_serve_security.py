@@ -247,7 +247,8 @@ def test_drawn_seeds_are_64_bits_and_the_record_replays():
 # ---------------------------------------------------------------------- the command
 
 
-def test_serve_options_and_a_public_host(monkeypatch):
+def test_serve_options_and_a_public_host(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))  # the default data folder: not this user's
     ran = []
     monkeypatch.setattr("experiments.serve.server.run", lambda app, host, port, level, limits: ran.append((app, host)))
     runner = CliRunner()

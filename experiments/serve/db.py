@@ -1,0 +1,193 @@
+"""The server's SQLite database: one file, WAL, one writer thread, a versioned schema.
+
+Every write goes through one thread and its one connection (`Database.write`): the
+callers (the request threads of many tables) queue a function of the connection and wait
+until its transaction has committed, so a reply sent after `write` returns is on disk (WAL
+with synchronous=FULL: a SIGKILL of the server, or a power cut, loses no decision already
+answered). Reads open their own short-lived connections (WAL lets them run beside the
+writer).
+
+The schema is versioned: `schema_version` holds the version, and `MIGRATIONS[v]` takes a
+database from version v to v + 1, each in one transaction with the version bump. A new
+file is migrated from empty; an older one from its version; a newer one (a later
+release's) is refused rather than misread.
+
+Tables (docs/play.md, "Games kept"):
+- `tables`: one row per game: its id, the normalized `new` message that made it
+  (`params`, JSON), status (`playing`, `over`), when created and last changed, and where
+  it waits (`pending`, JSON: the decision number, the agents' chosen actions, the
+  agents' random generator's state), so a restart continues exactly where it stopped.
+- `seats`: who sits where: a person (the name they typed) or an agent (its spec).
+- `decisions`: every step's actions, all seats, in order: replayed through the engine
+  from the seed, they give back the game.
+- `records`: each finished game's record (`sixnimmt replay` reads it), with the totals
+  and winners as columns for `sixnimmt results`.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import sqlite3
+import threading
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Callable
+
+from sixnimmt_env.core.errors import ConfigError
+
+DB_NAME = "sixnimmt.db"
+BUSY_MS = 10_000  # a reader waits this long for a lock (the writer's transactions are short)
+
+MIGRATIONS: list[str] = [
+    # 0 -> 1: games, seats, decisions, finished records
+    """
+    CREATE TABLE tables (id TEXT PRIMARY KEY, created REAL NOT NULL, updated REAL NOT NULL,
+                         game TEXT NOT NULL, variant TEXT NOT NULL, players INTEGER NOT NULL,
+                         params TEXT NOT NULL, status TEXT NOT NULL, pending TEXT);
+    CREATE TABLE seats (table_id TEXT NOT NULL REFERENCES tables(id), seat INTEGER NOT NULL,
+                        kind TEXT NOT NULL CHECK (kind IN ('person', 'agent')), name TEXT NOT NULL,
+                        PRIMARY KEY (table_id, seat));
+    CREATE TABLE decisions (table_id TEXT NOT NULL REFERENCES tables(id), step INTEGER NOT NULL,
+                            actions TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (table_id, step));
+    CREATE TABLE records (table_id TEXT PRIMARY KEY REFERENCES tables(id), finished REAL NOT NULL,
+                          record TEXT NOT NULL);
+    """,
+    # 1 -> 2: the results' columns (totals, winners), seat tokens and forfeits (tables.py)
+    """
+    ALTER TABLE records ADD COLUMN totals TEXT;
+    ALTER TABLE records ADD COLUMN winners TEXT;
+    ALTER TABLE seats ADD COLUMN token_hash TEXT;
+    ALTER TABLE seats ADD COLUMN forfeits INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX tables_status ON tables(status);
+    """,
+]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def default_data_dir() -> Path:
+    """The per-user data folder: $XDG_DATA_HOME/sixnimmt, else ~/.local/share/sixnimmt."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "sixnimmt"
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    """The database's schema version (0: a new, empty file)."""
+    has = conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='schema_version'").fetchone()
+    if not has:
+        return 0
+    row = conn.execute("SELECT version FROM schema_version").fetchone()
+    return int(row[0]) if row else 0
+
+
+def migrate(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> int:
+    """Bring the database to `target`, one migration per transaction; the version reached.
+    ConfigError for a database newer than this code knows."""
+    version = schema_version(conn)
+    if version > SCHEMA_VERSION:
+        raise ConfigError(f"the database's schema is version {version}, newer than this sixnimmt "
+                          f"reads ({SCHEMA_VERSION}): use the sixnimmt that wrote it")
+    while version < target:
+        script = "BEGIN;\n" + MIGRATIONS[version] + (
+            "\nCREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);"
+            "\nDELETE FROM schema_version;"
+            f"\nINSERT INTO schema_version VALUES ({version + 1});\nCOMMIT;")
+        try:
+            conn.executescript(script)
+        except sqlite3.Error:
+            if conn.in_transaction:
+                conn.rollback()
+            raise
+        version += 1
+    return version
+
+
+def _open(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, timeout=BUSY_MS / 1000, isolation_level=None, check_same_thread=False)
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
+    conn.execute("PRAGMA foreign_keys = ON")
+    return conn
+
+
+class Database:
+    """The database in folder `folder` (made if missing): migrated on opening, one writer
+    thread for every write, read connections on demand. `close()` stops the writer."""
+
+    def __init__(self, folder: str | Path, max_bytes: int | None = None):
+        self.folder = Path(folder).expanduser()
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise ConfigError(f"--data {self.folder}: cannot make the folder ({e.strerror})") from None
+        self.path = self.folder / DB_NAME
+        self.max_bytes = max_bytes
+        try:
+            conn = _open(self.path)
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = FULL")
+            migrate(conn)
+        except sqlite3.Error as e:
+            raise ConfigError(f"--data {self.folder}: not a sixnimmt database ({e})") from None
+        self._conn = conn
+        self._jobs: queue.Queue = queue.Queue()
+        self._thread = threading.Thread(target=self._writer, name="sixnimmt-db-writer", daemon=True)
+        self._thread.start()
+
+    # ------------------------------------------------------------------ writing
+
+    def write(self, work: Callable[[sqlite3.Connection], object]) -> object:
+        """Run `work(conn)` in one transaction on the writer thread; its result once committed.
+        ConfigError when the database has reached its size limit."""
+        if self.max_bytes is not None and self.size() > self.max_bytes:
+            raise ConfigError(f"the server's database is full ({self.max_bytes // 2**20} MiB): "
+                              "no new games are kept; ask its owner")
+        done: Future = Future()
+        self._jobs.put((work, done))
+        return done.result()
+
+    def _writer(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            work, done = job
+            try:
+                self._conn.execute("BEGIN IMMEDIATE")
+                result = work(self._conn)
+                self._conn.execute("COMMIT")
+                done.set_result(result)
+            except BaseException as e:  # noqa: BLE001 - handed to the caller, the writer goes on
+                if self._conn.in_transaction:
+                    self._conn.execute("ROLLBACK")
+                done.set_exception(e)
+
+    def close(self) -> None:
+        """Stop the writer (after the queued writes) and close its connection."""
+        if self._thread.is_alive():
+            self._jobs.put(None)
+            self._thread.join()
+        self._conn.close()
+
+    # ------------------------------------------------------------------ reading
+
+    def read(self, sql: str, args: tuple = ()) -> list[tuple]:
+        """Rows of one query on a fresh read connection."""
+        conn = _open(self.path)
+        try:
+            return conn.execute(sql, args).fetchall()
+        finally:
+            conn.close()
+
+    def size(self) -> int:
+        """Bytes on disk: the database file and its write-ahead log."""
+        total = 0
+        for suffix in ("", "-wal"):
+            try:
+                total += os.path.getsize(str(self.path) + suffix)
+            except OSError:
+                pass
+        return total
+
+    def integrity(self) -> str:
+        """`PRAGMA integrity_check`'s answer ("ok" when the file is sound)."""
+        return self.read("PRAGMA integrity_check")[0][0]

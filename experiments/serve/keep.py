@@ -1,0 +1,96 @@
+"""Games kept in the database (db.py): what a WebSession writes, and how one comes back.
+
+`Keeper.started` writes a new game (its table row with the normalized `new` message, its
+seats, its first steps); `Keeper.progressed` writes the steps since the last write, where
+the game now waits and, once it is over, its record, totals and winners: each in one
+transaction, committed before the server replies, so a reply the page has seen is never
+lost. `Keeper.load` brings a game back after a restart: the session rebuilt from its
+`new` message, its steps replayed through the engine from the seed (`WebSession.restore`),
+waiting where it waited. `Keeper.records` yields the finished games' records (the lab's
+game-record format: `sixnimmt replay` validates them).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from typing import Iterator
+
+from sixnimmt_env.core.errors import SixNimmtError
+
+from .db import Database
+from .session import WebSession
+
+MAX_ID_CHARS = 40  # a game id is 16 characters (token_urlsafe(12)); longer is no id of ours
+
+
+class Keeper:
+    """Writes and loads the games of one Database."""
+
+    def __init__(self, db: Database):
+        self.db = db
+
+    def started(self, session: WebSession) -> None:
+        """Write a new game: its table, seats, the steps it made before its first question."""
+        params = session.params
+        names = [(s, "agent", spec) for s, spec in enumerate(session.specs, start=session.first_agent_seat)]
+        if not session.watch:
+            names.insert(0, (0, "person", params["name"]))
+
+        def work(conn: sqlite3.Connection) -> None:
+            now = time.time()
+            conn.execute("INSERT INTO tables (id, created, updated, game, variant, players, params, status) "
+                         "VALUES (?, ?, ?, ?, ?, ?, ?, 'playing')",
+                         (session.id, now, now, session.info.game, session.info.variant, session.info.players,
+                          json.dumps(params)))
+            conn.executemany("INSERT INTO seats (table_id, seat, kind, name) VALUES (?, ?, ?, ?)",
+                             [(session.id, s, kind, name) for s, kind, name in names])
+            self._progress(conn, session, now)
+        self.db.write(work)
+        session.saved_steps = len(session.journal)
+
+    def progressed(self, session: WebSession) -> None:
+        """Write what the game did since the last write (nothing new: nothing written)."""
+        steps = len(session.journal)
+        self.db.write(lambda conn: self._progress(conn, session, time.time()))
+        session.saved_steps = steps
+
+    def _progress(self, conn: sqlite3.Connection, session: WebSession, now: float) -> None:
+        new = session.journal[session.saved_steps:]
+        conn.executemany("INSERT INTO decisions (table_id, step, actions, at) VALUES (?, ?, ?, ?)",
+                         [(session.id, session.saved_steps + i, json.dumps(a), now) for i, a in enumerate(new)])
+        over = session.over()
+        conn.execute("UPDATE tables SET updated = ?, status = ?, pending = ? WHERE id = ?",
+                     (now, "over" if over else "playing", json.dumps(session.pending()), session.id))
+        if over:
+            game, st = session.game, session.state
+            totals = [int(t) for t in game.totals(st)[:, 0]]
+            winners = [int(w) for w in game.winners(st)[:, 0].nonzero()[0]]
+            conn.execute("INSERT OR IGNORE INTO records (table_id, finished, record, totals, winners) "
+                         "VALUES (?, ?, ?, ?, ?)",
+                         (session.id, now, json.dumps(session.record()), json.dumps(totals), json.dumps(winners)))
+
+    def load(self, game_id) -> WebSession | None:
+        """The kept game `game_id`, replayed to where it waited (None: no such game)."""
+        from .setup import session_of
+
+        if not isinstance(game_id, str) or len(game_id) > MAX_ID_CHARS:
+            return None
+        rows = self.db.read("SELECT params, pending FROM tables WHERE id = ?", (game_id,))
+        if not rows:
+            return None
+        params, pending = json.loads(rows[0][0]), json.loads(rows[0][1] or "null")
+        steps = [json.loads(a) for (a,) in
+                 self.db.read("SELECT actions FROM decisions WHERE table_id = ? ORDER BY step", (game_id,))]
+        session = session_of(params)
+        session.id = game_id
+        if pending is None:  # written with its table, so only a damaged file lacks it
+            raise SixNimmtError(f"game {game_id}: kept without where it waits")
+        session.restore(steps, pending)
+        return session
+
+    def records(self) -> Iterator[tuple[str, dict]]:
+        """(game id, record) of every finished game, oldest first."""
+        for game_id, text in self.db.read("SELECT table_id, record FROM records ORDER BY finished, table_id"):
+            yield game_id, json.loads(text)
