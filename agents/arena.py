@@ -157,10 +157,14 @@ def _play(names: list[str], agents: dict, game, deal_seeds, rng, *, records: boo
             share = float(fraction_done(st).mean()) if fraction_done is not None else float(over.mean())
             progress(made, share)
     rows = _rows(game, st, names, position, rotation)
-    for name in distinct:  # external bots: the decisions played for them (agents.external)
+    for name in distinct:  # external bots: the decisions played for them (agents.external), and why
         take = getattr(agents[name], "take_forfeits", None)
-        for g, n in (take() if take is not None else {}).items():
+        taken = take() if take is not None else {}
+        why = agents[name].fault_text() if taken and hasattr(agents[name], "fault_text") else None
+        for g, n in taken.items():
             rows[g].setdefault("forfeits", {})[name] = n
+            if why:
+                rows[g].setdefault("forfeit_reasons", {})[name] = why
     recs = []
     if recorder is not None:
         recs = recorder.records(st)

@@ -12,12 +12,21 @@ cannot hold a comma (wrap it in a script).
 - `start_timeout` (default 10 s): for the program to start and answer `start`.
 
 Forfeits: a decision the bot does not answer legally is played for it as its *lowest legal
-action* and counted as a forfeit (`forfeits`, shown under the match table). An illegal
-action in a well-formed answer forfeits that decision only; a crash, a timeout or an
-answer that breaks the protocol (not JSON, not a list of one integer per decision) puts
-the bot out: its process is killed and every later decision of the match (in a tournament:
-of its work unit) is a forfeit.
+action* and counted as a forfeit (`forfeits`, shown under the match table with the reason;
+each game row carries the reason too, so a tournament's results.jsonl says why). An
+illegal action in a well-formed answer forfeits that decision only; a crash, a timeout or
+an answer that breaks the protocol puts the bot out: its process is killed and every later
+decision of the match (in a tournament: of its work unit) is a forfeit.
 Nothing of it raises: the match finishes.
+
+What breaks the protocol: every byte the bot writes is read through the lab's bounded
+reader (`core/untrusted.loads_json`), so an answer of any shape is a reason, never an
+exception — not UTF-8, not JSON, nested past `ANSWER_DEPTH`, an integer of more than 40
+digits, a line longer than `MAX_LINE`, the wrong type (a string, an object, a list of
+the wrong length), a line written before its question was asked (two answers to one
+question: the second would answer the next one), half a line and then silence (the
+timeout), its stdout closed, or its stdin left unread past the time limit (a message is
+written without blocking, against the same deadline as the answer).
 
 One process per agent object (an agent listed at several seats of a match is one agent
 in the arena: its decisions say which seat). The process runs under a small supervisor in
@@ -45,6 +54,7 @@ import numpy as np
 
 from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.core.game import as_game
+from sixnimmt_env.core.untrusted import loads_json
 
 from .bot_process import kill_group, start_bot
 
@@ -52,6 +62,7 @@ CMD_PREFIX = "cmd:"
 PROTOCOL = 1
 PARAMS = {"timeout": 2.0, "start_timeout": 10.0}
 MAX_LINE = 1 << 20  # bytes of one answer line: a bot streaming garbage is cut off
+ANSWER_DEPTH = 2  # nesting of an answer accepted by the reader: a list of integers nests 1
 _LIVE: "weakref.WeakSet[ExternalAgent]" = weakref.WeakSet()
 
 
@@ -130,28 +141,63 @@ class ExternalAgent:
         except OSError as e:
             raise ConfigError(f"{self.name}: cannot start {self.argv[0]}: {e.strerror or e}") from None
         _LIVE.add(self)
+        os.set_blocking(self.proc.stdin.fileno(), False)  # a bot not reading its stdin cannot block a write
         info = game.info
         start = {"type": "start", "protocol": PROTOCOL, "game": info.game, "variant": info.variant,
                  "players": info.players, "rules": game.rules.to_dict(), "n_actions": info.n_actions,
                  "pass_action": info.pass_action, "utility": info.utility, "score_unit": info.score_unit,
                  "actions": [game.describe_action(a) for a in range(info.n_actions)],
                  "timeout": self.timeout}
+        what = "the start message"
         try:
-            self._send(start)
-            self._read_line(self.start_timeout, "the start message")
+            deadline = time.monotonic() + self.start_timeout
+            self._send(start, deadline, self.start_timeout)
+            answer = read_answer(self._read_line(deadline, self.start_timeout, what), what)
+            if not isinstance(answer, dict):
+                raise BotFault(f"answered {what} with {shown_answer(answer)}, not a JSON object")
         except BotFault as e:
             self._put_out(str(e))
 
-    def _send(self, message: dict) -> None:
-        data = (json.dumps(message, separators=(",", ":"), default=str) + "\n").encode()
-        try:
-            self.proc.stdin.write(data)
-        except (BrokenPipeError, OSError):
-            raise BotFault(self._exit_words("while sent a message")) from None
+    def _send(self, message: dict, deadline: float, seconds: float) -> None:
+        """Write `message` as one line by `deadline` (BotFault: the bot exited, or left its
+        stdin unread that long). The pipe is non-blocking: a write takes what fits."""
+        data = memoryview((json.dumps(message, separators=(",", ":"), default=str) + "\n").encode())
+        fd = self.proc.stdin.fileno()
+        with selectors.DefaultSelector() as sel:
+            sel.register(fd, selectors.EVENT_WRITE)
+            while data:
+                try:
+                    data = data[os.write(fd, data):]
+                except BlockingIOError:
+                    pass
+                except OSError:  # BrokenPipeError: it exited
+                    raise BotFault(self._exit_words("while sent a message")) from None
+                left = deadline - time.monotonic()
+                if data and (left <= 0 or not sel.select(left)):
+                    raise BotFault(f"timed out: did not read its input within {seconds:g} s")
 
-    def _read_line(self, seconds: float, what: str) -> bytes:
-        """One line of the bot's stdout within `seconds` (BotFault otherwise)."""
-        deadline = time.monotonic() + seconds
+    def _check_quiet(self) -> None:
+        """BotFault if the bot wrote anything since its last answer: a line before its
+        question is asked (a second answer to the last one) would answer the next."""
+        fd = self.proc.stdout.fileno()
+        with selectors.DefaultSelector() as sel:
+            sel.register(fd, selectors.EVENT_READ)
+            while not self._buf and sel.select(0):
+                chunk = self._read_chunk(fd)
+                if not chunk:
+                    return  # its stdout closed: the next read says how it ended
+                self._buf += chunk
+        if self._buf:
+            raise BotFault(f"wrote before it was asked (two answers to one question?): {snippet(self._buf)}")
+
+    def _read_chunk(self, fd: int) -> bytes:
+        try:
+            return os.read(fd, 1 << 16)
+        except OSError as e:
+            raise BotFault(f"its stdout cannot be read: {e.strerror or e}") from None
+
+    def _read_line(self, deadline: float, seconds: float, what: str) -> bytes:
+        """One line of the bot's stdout by `deadline` (BotFault otherwise)."""
         fd = self.proc.stdout.fileno()
         with selectors.DefaultSelector() as sel:
             sel.register(fd, selectors.EVENT_READ)
@@ -160,12 +206,15 @@ class ExternalAgent:
                     raise BotFault(f"answered a line longer than {MAX_LINE} bytes")
                 left = deadline - time.monotonic()
                 if left <= 0 or not sel.select(left):
-                    raise BotFault(f"timed out: no answer to {what} within {seconds:g} s")
-                chunk = os.read(fd, 1 << 16)
+                    raise BotFault(f"timed out: no answer to {what} within {seconds:g} s"
+                                   + (f" (half a line came: {snippet(self._buf)})" if self._buf else ""))
+                chunk = self._read_chunk(fd)
                 if not chunk:
                     raise BotFault(self._exit_words(f"before answering {what}"))
                 self._buf += chunk
         line, self._buf = self._buf.split(b"\n", 1)
+        if len(line) > MAX_LINE:
+            raise BotFault(f"answered a line longer than {MAX_LINE} bytes")
         return line
 
     def _exit_words(self, when: str) -> str:
@@ -241,16 +290,16 @@ class ExternalAgent:
     def _ask(self, view, asked, legal) -> list[int]:
         decisions = [{"game": int(view.games[e]), "seat": int(view.seats[e]), "view": view.table_view(int(e)),
                       "legal": legal[k]} for k, e in enumerate(asked)]
-        self._send({"type": "act", "decisions": decisions})
-        line = self._read_line(self.timeout * len(asked), f"{len(asked)} decision(s)")
-        try:
-            answers = json.loads(line)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise BotFault(f"answered garbage, not JSON: {line[:80].decode(errors='replace')!r}") from None
+        what, seconds = f"{len(asked)} decision(s)", self.timeout * len(asked)
+        deadline = time.monotonic() + seconds
+        self._check_quiet()
+        self._send({"type": "act", "decisions": decisions}, deadline, seconds)
+        line = self._read_line(deadline, seconds, what)
+        answers = read_answer(line, what)
         if not (isinstance(answers, list) and len(answers) == len(asked)
                 and all(type(a) is int for a in answers)):
-            raise BotFault(f"answered {line[:80].decode(errors='replace')!r}, not a list of "
-                           f"{len(asked)} integer action(s)")
+            raise BotFault(f"answered {shown_answer(answers)}, not a list of {len(asked)} integer action(s): "
+                           f"{snippet(line)}")
         return answers
 
     def _forfeit(self, view, e, reason: str | None) -> None:
@@ -276,6 +325,27 @@ class ExternalAgent:
             self._kill()
         except Exception:
             pass
+
+
+def read_answer(line: bytes, what: str):
+    """A line of the bot parsed by the bounded reader (BotFault saying why it is no answer)."""
+    try:
+        return loads_json(line, error=BotFault, what=f"answered {what} with garbage", depth=ANSWER_DEPTH)
+    except BotFault as e:
+        raise BotFault(f"{e}: {snippet(line)}") from None
+
+
+def shown_answer(value) -> str:
+    """What kind of JSON value an answer was, in words."""
+    kinds = {dict: "an object", list: f"a list of {len(value)}" if isinstance(value, list) else "",
+             str: "a string", bool: "true/false", int: "a number", float: "a number", type(None): "null"}
+    return kinds.get(type(value), type(value).__name__)
+
+
+def snippet(data: bytes, limit: int = 60) -> str:
+    """The start of a line the bot wrote, for a one-line reason (escaped, at most `limit` bytes)."""
+    more = f"... ({len(data):,} bytes)" if len(data) > limit else ""
+    return repr(data[:limit].decode(errors="replace")) + more
 
 
 @atexit.register

@@ -172,15 +172,19 @@ def format_table(result: MatchResult) -> str:
 
 def forfeit_notes(rows: list[dict], results: list[AgentResult], agents: dict | None = None) -> list[str]:
     """One line per agent with forfeited decisions (rows' "forfeits"; agents.external has
-    the rule), with the reason its agent object gives, if at hand."""
+    the rule), with the reason its agent object gives, else the first a row holds (the
+    rows of work units played in other processes)."""
     counts: dict[str, int] = {}
+    reasons: dict[str, str] = {}
     for row in rows:
         for name, n in row.get("forfeits", {}).items():
             counts[name] = counts.get(name, 0) + n
+        for name, why in row.get("forfeit_reasons", {}).items():
+            reasons.setdefault(name, why)
     decisions = {a.name: a.decisions for a in results}
     notes = []
     for name, n in counts.items():
-        why = getattr((agents or {}).get(name), "fault_text", lambda: None)()
+        why = getattr((agents or {}).get(name), "fault_text", lambda: None)() or reasons.get(name)
         notes.append(f"FORFEITS {name}: {n} of {decisions.get(name, n)} decisions played as its lowest legal "
                      f"action" + (f" ({why})" if why else ""))
     return notes

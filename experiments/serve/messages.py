@@ -1,11 +1,11 @@
 """Reading one message from a page: JSON within bounds, every field of an odd type refused
 with one line that names the field (never an `internal` error, never a traceback).
 
-JSON's numbers become Python ints of any length, and a nesting 10,000 deep makes the
-parser recurse, so the text is parsed with a hook that keeps an integer of more than
-MAX_DIGITS digits as a `LongNumber` (refused by the field that holds it: "seed must be a
-whole number ..., got a number of 5000 digits") and the nesting is checked on the result
-(`check_tree`); a RecursionError is the same refusal.
+The text is parsed by the lab's one bounded JSON reader (`core/untrusted.loads_json`: the
+nesting depth, strict types, a RecursionError is a refusal), with one difference: an
+integer of more than MAX_DIGITS digits is kept as a `LongNumber` rather than refused at
+once, so the field that holds it is the one named ("seed must be a whole number ..., got
+a number of 5000 digits").
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 
 from sixnimmt_env.core.errors import ConfigError
-from sixnimmt_env.core.untrusted import MAX_INT_DIGITS, check_tree
+from sixnimmt_env.core.untrusted import MAX_INT_DIGITS, loads_json
 
 MAX_DEPTH = 6  # the deepest message of the page nests 2 (a `new` message's options)
 MAX_DIGITS = MAX_INT_DIGITS
@@ -29,21 +29,11 @@ class LongNumber:
         return f"a number of {self.digits} digits"
 
 
-def _number(digits: str):
-    return LongNumber(digits) if len(digits) > MAX_DIGITS else int(digits)
-
-
 def parse_message(text: str, max_chars: int) -> dict:
     """The message `text` as a dict with a string `type` (ConfigError naming what is wrong)."""
     if len(text) > max_chars:
         raise ConfigError(f"message too long ({len(text)} characters; at most {max_chars})")
-    try:
-        msg = json.loads(text, parse_int=_number)
-    except json.JSONDecodeError as e:
-        raise ConfigError(f"not JSON: {e.msg}") from None
-    except RecursionError:
-        raise ConfigError(f"message nested deeper than {MAX_DEPTH} levels") from None
-    check_tree(msg, MAX_DEPTH, ConfigError, "message")
+    msg = loads_json(text, error=ConfigError, what="message", depth=MAX_DEPTH, long_int=LongNumber)
     if not isinstance(msg, dict):
         raise ConfigError("a message is a JSON object with a 'type'")
     if not isinstance(msg.get("type"), str):

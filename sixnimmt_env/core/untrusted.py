@@ -23,7 +23,7 @@ import json
 import os
 import stat
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .errors import ConfigError
 
@@ -76,20 +76,40 @@ def read_text(path: str | Path, *, limit: int = MAX_FILE_BYTES, error: type[Exce
     return decode(read_bytes(path, limit=limit, error=error, what=what), error=error, what=what or str(path))
 
 
-def _parse_int(digits: str) -> int:
-    """json's integers: refused past MAX_INT_DIGITS before `int` converts them."""
-    if len(digits) - digits.startswith("-") > MAX_INT_DIGITS:
-        raise ValueError(f"an integer of more than {MAX_INT_DIGITS} digits")
-    return int(digits)
+def _refuse_long_int(digits: str) -> Any:
+    raise ValueError(f"an integer of more than {MAX_INT_DIGITS} digits")
+
+
+def _int_parser(long_int: Callable[[str], Any]) -> Callable[[str], Any]:
+    """json's integer hook: text of more than MAX_INT_DIGITS digits goes to `long_int`
+    before `int` converts it (Python refuses 4,300 digits with a ValueError)."""
+    def parse(digits: str) -> Any:
+        if len(digits) - digits.startswith("-") > MAX_INT_DIGITS:
+            return long_int(digits)
+        return int(digits)
+    return parse
+
+
+_PARSE_INT = _int_parser(_refuse_long_int)
 
 
 def loads_json(text: str | bytes, *, error: type[Exception] = ConfigError, what: str = "input",
-               depth: int = MAX_DEPTH) -> Any:
-    """Parse JSON with the depth and integer limits; `error` naming `what` on any failure."""
+               depth: int = MAX_DEPTH, long_int: Callable[[str], Any] | None = None) -> Any:
+    """Parse JSON with the depth and integer limits; `error` naming `what` on any failure.
+
+    Args:
+        text: the JSON text, or its bytes (strict UTF-8).
+        error: the exception type raised, with one line naming `what`.
+        what: what the text is, as the error names it (a path, "message", ...).
+        depth: the deepest nesting of arrays and objects accepted (a top-level array is 1).
+        long_int: what an integer of more than MAX_INT_DIGITS digits becomes, called with
+            its text (default: refused). The web server keeps one as a placeholder, so the
+            field that holds it is the one named in the error.
+    """
     if isinstance(text, bytes):
         text = decode(text, error=error, what=what)
     try:
-        data = json.loads(text, parse_int=_parse_int)
+        data = json.loads(text, parse_int=_PARSE_INT if long_int is None else _int_parser(long_int))
     except json.JSONDecodeError as e:
         raise error(f"{what}: not JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
     except RecursionError:

@@ -156,3 +156,73 @@ def test_tables_name_agents_by_name_and_json_keeps_each_spec(tmp_path):
     assert len(cmd) > 40 and max(len(line) for line in table[1:5]) <= 101  # as wide as with short names only
     agents = {a["name"]: a["spec"] for a in result.as_dict()["agents"]}
     assert agents == {"lowest-legal": py, "cmd:bot.py": cmd, "random": "random"}
+
+
+# ---------------------------------------------------------------------- malformed answers (issue 60)
+
+MALFORMED = {  # the bot's kind of answer (tests/data/bots/malformed_bot.py) -> words of the reason
+    "deep": "nested deeper than", "long-number": "integer of more than 40 digits", "not-utf8": "not UTF-8",
+    "not-json": "not JSON", "string": "answered a string, not a list", "object": "answered an object, not a list",
+    "wrong-type": "not a list of 3 integer action(s)", "two-answers": "wrote before it was asked",
+    "half-line": "half a line came", "closed-stdout": "closed its stdout",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(MALFORMED))
+def test_every_malformed_answer_is_a_forfeit_with_its_reason(kind):
+    """Each answer the bot's channel can bring — nested 200,000 deep (a RecursionError in
+    json.loads before), a 5,000-digit number (a ValueError), not UTF-8, not JSON, the wrong
+    type, two answers to one question, half a line then silence, its stdout closed —
+    puts the bot out with the reason in the table's FORFEITS line and in each game row."""
+    spec = f"cmd:{PY} {BOTS}/malformed_bot.py {kind}:timeout=0.3"
+    result = run_match([spec, "random", "random"], make_game("cards", players=3), 1, 0, progress=False)
+    assert len(result.notes) == 1 and "FORFEITS" in result.notes[0] and MALFORMED[kind] in result.notes[0]
+    assert "\n" not in result.notes[0] and len(result.notes[0]) < 600, result.notes[0]
+    assert result.games == 3  # the match finished: every rotation played out
+
+
+def test_a_bot_that_stops_reading_cannot_block_a_write():
+    """A bot that never reads its stdin again: a message longer than the pipe holds was a
+    blocking write, a hang; it is now a timeout that puts the bot out."""
+    from agents.external import BotFault, ExternalAgent
+
+    agent = ExternalAgent(f"{PY} {BOTS}/malformed_bot.py deaf", timeout=0.3)
+    try:
+        agent.check(make_game("cards", players=3))
+        assert agent.out is None
+        with pytest.raises(BotFault, match="did not read its input"):
+            agent._send({"type": "act", "padding": "x" * (4 << 20)}, __import__("time").monotonic() + 0.3, 0.3)
+    finally:
+        agent.close()
+
+
+def test_match_cli_with_a_deeply_nested_answer_is_a_forfeit_row():
+    """`sixnimmt match` against a bot answering 200,000 `[` ended in `RecursionError:
+    maximum recursion depth exceeded` (issue 60): now exit code 0, the FORFEITS line
+    naming the nesting, and no traceback."""
+    import subprocess
+
+    bot = f"cmd:{PY} {BOTS}/malformed_bot.py deep:timeout=0.5"
+    proc = subprocess.run([str(Path(PY).parent / "sixnimmt"), "match", "--agents", f"{bot},random,random",
+                           "--games", "1", "--max-rounds", "1", "--no-progress"],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr and "Error" not in proc.stderr, proc.stderr
+    assert "FORFEITS" in proc.stdout and "nested deeper than" in proc.stdout, proc.stdout
+
+
+def test_tournament_rows_keep_the_reason_from_worker_processes(tmp_path):
+    """A tournament's work units run in worker processes, where the bot's agent object
+    lives: each game row of results.jsonl carries the reason with its forfeits, and the
+    run ends without a traceback."""
+    import subprocess
+
+    bot = f"cmd:{PY} {BOTS}/malformed_bot.py long-number:timeout=0.5"
+    proc = subprocess.run([str(Path(PY).parent / "sixnimmt"), "tournament", "--agents", f"{bot},random,greedy",
+                           "--players", "3", "--games", "1", "--max-rounds", "1", "--workers", "2",
+                           "--out", str(tmp_path / "t"), "--no-progress"],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    rows = [json.loads(line) for line in (tmp_path / "t" / "results.jsonl").read_text().splitlines()]
+    reasons = [why for row in rows for why in row.get("forfeit_reasons", {}).values()]
+    assert rows and len(reasons) == len(rows) and all("more than 40 digits" in why for why in reasons), rows
