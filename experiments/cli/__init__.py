@@ -2,7 +2,7 @@
 
 | module | commands |
 | --- | --- |
-| `play.py` | demo, play, replay, serve |
+| `play.py` | demo, play, replay, serve, results |
 | `matches.py` | match, tournament, report, baselines, agents |
 | `runs.py` | train, imitate, sweep |
 | `exploit.py` | exploit |

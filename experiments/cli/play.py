@@ -193,3 +193,30 @@ def serve(
     finally:
         if db is not None:
             db.close()
+
+
+@app.command()
+def results(
+    data: Optional[Path] = typer.Option(None, help="The folder of `sixnimmt serve`'s database (default: its "
+                                                   "default, $XDG_DATA_HOME/sixnimmt or ~/.local/share/sixnimmt)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the results as JSON."),
+) -> None:
+    """How the agents fare against people: the finished games `sixnimmt serve` kept.
+
+    Per agent spec: games against people, its and the people's points a round (95%
+    intervals), win shares, a rating on the tournament's scale; per person (by the name
+    they typed) the same.
+    """
+    from experiments.serve.db import DB_NAME, Database, default_data_dir
+    from experiments.serve.results import results as summary_of
+    from experiments.serve.results import results_table
+
+    folder = (data or default_data_dir()).expanduser()
+    if not (folder / DB_NAME).is_file():
+        raise ConfigError(f"no sixnimmt serve database in {folder} (no {DB_NAME}): give --data DIR")
+    db = Database(folder)
+    try:
+        summary = summary_of(db)
+    finally:
+        db.close()
+    typer.echo(json.dumps(summary, indent=1) if as_json else results_table(summary))

@@ -183,6 +183,17 @@ def _http_routes(app: FastAPI, store: GameStore, allowed: AllowList) -> None:
     def health():
         return {"games": len(store.games)}
 
+    @app.get("/results", response_class=HTMLResponse)
+    def results_page():
+        return (static / "results.html").read_text()
+
+    @app.get("/api/results")
+    def results_json():  # how the agents fare against people (results.py); no database: nothing kept
+        if store.keeper is None:
+            return JSONResponse({"error": "this server keeps no games (--memory)"}, status_code=404)
+        from .results import results
+        return results(store.keeper.db)
+
 
 def _socket_route(app: FastAPI, store: GameStore, allowed: AllowList) -> None:
     """`/ws`: one connection per page, its messages handled in turn (within its budget)."""

@@ -173,7 +173,7 @@ def test_the_cli_is_a_package_by_command_group():
 
     from experiments.cli import app
 
-    groups = {"play": {"demo", "play", "replay", "serve"},
+    groups = {"play": {"demo", "play", "replay", "serve", "results"},
               "matches": {"match", "tournament", "report", "baselines", "agents"},
               "runs": {"train", "imitate", "sweep"}}
     for module, commands in groups.items():
