@@ -6,6 +6,7 @@
 | `matches.py` | match, tournament, report, baselines, agents |
 | `runs.py` | train, imitate, sweep |
 | `exploit.py` | exploit |
+| `reproduce.py` | reproduce |
 | `study.py` | study die-sechste, study board, study board-skill |
 | `bench.py` | bench engine, bench env, bench board, bench serve, bench labels |
 
@@ -25,7 +26,7 @@ import typer
 
 # The command groups register their commands on `app` when imported, in the order `--help`
 # lists them.
-from experiments.cli import bench, exploit, matches, play, runs, study  # noqa: E402, F401, I001
+from experiments.cli import bench, exploit, matches, play, reproduce, runs, study  # noqa: E402, F401, I001
 from experiments.cli.app import EXIT_INVALID, app, error_line
 from sixnimmt_env.core.errors import SixNimmtError
 
