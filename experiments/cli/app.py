@@ -76,7 +76,7 @@ typer.core.TyperOption.display_type_rich = _no_type_for_flags
 app = typer.Typer(cls=_OneLineErrors, add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="sixnimmt lab: 6 nimmt! rules engine, environments, agents and experiments.")
 
-# Where work units run (experiments/backends.py): shared by match, tournament and sweep.
+# Where work units run (experiments/backends/__init__.py): shared by match, tournament and sweep.
 BACKEND = typer.Option("local", "--backend", help="local (this machine's processes) or ray (Ray tasks: a cluster "
                                                   "joined with --address/RAY_ADDRESS, else a local one).")
 ADDRESS = typer.Option(None, "--address", help="ray: the cluster to join, e.g. auto or HOST:6379 (default: "

@@ -37,7 +37,7 @@ def bench_engine_cmd(
     as_json: bool = AS_JSON,
 ) -> None:
     """Card game only: random play on the batched engine (the work unit of docs/bench.md), rounds/s."""
-    from experiments.bench import DEFAULT_LIMIT_SCRIPT, bench_engine, run_limit
+    from experiments.bench.engine import DEFAULT_LIMIT_SCRIPT, bench_engine, run_limit
 
     _check_window(batch, seconds)
     script = limit_script or DEFAULT_LIMIT_SCRIPT
@@ -75,7 +75,7 @@ def bench_env_cmd(
     as_json: bool = AS_JSON,
 ) -> None:
     """Card game only: random legal play through an environment adapter, env steps/s."""
-    from experiments.bench import bench_parallel_env, bench_vec_env
+    from experiments.bench.engine import bench_parallel_env, bench_vec_env
 
     if kind not in ("parallel", "vec"):
         raise ConfigError(f"--kind must be parallel or vec, got {kind!r}")
@@ -104,7 +104,7 @@ def bench_board_cmd(
 ) -> None:
     """Board game: whole random games through the public API (make_game, view, random legal actions, step),
     next to the card game through the same API in the same run; then the kernel-only figure."""
-    from experiments.bench import bench_board_against_cards
+    from experiments.bench.engine import bench_board_against_cards
 
     _check_window(batch, seconds)
     board = bench_board_against_cards(players, batch, seconds, seed, variant)
@@ -160,7 +160,7 @@ def bench_labels_cmd(
 ) -> None:
     """The label stage of `imitate --backend ray` on local Ray clusters of 1, 2, ... nodes: labels/s
     and the ratio to one node."""
-    from experiments.bench_labels import MAX_NODES, bench_ray_labels
+    from experiments.bench.labels import MAX_NODES, bench_ray_labels
     from training.imitate import ImitationConfig
 
     try:

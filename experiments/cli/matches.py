@@ -51,7 +51,7 @@ def match(
     from agents.arena import run_match
     from agents.results import format_table
     from experiments.backends import make_backend
-    from experiments.progress import turn_bar
+    from experiments.tournaments.progress import turn_bar
 
     specs = agent_specs(agents, "--agents")
     game = options.build(len(specs))
@@ -102,8 +102,8 @@ def tournament(
     """Round robin over line-ups with duplicate deals; writes results, report and plots (any game)."""
     from agents.registry import standard_lineup
     from experiments.backends import make_backend
-    from experiments.report import build_report, leaderboards
-    from experiments.tournament import TournamentConfig, run_tournament
+    from experiments.tournaments.report import build_report, leaderboards
+    from experiments.tournaments.tournament import TournamentConfig, run_tournament
 
     runner = make_backend(backend, workers, address)
     summary: dict = {}
@@ -124,8 +124,8 @@ def tournament(
 @app.command()
 def report(directory: Path = typer.Argument(..., help="A tournament directory.")) -> None:
     """Rebuild a tournament's report and plots from its results alone."""
-    from experiments.report import build_report
-    from experiments.tournament import DirectoryLock
+    from experiments.tournaments.report import build_report
+    from experiments.tournaments.tournament import DirectoryLock
 
     if not (directory / "results.jsonl").exists():
         raise ConfigError(f"{directory} holds no tournament results (results.jsonl)")
@@ -146,7 +146,7 @@ def baselines(
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Card game only: each agent in one seat against random opponents, bullheads per round (markdown table)."""
-    from experiments.baselines import baseline_rows, markdown
+    from experiments.tournaments.baselines import baseline_rows, markdown
 
     specs = [s.strip() for s in agents.split(",")] if agents else None
     rows = baseline_rows(players, row_choice, deals, seed, specs, variant=variant)  # checks the rules first

@@ -24,7 +24,7 @@ def demo(
     record: Optional[Path] = typer.Option(None, help="Write the game record (JSON) here."),
 ) -> None:
     """Play a seeded game between built-in players and print it turn by turn (any game)."""
-    from experiments.demo import play_demo
+    from experiments.play.demo import play_demo
     from sixnimmt_env.core.records import write_record
 
     rec = play_demo(options.build(players), seed, echo=typer.echo)
@@ -57,7 +57,7 @@ def play(
 
     from rich.console import Console
 
-    from experiments.session import default_opponents, opponent_specs, terminal_game
+    from experiments.play.session import default_opponents, opponent_specs, terminal_game
 
     game = options.build(players)
     specs = opponent_specs(default_opponents(game.info.game) if opponents is None else opponents, players)

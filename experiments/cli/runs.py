@@ -89,7 +89,7 @@ def imitate(run: RunStart = RUN_OPTIONS, backend: str = BACKEND, address: Option
 
 @app.command()
 def sweep(
-    file: Optional[Path] = typer.Argument(None, help="The sweep's TOML file (experiments/sweep.py describes it)."),
+    file: Optional[Path] = typer.Argument(None, help="The sweep's TOML file (experiments/backends/sweep.py describes it)."),
     resume: Optional[Path] = typer.Option(None, help="Finish the sweep in this directory (runs/sweep-<name>/)."),
     runs_dir: Path = typer.Option(Path("runs"), help="Where the trials' runs go (runs/<name>-<ii>/)."),
     address: Optional[str] = ADDRESS,
@@ -97,7 +97,7 @@ def sweep(
     progress: bool = typer.Option(True, help="Show Tune's progress table."),
 ) -> None:
     """Many training runs on Ray Tune (grid or random search, ASHA early stopping); a summary of every trial."""
-    from experiments.sweep import run_sweep
+    from experiments.backends.sweep import run_sweep
 
     if (file is None) == (resume is None):
         raise ConfigError("give a sweep file, or --resume DIR")

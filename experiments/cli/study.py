@@ -78,7 +78,7 @@ def study_die_sechste(
 ) -> None:
     """Card game only: Die Sechste next to the classic game (points, game length, rule frequencies, seat position)."""
     from agents.registry import make_agent
-    from experiments.study import StudyConfig, run_study
+    from experiments.studies.die_sechste import StudyConfig, run_study
 
     GameOptions.given("cards", variant="die-sechste").check(grid.counts)
     _at_least_one(heuristic_games=heuristic_games, mcs_games=mcs_games, workers=workers)
@@ -105,7 +105,7 @@ def study_board(
 ) -> None:
     """Board game only: points per seat, field kinds per game, luck cards, play-two turns."""
     from agents.registry import make_agent
-    from experiments.board_study import BoardStudyConfig, run_board_study
+    from experiments.studies.board import BoardStudyConfig, run_board_study
 
     grid.check("board", layout=layout)
     _at_least_one(random_games=random_games, search_games=search_games, workers=workers)
@@ -130,7 +130,7 @@ def study_board_skill(
     """Board game only: does the professional side reward skill? One searcher against tables of random, heuristic
     (or any) opponents."""
     from agents.registry import make_agent
-    from experiments.board_skill import SkillStudyConfig, run_skill_study
+    from experiments.studies.board_skill import SkillStudyConfig, run_skill_study
 
     grid.check("board")
     _at_least_one(games=games, workers=workers)

@@ -1,4 +1,4 @@
-"""One game on the web page: a seat-zero session (experiments/session.py) behind messages.
+"""One game on the web page: a seat-zero session (experiments/play/session.py) behind messages.
 
 `WebSession` is a `SeatZeroSession`, as the terminal games are: the person at seat 0 and
 agents at the other seats (or, watching, agents at every seat: `first_agent_seat = 0`),
@@ -27,7 +27,7 @@ from collections import deque
 import numpy as np
 
 from agents.arena import build_agents
-from experiments.session import HINT_AGENT, HUMAN, HUMAN_NAME, SeatZeroSession, hint_agent, hint_explanation
+from experiments.play.session import HINT_AGENT, HUMAN, HUMAN_NAME, SeatZeroSession, hint_agent, hint_explanation
 from sixnimmt_env.core.errors import ConfigError, IllegalActionError, SixNimmtError
 from sixnimmt_env.core.rng import game_seeds
 

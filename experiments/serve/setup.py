@@ -12,7 +12,7 @@ from functools import lru_cache
 import numpy as np
 
 from agents.registry import available
-from experiments.session import DEFAULT_OPPONENT, default_opponents
+from experiments.play.session import DEFAULT_OPPONENT, default_opponents
 from sixnimmt_env.core.errors import ConfigError, SixNimmtError
 from sixnimmt_env.core.game import GAMES, make_game
 from sixnimmt_env.core.rng import game_seeds

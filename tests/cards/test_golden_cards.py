@@ -113,7 +113,7 @@ def match_digest(kw, specs):
     return hashlib.sha256(json.dumps([rows, dec, recs], sort_keys=True).encode()).hexdigest()
 
 def demo_digest(kw, seed):
-    from experiments.demo import play_demo
+    from experiments.play.demo import play_demo
     lines = []
     rec = play_demo(RuleConfig(**kw), seed, echo=lines.append)
     return hashlib.sha256(json.dumps([lines, rec], sort_keys=True).encode()).hexdigest()

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from agents.cards.heuristics import outlook
-from experiments.demo import play_demo
+from experiments.play.demo import play_demo
 from sixnimmt_env import RuleConfig, from_deal
 from sixnimmt_env.cards.encoding import HAND_SLOT_FIELDS, card_layout
 from sixnimmt_env.cards.placement import cheapest_row, is_sixth, target_rows

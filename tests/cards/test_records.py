@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from experiments.demo import demo_actions, play_demo
+from experiments.play.demo import demo_actions, play_demo
 from sixnimmt_env import InvalidRecordError, RuleConfig, game_seeds
 from sixnimmt_env.cards.records import Recorder, replay
 from sixnimmt_env.core.game import as_game

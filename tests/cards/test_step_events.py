@@ -289,7 +289,7 @@ def observe_turn(counter, st, cards: list[int], rows: list[int] = ()):
 
 def test_study_counter_reads_the_flags():
     """RuleCounter counts each rule once per card: a question and its answer are two steps."""
-    from experiments.study import RuleCounter
+    from experiments.studies.die_sechste import RuleCounter
 
     config = sechste(3)
     counter = RuleCounter(config, 1)

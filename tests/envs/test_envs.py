@@ -132,7 +132,7 @@ def test_seat_view_of_batch_ignores_hidden_cards():
 
 
 def test_reset_from_a_record_round_and_bad_deals():
-    from experiments.demo import play_demo
+    from experiments.play.demo import play_demo
     record = play_demo(RuleConfig(players=4), 3, echo=lambda s: None)
     first = record["rounds"][0]
     env = sixnimmt_env.parallel_env(4)

@@ -216,7 +216,7 @@ def test_group_help_names_both_games(group):
 
 
 def test_board_bench_pairs_the_two_engines():
-    from experiments.bench import bench_board_against_cards
+    from experiments.bench.engine import bench_board_against_cards
 
     board = bench_board_against_cards(2, batch=4, seconds=0.03, pairs=3)
     assert len(board["ratios"]) == 3
@@ -228,7 +228,7 @@ def test_board_bench_pairs_the_two_engines():
 
 def test_tournament_prints_the_leaderboards_of_its_summary(tmp_path):
     from experiments.cli import app
-    from experiments.report import leaderboards
+    from experiments.tournaments.report import leaderboards
 
     out = tmp_path / "t"
     result = CliRunner().invoke(app, ["tournament", "--agents", "lowest,random", "--players", "2", "--games", "1",

@@ -286,14 +286,14 @@ def test_tournament_plays_the_board_game(tmp_path):
 def test_tournament_without_agents_plays_the_games_standard_line_up(tmp_path, monkeypatch):
     from typer.testing import CliRunner
 
-    import experiments.report
-    import experiments.tournament
+    import experiments.tournaments.report
+    import experiments.tournaments.tournament
     from agents.registry import STANDARD_LINEUPS, check_spec
     from experiments.cli import app
 
     seen = []
-    monkeypatch.setattr(experiments.tournament, "run_tournament", lambda cfg, out, **kw: seen.append(cfg) or out)
-    monkeypatch.setattr(experiments.report, "leaderboards", lambda summary: "")  # nothing was played
+    monkeypatch.setattr(experiments.tournaments.tournament, "run_tournament", lambda cfg, out, **kw: seen.append(cfg) or out)
+    monkeypatch.setattr(experiments.tournaments.report, "leaderboards", lambda summary: "")  # nothing was played
     for game, variant in (("board", "pro"), ("cards", "classic")):
         run = CliRunner().invoke(app, ["tournament", "--game", game, "--variant", variant, "--out", str(tmp_path / game),
                                        "--no-progress"])

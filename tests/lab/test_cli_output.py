@@ -9,7 +9,7 @@ import io
 from typer.testing import CliRunner
 
 from experiments.cli import app
-from experiments.progress import TurnBar
+from experiments.tournaments.progress import TurnBar
 
 
 def test_help_shows_a_type_only_beside_options_that_take_a_value():

@@ -31,7 +31,7 @@ TOUR = ["tournament", "--agents", ",".join(AGENTS), "--players", "3", "--games",
 
 
 def _config():
-    from experiments.tournament import TournamentConfig
+    from experiments.tournaments.tournament import TournamentConfig
     return TournamentConfig(agents=list(AGENTS), players=[3], games=20, rule_options={"max_rounds": 2},
                             records=True)
 
@@ -51,7 +51,7 @@ def canonical(out: Path) -> tuple[list, dict]:
 
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory):
-    from experiments.tournament import run_tournament
+    from experiments.tournaments.tournament import run_tournament
     out = tmp_path_factory.mktemp("ref") / "t"
     run_tournament(_config(), out, progress=False)
     return canonical(out)
@@ -96,7 +96,7 @@ def test_tournament_killed_at_random_moments_resumes_to_the_same_result(tmp_path
 @pytest.mark.parametrize("crash_at", [0, 6, 15])
 def test_tournament_crashed_mid_write_resumes_to_the_same_result(tmp_path, reference, monkeypatch, crash_at):
     """The process dies while appending unit `crash_at`'s results (half a line written)."""
-    import experiments.tournament as tour
+    import experiments.tournaments.tournament as tour
 
     out = tmp_path / "t"
     real = tour._append
@@ -120,7 +120,7 @@ def test_tournament_crashed_mid_write_resumes_to_the_same_result(tmp_path, refer
 
 
 def test_disk_full_gives_one_line_and_keeps_the_results(tmp_path, reference, monkeypatch):
-    import experiments.tournament as tour
+    import experiments.tournaments.tournament as tour
 
     out = tmp_path / "t"
     real = tour._append
@@ -147,7 +147,7 @@ def test_disk_full_gives_one_line_and_keeps_the_results(tmp_path, reference, mon
 
 
 def test_read_only_directory_gives_one_line_and_changes_nothing(tmp_path, monkeypatch):
-    import experiments.tournament as tour
+    import experiments.tournaments.tournament as tour
 
     out = tmp_path / "t"
     calls = []
@@ -234,11 +234,11 @@ def test_second_process_on_a_running_tournament_is_refused(tmp_path, reference):
 
 
 def test_lock_is_released_by_a_killed_holder(tmp_path):
-    from experiments.tournament import DirectoryLock
+    from experiments.tournaments.tournament import DirectoryLock
     out = tmp_path / "t"
     out.mkdir()
     holder = subprocess.Popen([sys.executable, "-c", "import sys, time; from pathlib import Path; "
-                               "from experiments.tournament import DirectoryLock; "
+                               "from experiments.tournaments.tournament import DirectoryLock; "
                                f"l = DirectoryLock(Path({str(out)!r})).__enter__(); print('held', flush=True); "
                                "time.sleep(60)"], stdout=subprocess.PIPE, text=True)
     assert holder.stdout.readline().strip() == "held"
@@ -276,7 +276,7 @@ def test_foreign_tournament_directories(tmp_path, setup, fragment):
 
 def test_results_of_another_tournament_are_not_counted(tmp_path, reference):
     """Rows that are not this tournament's (foreign units, junk lines) are dropped on resume."""
-    from experiments.tournament import run_tournament
+    from experiments.tournaments.tournament import run_tournament
     out = tmp_path / "t"
     run_tournament(_config(), out, progress=False)
     with (out / "results.jsonl").open("a") as f:

@@ -323,7 +323,7 @@ def test_train_config_files_that_are_not_configs(tmp_path, content, suffix, frag
 
 @pytest.fixture(scope="module")
 def records():
-    from experiments.demo import play_demo
+    from experiments.play.demo import play_demo
     from sixnimmt_env.core.game import make_game
 
     return {"cards": play_demo(make_game("cards", players=3, max_rounds=2), 5, echo=lambda *_: None),

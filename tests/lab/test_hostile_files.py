@@ -82,7 +82,7 @@ def _copy(tournament: Path, to: Path) -> Path:
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_tournament_resume(tmp_path, tournament, kind):
-    from experiments.tournament import MAX_CONFIG_BYTES
+    from experiments.tournaments.tournament import MAX_CONFIG_BYTES
     out = _copy(tournament, tmp_path / "t")
     (out / "tournament.json").unlink()
     hostile(out / "tournament.json", kind, MAX_CONFIG_BYTES)
@@ -93,7 +93,7 @@ def test_tournament_resume(tmp_path, tournament, kind):
 @pytest.mark.parametrize("target", ["tournament.json", "results.jsonl"])
 @pytest.mark.parametrize("kind", KINDS)
 def test_report(tmp_path, tournament, kind, target):
-    from experiments import report
+    from experiments.tournaments import report
     out = _copy(tournament, tmp_path / "t")
     rows = (out / "results.jsonl").read_bytes()
     (out / target).unlink()

@@ -98,17 +98,31 @@ def test_the_check_keeps_the_board_off_the_card_game(tmp_path):
 
 # Game-neutral modules: every game goes through them, so they import no game's own modules
 # (sixnimmt_env.cards/board, agents.cards/board) and no game-specific front end or study.
-NEUTRAL = ["agents/arena.py", "agents/results.py", "experiments/session.py", "experiments/progress.py",
-           "experiments/study_runner.py", "experiments/figures.py", "experiments/report.py", "experiments/tournament.py",
+NEUTRAL = ["agents/arena.py", "agents/results.py", "experiments/play/session.py", "experiments/tournaments/progress.py",
+           "experiments/studies/runner.py", "experiments/figures.py", "experiments/tournaments/report.py",
+           "experiments/tournaments/tournament.py",
            "experiments/serve/session.py", "experiments/serve/setup.py", "experiments/serve/app.py",
            "experiments/serve/allowed.py", "experiments/serve/guard.py", "experiments/serve/limits.py",
            "experiments/serve/server.py", "experiments/serve/store.py"]
 GAME_SPECIFIC = ["sixnimmt_env.cards", "sixnimmt_env.board", "agents.cards", "agents.board",
-                 "experiments.play_cards", "experiments.play_board", "experiments.study",
-                 "experiments.board_study", "experiments.board_skill"]
-# Siblings over experiments/session.py: none imports another.
-FRONT_ENDS = {"experiments/play_cards.py": "experiments.play_cards", "experiments/play_board.py":
-              "experiments.play_board", "experiments/serve/session.py": "experiments.serve.session"}
+                 "experiments.play.cards", "experiments.play.board", "experiments.studies.die_sechste",
+                 "experiments.studies.board", "experiments.studies.board_skill"]
+# Siblings over experiments/play/session.py: none imports another.
+FRONT_ENDS = {"experiments/play/cards.py": "experiments.play.cards", "experiments/play/board.py":
+              "experiments.play.board", "experiments/serve/session.py": "experiments.serve.session"}
+
+
+# experiments/ by concern: each in its folder; at the top only what several concerns share.
+CONCERNS = {"cli", "serve", "play", "tournaments", "backends", "studies", "bench"}
+SHARED = {"__init__.py", "options.py", "figures.py", "reproduce.py"}
+
+
+def test_experiments_are_folders_by_concern():
+    """A reader finds the tournament or the terminal game by its place: no module of one
+    concern lies loose at the top of experiments/, and no folder is a concern unnamed here."""
+    top = ROOT / "experiments"
+    assert {p.name for p in top.glob("*.py")} - SHARED == set()
+    assert {p.parent.name for p in top.glob("*/__init__.py")} == CONCERNS
 
 
 def _within(module: str, prefix: str) -> bool:
@@ -125,14 +139,14 @@ def test_game_neutral_modules_import_no_game(rel):
 def test_the_front_ends_stand_side_by_side_over_the_session():
     for rel, own in FRONT_ENDS.items():
         found = imports(ROOT / rel)
-        assert any(m == "experiments.session" for _, m in found), rel
+        assert any(m == "experiments.play.session" for _, m in found), rel
         assert not [m for _, m in found if any(_within(m, o) for o in FRONT_ENDS.values() if o != own)], rel
 
 
 def test_the_results_do_not_import_the_arena():
     """agents/results.py is below the arena: the arena and the reports import it."""
     assert not [m for _, m in imports(ROOT / "agents" / "results.py") if m.startswith("agents")]
-    assert any(m == "agents.results" for _, m in imports(ROOT / "experiments" / "report.py"))
+    assert any(m == "agents.results" for _, m in imports(ROOT / "experiments" / "tournaments" / "report.py"))
 
 def _runtime_imports(path: Path, root: Path = ROOT) -> set[str]:
     """The project modules a file imports when it runs: every import but those under

@@ -13,8 +13,8 @@ import pytest
 from rich.console import Console
 
 from agents.cards.search import MonteCarloAgent
-from experiments.play_cards import TerminalGame
-from experiments.session import HUMAN_NAME, opponent_specs
+from experiments.play.cards import TerminalGame
+from experiments.play.session import HUMAN_NAME, opponent_specs
 from sixnimmt_env import RuleConfig, game_seeds, new_games, step
 from sixnimmt_env.cards.seat_view import SeatView
 from sixnimmt_env.cards.state import PHASE_ROW

@@ -9,9 +9,9 @@ import re
 import pytest
 from rich.console import Console
 
-from experiments.demo import play_demo
-from experiments.play_board import BoardTerminalGame
-from experiments.session import HUMAN_NAME, terminal_game
+from experiments.play.board import BoardTerminalGame
+from experiments.play.demo import play_demo
+from experiments.play.session import HUMAN_NAME, terminal_game
 from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.core.game import make_game
 from sixnimmt_env.core.rng import game_seeds
@@ -194,7 +194,7 @@ def test_hints_show_the_board_mcs_estimate_of_every_tile():
 def test_terminal_game_dispatches_on_the_game():
     console = Console(file=io.StringIO())
     assert isinstance(terminal_game(BASIC_3P, ["random", "random"], 1, console, input), BoardTerminalGame)
-    from experiments.play_cards import TerminalGame
+    from experiments.play.cards import TerminalGame
     assert type(terminal_game(make_game("cards", players=3), ["random", "random"], 1, console, input)) is TerminalGame
 
 

@@ -19,7 +19,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from experiments.cli import app
-from experiments.play_board import BoardTerminalGame
+from experiments.play.board import BoardTerminalGame
 from sixnimmt_env.core.game import make_game
 from sixnimmt_env.core.records import replay
 

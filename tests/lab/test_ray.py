@@ -21,8 +21,8 @@ ray = pytest.importorskip("ray")
 
 from agents.arena import run_match  # noqa: E402
 from experiments.backends import LocalBackend, RayBackend, _descendants, _stat, runtime_env  # noqa: E402
-from experiments.report import build_report  # noqa: E402
-from experiments.tournament import TournamentConfig, run_tournament  # noqa: E402
+from experiments.tournaments.report import build_report  # noqa: E402
+from experiments.tournaments.tournament import TournamentConfig, run_tournament  # noqa: E402
 from sixnimmt_env import RuleConfig  # noqa: E402
 from sixnimmt_env.core.errors import ConfigError  # noqa: E402
 
@@ -166,7 +166,7 @@ grace_steps = 1000
 
 
 def test_a_two_trial_sweep_writes_its_summary(tmp_path, cluster):
-    from experiments.sweep import run_sweep
+    from experiments.backends.sweep import run_sweep
 
     spec = tmp_path / "tiny.toml"
     spec.write_text(SWEEP)

@@ -1,4 +1,4 @@
-"""The studies' shared runner (experiments/study_runner.py)."""
+"""The studies' shared runner (experiments/studies/runner.py)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ def test_studies_run_their_cells_on_the_local_backend(monkeypatch):
     """The one local process pool: a study's cells go through backends.LocalBackend (in
     this process with one worker, spawned processes with more), the same results either way."""
     from experiments import backends
-    from experiments.study_runner import run_cells
+    from experiments.studies.runner import run_cells
 
     seen = []
     map_unordered = backends.LocalBackend.map_unordered
@@ -30,7 +30,7 @@ def test_studies_run_their_cells_on_the_local_backend(monkeypatch):
 
 
 def test_markdown_table():
-    from experiments.study_runner import markdown_table
+    from experiments.studies.runner import markdown_table
 
     assert markdown_table(["a", "b"], [[1, "x"], ["", 2.5]]) == ["| a | b |", "| --- | --- |", "| 1 | x |",
                                                                  "|  | 2.5 |"]

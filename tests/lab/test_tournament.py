@@ -14,8 +14,8 @@ import pytest
 
 from agents.arena import build_agents, play_duplicate
 from agents.results import AgentResult
-from experiments.report import build_report
-from experiments.tournament import TournamentConfig, lineups, run_tournament
+from experiments.tournaments.report import build_report
+from experiments.tournaments.tournament import TournamentConfig, lineups, run_tournament
 from sixnimmt_env import RuleConfig, game_seeds
 from sixnimmt_env.core.errors import ConfigError
 
@@ -177,7 +177,7 @@ def test_legacy_keywords_fold_into_the_rule_options():
 
 def test_rankings_follow_the_games_utility():
     from agents.results import AgentResult, MatchResult, format_table, ranked
-    from experiments.report import head_to_head, leaderboard_markdown, ratings
+    from experiments.tournaments.report import head_to_head, leaderboard_markdown, ratings
 
     a = AgentResult("a", 1, 10.0, 1.0, 0.2, 0.1, 0.0, 1)
     b = AgentResult("b", 1, -5.0, 1.0, 0.8, 0.1, 0.0, 1)
@@ -203,7 +203,7 @@ def test_rankings_follow_the_games_utility():
 
 
 def test_head_to_head_is_in_rank_order_and_the_rating_column_is_explained():
-    from experiments.report import RATING_NOTE, head_to_head, leaderboards
+    from experiments.tournaments.report import RATING_NOTE, head_to_head, leaderboards
 
     rows = [{"seats": ["a", "b", "cmd:python bots/zed.py"], "totals": [9, 5, 1], "rounds": 1}] * 3
     names, _, _ = head_to_head(rows, -1)  # fewest points best: not alphabetical

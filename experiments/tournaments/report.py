@@ -26,10 +26,9 @@ from pathlib import Path
 import numpy as np
 
 from agents.results import better, mean_ci, ranked, summarize
+from experiments.figures import pyplot, save_figure
 from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.core.untrusted import loads_json, read_json, read_text
-
-from .figures import pyplot, save_figure
 
 OLD_POINTS_PLOT = "penalties.png"  # points.png as written before
 MAX_RESULTS_BYTES = 1 << 30  # results.jsonl: ~400 bytes a game row, so 2.5 million games
@@ -39,7 +38,7 @@ MAX_CONFIG_BYTES = 1 << 20
 def tournament_game(config: dict, rows: list[dict]):
     """The game a tournament played (at its smallest table), from its tournament.json
     (old ones included); a directory without one played the card game."""
-    from experiments.tournament import TournamentConfig
+    from experiments.tournaments.tournament import TournamentConfig
     from sixnimmt_env.core.game import make_game
 
     players = min(r["players"] for r in rows)
@@ -51,7 +50,7 @@ def tournament_game(config: dict, rows: list[dict]):
 def load_rows(out: Path) -> list[dict]:
     """The game rows of DIR/results.jsonl, sorted; a last line torn by a kill is left out,
     anything else that is not a tournament's game row is a ConfigError naming the line."""
-    from experiments.tournament import ROW_FIELDS, _is_row
+    from experiments.tournaments.tournament import ROW_FIELDS, _is_row
 
     path = out / "results.jsonl"
     lines = read_text(path, limit=MAX_RESULTS_BYTES).splitlines()
@@ -179,7 +178,7 @@ def _build_report(out: Path, plots: bool) -> dict:
         raise ConfigError(f"{out}/results.jsonl holds no games yet")
     config = {}
     if (out / "tournament.json").exists():
-        from experiments.tournament import read_config
+        from experiments.tournaments.tournament import read_config
         read_config(out)  # ConfigError for a broken one
         config = read_json(out / "tournament.json", limit=MAX_CONFIG_BYTES)
     game = tournament_game(config, rows)

@@ -150,7 +150,7 @@ def run_trial(config: dict) -> None:
 def run_sweep(spec_file: str | Path | None, runs_dir: str | Path = "runs", *, resume: str | Path | None = None,
               address: str | None = None, num_cpus: int | None = None, progress: bool = True) -> Path:
     """Run (or resume) a sweep; returns its directory runs_dir/sweep-<name>/."""
-    from .backends import RayBackend, import_ray
+    from experiments.backends import RayBackend, import_ray
 
     import_ray()
     if resume is not None:

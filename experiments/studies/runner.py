@@ -21,7 +21,7 @@ def run_cells(cell, jobs: list, cfg, *, workers: int = 1, progress: bool = True,
     progress bar; the results in the order they finish (each names its job)."""
     from tqdm import tqdm
 
-    from .backends import LocalBackend
+    from experiments.backends import LocalBackend
 
     bar = tqdm(total=len(jobs), unit="cell", desc=desc, disable=not progress)
     results = []

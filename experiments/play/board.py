@@ -13,8 +13,8 @@ the table saw it: the tiles revealed, each action card played (and the tile it p
 the free row chosen, each tile's field and points; stop signs show on the board. Every
 sentence about a placement or a question comes from sixnimmt_env/board/words.py.
 
-The design is the card game's (experiments/play_cards.py), over the same
-`TerminalSession` (experiments/session.py): output goes to an injected rich
+The design is the card game's (experiments/play/cards.py), over the same
+`TerminalSession` (experiments/play/session.py): output goes to an injected rich
 `Console` and input comes from an injected `ask(prompt) -> str` (EOFError on Ctrl-D,
 KeyboardInterrupt on Ctrl-C), so tests drive a game without a terminal; what the person
 sees comes from their seat view and the step's public events. Ctrl-C or typing quit stops
@@ -32,7 +32,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from experiments.session import HUMAN, Ask, TerminalSession
+from experiments.play.session import HUMAN, Ask, TerminalSession
 from sixnimmt_env.board.actions import ANSWER_NO, ANSWER_YES, LUCK_ACTION, N_TILE_ACTIONS, describe_action, tile_action
 from sixnimmt_env.board.layout import (
     DRAW_ACTION,
@@ -91,7 +91,7 @@ class BoardTerminalGame(TerminalSession):
 
     Args:
         game: the board game (a Game, or its BoardConfig).
-        opponents: one agent spec per other seat (experiments.session.opponent_specs); each
+        opponents: one agent spec per other seat (experiments.play.session.opponent_specs); each
             must play the board game (`sixnimmt agents`).
         seed: the game's seed (the tiles); the agents' randomness is derived from it.
         console: where everything is printed.

@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from .workers import PROJECT_ROOT
+from experiments.backends.workers import PROJECT_ROOT
 
 GUARD_POLL_S = 0.5
 

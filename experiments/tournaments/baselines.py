@@ -9,7 +9,7 @@ plays deals x P rounds, one round per game), and prints X's bullheads per round 
 from __future__ import annotations
 
 from agents.arena import run_match
-from experiments.progress import turn_bar
+from experiments.tournaments.progress import turn_bar
 from sixnimmt_env import RuleConfig
 
 DEFAULT_AGENTS = ["random", "lowest", "highest", "min-gap", "safe-high", "greedy", "bayes", "mcs:rollouts=100"]

@@ -278,7 +278,7 @@ def _run_locked(cfg: TournamentConfig | None, out: Path, workers: int, resume: b
     """run_tournament, holding the directory's lock."""
     from tqdm import tqdm
 
-    from .backends import LocalBackend
+    from experiments.backends import LocalBackend
 
     config_file = out / "tournament.json"
     if resume:

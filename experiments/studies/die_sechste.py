@@ -27,13 +27,12 @@ import numpy as np
 
 from agents.arena import build_agents, play_duplicate
 from agents.results import mean_ci
+from experiments.figures import pyplot, save_figure
+from experiments.studies.runner import fmt_ci, markdown_table, run_and_write, with_figures
 from sixnimmt_env.cards.events import RULE_ON_TWIN, RULE_SIXTH, RULE_TOO_LOW, RULE_TWIN_CHOICE, RULE_TWIN_SHORTER
 from sixnimmt_env.cards.rules import RuleConfig
 from sixnimmt_env.cards.state import PHASE_CARDS, PHASE_OVER
 from sixnimmt_env.core.rng import game_seeds
-
-from .figures import pyplot, save_figure
-from .study_runner import fmt_ci, markdown_table, run_and_write, with_figures
 
 EVENTS = {
     "too_low": "too-low card (its owner takes a row)",

@@ -15,8 +15,8 @@ types a card as it is printed, so a variant with other names needs no change her
 choices are read against the legal rows of the view, never assumed to be "all four
 after a too-low card". Rows are numbered 1..4 on screen; records number them 0..3.
 
-The board game has its own terminal game (experiments/play_board.py); both are
-`TerminalSession`s (experiments/session.py: the agents at the other seats, the game loop,
+The board game has its own terminal game (experiments/play/board.py); both are
+`TerminalSession`s (experiments/play/session.py: the agents at the other seats, the game loop,
 reading a line, quit and Ctrl-D, hints), and `session.terminal_game` picks the one of a game.
 """
 
@@ -27,7 +27,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from experiments.session import HUMAN, Ask, TerminalSession
+from experiments.play.session import HUMAN, Ask, TerminalSession
 from sixnimmt_env.cards.actions import card_action, row_action
 from sixnimmt_env.cards.render import placements
 from sixnimmt_env.cards.rules import N_ROWS, ROW_CAPACITY

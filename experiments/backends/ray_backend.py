@@ -2,7 +2,7 @@
 
 With an address (or RAY_ADDRESS) it joins that cluster; without, it starts a local one and
 shuts it down on the way out — also when the driver is killed: a small guard process
-(experiments/process_guard.py, started with the cluster) kills what the dead driver's
+(experiments/backends/process_guard.py, started with the cluster) kills what the dead driver's
 cluster leaves behind (Ray's own fate sharing misses its agents).
 
 What travels to the workers: the project directory (Ray's runtime environment
@@ -25,8 +25,8 @@ import subprocess
 import sys
 from typing import Callable, Iterable, Iterator
 
-from .process_guard import start_guard
-from .workers import PROJECT_ROOT, init_worker_process
+from experiments.backends.process_guard import start_guard
+from experiments.backends.workers import PROJECT_ROOT, init_worker_process
 
 WORKING_DIR_EXCLUDES = [
     ".venv", "**/__pycache__", "*.egg-info", "build", "out", "tests", "docs",

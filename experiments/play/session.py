@@ -1,7 +1,7 @@
 """One person at seat 0 and agents at the others: what every front end of a game shares.
 
-The card terminal (`experiments/play_cards.py`), the board terminal
-(`experiments/play_board.py`) and the web page's game (`experiments/serve/session.py`)
+The card terminal (`experiments/play/cards.py`), the board terminal
+(`experiments/play/board.py`) and the web page's game (`experiments/serve/session.py`)
 stand side by side over this module:
 - `SeatZeroSession`: the agents at the other seats deciding from their own views, each
   step recorded and shown, one line of input at a time (quit, Ctrl-D), and hints through
@@ -37,8 +37,8 @@ HELP_WORDS = ("help", "?", "h")  # at any prompt: what the question is and what 
 DEFAULT_OPPONENT = "mcs"  # where it plays the game; else FALLBACK_OPPONENT
 FALLBACK_OPPONENT = "random"
 # The terminal game of each game kind: (module, class).
-TERMINAL_GAMES = {"cards": ("experiments.play_cards", "TerminalGame"),
-                  "board": ("experiments.play_board", "BoardTerminalGame")}
+TERMINAL_GAMES = {"cards": ("experiments.play.cards", "TerminalGame"),
+                  "board": ("experiments.play.board", "BoardTerminalGame")}
 
 
 class _Quit(Exception):

@@ -2,14 +2,14 @@
 a Ray node), and the project directory the workers run in.
 
 This module imports nothing outside the standard library at import time: a Ray worker
-imports it before it can say what is missing (experiments/ray_backend.py).
+imports it before it can say what is missing (experiments/backends/ray_backend.py).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 _PROCESS_READY = False
 

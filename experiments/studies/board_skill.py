@@ -28,15 +28,14 @@ import numpy as np
 
 from agents.arena import build_agents, play_duplicate
 from agents.results import mean_ci
+from experiments.figures import pyplot, save_figure
+from experiments.studies.runner import fmt_ci, markdown_table, run_and_write, with_figures
 from sixnimmt_env.board.actioncards import decode_play
 from sixnimmt_env.board.layout import KIND_NAMES, TAKE
 from sixnimmt_env.board.rules import ACTION_KINDS
 from sixnimmt_env.board.state import ASK_ACTION, NO_CARD, PHASE_ASK
 from sixnimmt_env.core.game import make_game
 from sixnimmt_env.core.rng import game_seeds
-
-from .figures import pyplot, save_figure
-from .study_runner import fmt_ci, markdown_table, run_and_write, with_figures
 
 VARIANTS = ("basic", "luck", "pro", "pro-luck")
 

@@ -23,7 +23,7 @@ from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.core.perf import tune_allocator
 
 # The team's shared material sits beside the checkout; the script is optional.
-DEFAULT_LIMIT_SCRIPT = Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "limit.sh"
+DEFAULT_LIMIT_SCRIPT = Path(__file__).resolve().parents[2].parent / "shared" / "bench" / "limit.sh"
 
 
 def bench_engine(players: int = 4, batch: int = 4096, seconds: float = 5.0, seed: int = 0,

@@ -9,8 +9,8 @@ bookkeeping, so the same units give the same results on either backend.
 
 - `LocalBackend(workers)`: in this process (workers 1), or a pool of `workers` fresh
   (spawned) processes: the one local pool, `sixnimmt_env/core/processes.LocalPool`.
-- `RayBackend(address, num_cpus)`: each item a Ray task (experiments/ray_backend.py),
-  a local cluster watched by a guard process (experiments/process_guard.py).
+- `RayBackend(address, num_cpus)`: each item a Ray task (experiments/backends/ray_backend.py),
+  a local cluster watched by a guard process (experiments/backends/process_guard.py).
 - `make_backend`: the backend a command's `--backend`, `--workers`, `--address` name.
 
 Each has one home; this module binds them for the commands. Like them it imports nothing
@@ -19,15 +19,13 @@ outside the standard library at import time.
 
 from __future__ import annotations
 
-import sys
 from typing import Callable, Iterable, Iterator
 
-from sixnimmt_env.core.processes import LocalPool
-
 # their homes; here for the commands, the benchmarks and the tests that import them from here
-from .process_guard import _descendants, _stat, guard, start_guard  # noqa: F401
-from .ray_backend import RayBackend, import_ray, runtime_env  # noqa: F401
-from .workers import init_worker_process
+from experiments.backends.process_guard import _descendants, _stat, guard, start_guard  # noqa: F401
+from experiments.backends.ray_backend import RayBackend, import_ray, runtime_env  # noqa: F401
+from experiments.backends.workers import init_worker_process
+from sixnimmt_env.core.processes import LocalPool
 
 BACKENDS = ("local", "ray")
 
@@ -61,7 +59,3 @@ def make_backend(backend: str, workers: int | None = None, address: str | None =
     import_ray()
     return RayBackend(address, num_cpus=workers)
 
-
-if __name__ == "__main__":  # python -m experiments.backends guard PID (see process_guard.py)
-    if len(sys.argv) == 3 and sys.argv[1] == "guard":
-        guard(int(sys.argv[2]))

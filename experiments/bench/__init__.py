@@ -1,0 +1,1 @@
+"""Speed benchmarks (`sixnimmt bench`): the engine's work units and the label stage on Ray."""
