@@ -20,7 +20,7 @@ from .db import Database
 try:  # the tournament's ratings, where experiments/ keeps its report (moving into tournaments/ in issue 62's session)
     from experiments.tournaments.report import ratings
 except ImportError:  # pragma: no cover - the layout before the move
-    from experiments.report import ratings
+    from experiments.tournaments.report import ratings
 
 PEOPLE = "people"  # the label of every person's seat when an agent's opponents are pooled
 PERSON = "person:"  # a person's label in the ratings: the prefix keeps a name from passing for an agent

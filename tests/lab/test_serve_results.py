@@ -22,7 +22,7 @@ from experiments.serve.results import results, results_table
 try:
     from experiments.tournaments.report import ratings
 except ImportError:  # the layout before experiments/ was split into folders
-    from experiments.report import ratings
+    from experiments.tournaments.report import ratings
 
 GAMES = [  # (id, seats as (kind, name), totals, winners, rounds)
     ("g1", [("person", "Ada"), ("agent", "mcs"), ("agent", "random"), ("agent", "random")], [10, 4, 20, 6], [1], 1),
