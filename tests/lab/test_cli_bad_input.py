@@ -67,6 +67,14 @@ CASES = [
     ("study board --players 9", "players must be 2..6"),
     ("study board --layout nope", "a layout is a .toml or .json file or a shipped name"),
     ("study board --search lowest", "agent 'lowest' plays cards, not 'board'"),
+    # exploit (card game only) and reproduce
+    ("exploit board-safe --set game=board", "exploit is card game only (--set game=board)"),
+    ("exploit board-safe", "exploit is card game only: agent 'board-safe' plays board"),
+    ("reproduce /nonexistent.md", "cannot read /nonexistent.md"),
+    ("reproduce README.md", "README.md: no figures"),
+    ("reproduce experiments/baselines.md --scale 0", "--scale 0: must be in (0, 100]"),
+    ("reproduce experiments/baselines.md --timeout 0", "--timeout must be positive"),
+    ("reproduce experiments/baselines.md --figure nothing-so-named", "no figure matches"),
     # benchmarks
     ("bench engine --batch 0", "batch must be >= 1 and seconds > 0"),
     ("bench engine --seconds nan --no-limit", "batch must be >= 1 and seconds > 0"),
