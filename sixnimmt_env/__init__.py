@@ -29,6 +29,7 @@ __all__ = [  # the re-exports, and the adapters loaded on first use (see __getat
     "IllegalActionError", "InvalidRecordError", "RuleConfig", "SixNimmtError", "State", "StepEvents",
     "Variant", "concat", "from_deal", "game_seeds", "make_game", "new_games", "play_slots", "restart", "step",
     "parallel_env", "env", "SixNimmtParallelEnv", "SixNimmtEnv", "SixNimmtVecEnv",
+    "sixnimmt_cards_v1", "sixnimmt_board_v1", "sixnimmt_v0",
 ]
 
 try:  # the one version number is pyproject.toml's, as installed
@@ -42,10 +43,18 @@ _ADAPTERS = {
     "parallel_env": "pettingzoo_env", "env": "pettingzoo_env", "SixNimmtParallelEnv": "pettingzoo_env",
     "SixNimmtEnv": "gym_env", "SixNimmtVecEnv": "vec_env",
 }
+# The PettingZoo environments by versioned name (PettingZoo's `chess_v6` style): each module
+# has parallel_env() and env() and its spec sheet as docstring; sixnimmt_v0, the older
+# name of both, is the generic module.
+_ENV_MODULES = {"sixnimmt_cards_v1": "sixnimmt_cards_v1", "sixnimmt_board_v1": "sixnimmt_board_v1",
+                "sixnimmt_v0": "pettingzoo_env"}
 
 
 def __getattr__(name):
     if name in _ADAPTERS:
         import importlib
         return getattr(importlib.import_module(f".adapters.{_ADAPTERS[name]}", __name__), name)
+    if name in _ENV_MODULES:
+        import importlib
+        return importlib.import_module(f".adapters.{_ENV_MODULES[name]}", __name__)
     raise AttributeError(f"module 'sixnimmt_env' has no attribute {name!r}")

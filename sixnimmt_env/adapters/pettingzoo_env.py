@@ -1,48 +1,36 @@
-"""# 6 nimmt! — PettingZoo environment (`sixnimmt_v0`)
+"""# 6 nimmt! — PettingZoo environments: `sixnimmt_v0`, and what every one shares
 
-| | |
-| --- | --- |
-| import | `from sixnimmt_env import parallel_env, env` |
-| create | `parallel_env(game="cards", players=4, variant="classic", ...)`, or `parallel_env(game=make_game(...))` |
-| agents | `player_0` .. `player_{P-1}`, P = 2..10 (seat s+1 sits left of seat s) |
-| actions | `Discrete(N + 5)`: N card ids, 4 rows, pass (N = 104 in the classic game) |
-| observations | `{"observation": Box(0, high, (D,), float32), "action_mask": Box(0, 1, (N+5,), int8)}`; `high` per element from the rules (`ObsLayout.high`); the key is `observation_key` |
-| parallel | yes (`is_parallelizable`); `env()` is the AEC form via `parallel_to_aec` |
+Each game is an environment with a versioned name, defined with its spec sheet
+(observation indices, actions, rewards, options, version history) in its module:
 
-## Steps and phases
-Every step, every live agent submits one action. In the **cards phase** all seats play a
-card at once. When the turn's lowest card is lower than every row and
-`row_choice="player"`, the next step is a **row phase**: its owner picks the row to take
-(actions N..N+3) with the turn's revealed cards visible in its observation, while every
-other seat must pass (action N+4); then the turn's cards are placed. With
-`row_choice="cheapest"` that step never happens. The action mask is never all zeros.
+| name | game | create |
+| --- | --- | --- |
+| `sixnimmt_cards_v1` | the card games: classic, Die Sechste | `sixnimmt_env.sixnimmt_cards_v1.parallel_env(players=4, ...)` |
+| `sixnimmt_board_v1` | the board game: basic, luck, pro, pro-luck | `sixnimmt_env.sixnimmt_board_v1.parallel_env(players=4, ...)` |
+| `sixnimmt_v0` | either, by `game=` (`"cards"` default) | `sixnimmt_env.parallel_env(game=..., ...)`, `sixnimmt_env.env(...)` |
 
-## Actions
-| action | meaning |
-| --- | --- |
-| 0 .. N-1 | play card id `action + 1` |
-| N .. N+3 | take row `action - N` |
-| N+4 | pass (nothing to decide this step) |
+`sixnimmt_v0` is the older name, kept: `parallel_env(game="cards", ...)` is the
+environment `sixnimmt_cards_v1.parallel_env(...)` makes, and `game="board"` the board's
+(only `metadata["name"]` differs). Each module has `parallel_env(...)` and `env(...)`, the
+AEC form through `parallel_to_aec`. What follows holds for all of them.
 
-## Observation
-What the seat may know and nothing else: own hand, the rows, the cards seen this round,
-the cards revealed this turn during a row choice, all scores, phase, number of players.
-Seats are relative (index 0 is the observer, 1 the seat to its left). `observation=`
-picks the variant: `"basic"` (default), `"card-features"` or `"card-history"` (`cards/encoding.py`).
-Layout (classic, basic, D = <<SIZE>>):
-
-<<LAYOUT>>
+## Steps
+Every step, every live agent submits one action: all seats at once when each picks a
+card or tile, one seat when a question is asked of it (the others pass). The action
+mask is never all zeros.
 
 ## Rewards
 - `"points"` (default; `"penalty"` is an alias): the points the seat got in this step,
-  signed so that more is better: minus the bullheads taken in the card games.
-- `"relative"`: minus (own bullheads in this step − the mean of the other seats').
+  signed so that more is better: minus the bullheads taken in the card games, the
+  points won in the board game.
+- `"relative"`: own points in this step (signed as above) − the mean of the other seats'.
 - `"rank"`: 0 until the episode ends, then (seats with more points − seats with fewer)
   / (P − 1): +1 for a lone winner, −1 for a lone loser, ties share.
 
 ## Episode
-`episode="game"` (default): until the game ends (66 points or `max_rounds`).
-`episode="round"`: one round. All agents terminate together; there is no truncation.
+`episode="game"` (default): until the game ends (cards: 66 points or `max_rounds`).
+`episode="round"`: one round of the card games (the board game is one deal). All agents
+terminate together; there is no truncation.
 
 ## Infos
 Numbers only, the same keys for every agent at every step (TorchRL turns infos into
@@ -72,9 +60,10 @@ Runnable scripts: `docs/examples/`, described in `docs/environments.md`.
 
 ## Reset
 `reset(seed=S)` deals from S (then each later `reset()` deals the next game of that seed's
-sequence). `reset(options={"deal": {"hands": [[...], ...], "rows": [c0, c1, c2, c3], "dealer": d}})`
-starts from a given deal — e.g. a round of a game record — so agents can be compared on
-the same cards.
+sequence). `reset(options={"deal": ...})` starts from a given deal — e.g. a round of a
+game record — so agents can be compared on the same cards: the card games take
+`{"hands": [[...], ...], "rows": [c0, c1, c2, c3], "dealer": d}`, the board game
+`{"hands": [...], "start": [...], "draws": [...]}`.
 
 ## Speed
 Classic games with the basic observation run, unless rendered, on a pure-Python
@@ -82,6 +71,8 @@ single-game path (`cards/single_game.SingleGame`) tested to give exactly what th
 engine gives; other games run on the batched engine. `env.fast_path` says which.
 
 ## Version history
+- v1 (2026-12): a name and sheet per game, `sixnimmt_cards_v1` and `sixnimmt_board_v1`;
+  `sixnimmt_v0` stays, the same environments under one name.
 - v0: first release. Later in v0: the game interface (`game=`), `observation=`, observation
   bounds from the rules, infos say `"over"` once the game has ended; infos are numbers
   (`phase` a code, `illegal_action` a flag), `observation_key=`.
@@ -104,9 +95,14 @@ from .checks import action_dict, finite_number, legal_list, reset_options, seed_
 
 RESET_OPTIONS = ("deal",)  # reset(options=...) keys; others are a ConfigError
 
-_SHEET_LAYOUT = make_game().layout()
-# The spec sheet's observation table is generated from the one layout table.
-__doc__ = __doc__.replace("<<SIZE>>", str(_SHEET_LAYOUT.size)).replace("<<LAYOUT>>", _SHEET_LAYOUT.markdown())
+
+def game_of_kind(game: str | Game, kind: str, name: str) -> str | Game:
+    """`game` for an environment of one game kind: its name, or a Game of that kind
+    (ConfigError naming the environment otherwise)."""
+    if game == kind or (isinstance(game, Game) and game.info.game == kind):
+        return game
+    shown = f"a {game.info.game} Game" if isinstance(game, Game) else f"game={game!r}"
+    raise ConfigError(f"{name} plays the {kind} game, got {shown} (sixnimmt_env.parallel_env takes any game)")
 
 
 class SixNimmtParallelEnv(ParallelEnv):

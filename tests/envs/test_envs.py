@@ -238,9 +238,9 @@ def test_bad_env_options():
 
 
 def test_layout_table_drives_docs_and_decoder():
-    from sixnimmt_env.adapters import pettingzoo_env
+    from sixnimmt_env.adapters import sixnimmt_cards_v1
     layout = card_layout(RuleConfig())
-    assert layout.markdown() in pettingzoo_env.__doc__
+    assert layout.markdown() in sixnimmt_cards_v1.__doc__  # the card env's sheet
     vec = np.arange(layout.size, dtype=np.float32)
     parts = layout.decode(vec)
     assert sum(p.size for p in parts.values()) == layout.size
