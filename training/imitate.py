@@ -324,3 +324,31 @@ def imitate(cfg: ImitationConfig | None = None, *, resume: str | Path | None = N
               "fit_seconds": round(time.perf_counter() - t1, 1)}
     write_json(run / "report.json", report)
     return run
+
+
+HINT_SKIPS = frozenset({"name", "seed", "learning_rate", "torch_threads", "minutes", "total_timesteps", "init_model"})
+"""TrainConfig fields a PPO stage chooses for itself, left out of `train_command`."""
+
+
+def train_command(run: str | Path) -> str:
+    """The `sixnimmt train` command that goes on with PPO from the imitation run `run`'s
+    network: `init_model` and every option (game, variant, players, observation, network)
+    where the network differs from what `train` would build by default for that game, so
+    the command works for every game (a board network needs `--set game=board`)."""
+    run = Path(run)
+    _, cfg = resume_run(run, ImitationConfig, "imitation")
+    fitted = cfg.train_config().to_dict()
+    default = TrainConfig.from_dict({"game": cfg.game}).to_dict()
+    sets = [f"game={cfg.game}"] if cfg.game != "cards" else []
+    sets += [f"{k}={_option_text(v)}" for k, v in fitted.items()
+             if k not in HINT_SKIPS and k != "game" and v != default.get(k)]
+    return " ".join(["sixnimmt train", *(f"--set {s}" for s in sets), f"--set init_model={run}/model.zip"])
+
+
+def _option_text(value) -> str:
+    """A TrainConfig value as `--set` reads it back (TOML: lists in brackets, strings bare)."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(_option_text(v) for v in value) + "]"
+    return str(value)

@@ -66,6 +66,31 @@ def new_run(run: str | Path, cfg) -> Path:
     return run
 
 
+START_FILES = frozenset({"config.json", "versions.json"})
+"""What new_run writes before any work: a directory holding only these (and empty folders)
+holds nothing to resume."""
+
+
+def discard_failed_start(run: str | Path) -> bool:
+    """Remove the run directory `run` a start has just made when the run failed before any
+    work (an init_model of another game, a bad option found late): it holds only START_FILES
+    and empty folders, and would otherwise block both a retry under the same name and
+    `--resume` (which would go on with the failed config). A directory holding anything
+    else (a checkpoint, labels, a log) is a run to resume and stays. True if removed."""
+    run = Path(run)
+    if not run.is_dir():
+        return False
+    files = [p for p in run.rglob("*") if not p.is_dir()]
+    if any(p.parent != run or p.name not in START_FILES for p in files):
+        return False
+    for p in files:
+        p.unlink()
+    for folder in sorted((p for p in run.rglob("*") if p.is_dir()), key=lambda p: len(p.parts), reverse=True):
+        folder.rmdir()
+    run.rmdir()
+    return True
+
+
 def resume_run(run: str | Path, config_class, what: str, missing: str = "no config.json"):
     """The run directory `run` and its saved config (a `config_class`, read with its
     `from_dict`); `what` names the kind of run in messages ("training", "imitation") and

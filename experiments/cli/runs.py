@@ -41,7 +41,17 @@ class RunStart:
                                   f"{', '.join(RESUME_OPTIONS)}, not {', '.join(sorted(keys - set(RESUME_OPTIONS)))}")
             extra = {"overrides": self.set_} if budget else {}
             return runner(resume=self.resume, progress=self.progress, **extra)
-        return runner(config_class.load(self.config, self.set_), runs_dir=self.runs_dir, progress=self.progress)
+        from training.runs import discard_failed_start
+
+        cfg = config_class.load(self.config, self.set_)
+        folder = self.runs_dir / cfg.name
+        made_here = not folder.exists()
+        try:
+            return runner(cfg, runs_dir=self.runs_dir, progress=self.progress)
+        except BaseException:  # a start that failed before any work leaves no folder to block a retry
+            if made_here:
+                discard_failed_start(folder)
+            raise
 
 
 def run_options(what: str, resume: str, progress: str):
@@ -76,7 +86,7 @@ def imitate(run: RunStart = RUN_OPTIONS, backend: str = BACKEND, address: Option
     """Learn from search: label positions with mcs, fit the network to it (see training/imitate.py).
     With --backend ray the label units run as Ray tasks (the same units and files)."""
     from experiments.backends import make_backend
-    from training.imitate import ImitationConfig
+    from training.imitate import ImitationConfig, train_command
     from training.imitate import imitate as run_imitation
 
     runner = make_backend(backend, None, address)  # checks --backend and --address first
@@ -84,7 +94,7 @@ def imitate(run: RunStart = RUN_OPTIONS, backend: str = BACKEND, address: Option
     labels_on = runner if backend == "ray" else None
     out = run.start(functools.partial(run_imitation, backend=labels_on), ImitationConfig)
     typer.echo(f"run in {out}/ (model: {out}/model.zip, figures: {out}/report.json); "
-               f"continue it with PPO: sixnimmt train --set init_model={out}/model.zip")
+               f"continue it with PPO: {train_command(out)}")
 
 
 @app.command()
