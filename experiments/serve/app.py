@@ -46,10 +46,13 @@ from .messages import parse_message
 from .session import NotOverError, WebSession
 from .setup import catalog, default_specs, game_from, session_from
 from .store import Connection, GameStore, UnknownGameError
+from .tables import TableSession
+from .tables_app import TABLE_TYPES, handle_table, run_clocks, table_act
 
 log = logging.getLogger("sixnimmt.serve")
 TRY_AGAIN_LATER = 1013  # the WebSocket close code for a page refused while the server is full
 GOING_AWAY = 1001  # the close code for a page closed after being idle without a game
+CLOCK_SECONDS = 0.25  # how often the tables' turn clocks are looked at
 
 
 def _locked(session: WebSession, work, store: GameStore | None = None):
@@ -78,6 +81,8 @@ async def handle(store: GameStore, text: str, conn: Connection | None = None,
             await asyncio.sleep(conn.budget.take(store.limits.new_cost - 1))
         if kind == "ping":
             return [{"type": "pong"}], None
+        if kind in TABLE_TYPES:
+            return await handle_table(store, msg, conn, allowed or AllowList()), None
         if kind == "new":
             session = await asyncio.to_thread(session_from, msg, store.audit, allowed or AllowList())
             # started before it is stored: a table an agent cannot play leaves nothing behind
@@ -87,6 +92,8 @@ async def handle(store: GameStore, text: str, conn: Connection | None = None,
             return replies, session
         if kind in ("act", "next", "resume"):
             session = await asyncio.to_thread(store.get, game_id, conn)  # may load it from the database
+            if isinstance(session, TableSession):
+                return await table_act(store, session, msg, conn), None
             if kind == "act":
                 work = lambda: session.act(msg.get("action"), msg.get("decision"))  # noqa: E731
             else:
@@ -120,9 +127,17 @@ def create_app(idle_seconds: float | None = None, sweep_seconds: float = 30.0, *
             while True:
                 await asyncio.sleep(sweep_seconds)
                 store.expire()
-        task = asyncio.create_task(sweep())
+        async def clocks():  # the turn clocks of tables for several people
+            while True:
+                await asyncio.sleep(CLOCK_SECONDS)
+                try:
+                    await run_clocks(store)
+                except Exception:  # noqa: BLE001 - a bug must not stop every table's clock
+                    log.exception("unexpected failure running the turn clocks")
+        tasks = [asyncio.create_task(sweep()), asyncio.create_task(clocks())]
         yield
-        task.cancel()
+        for task in tasks:
+            task.cancel()
 
     app = FastAPI(title="sixnimmt lab", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.store, app.state.allowed = store, allowed
@@ -207,8 +222,9 @@ def _socket_route(app: FastAPI, store: GameStore, allowed: AllowList) -> None:
             await ws.send_text(json.dumps({"type": "error", "code": "full", "id": None, "message": str(e)}))
             await ws.close(code=TRY_AGAIN_LATER, reason=str(e)[:120])
             return
-        conn.loop = asyncio.get_running_loop()
+        conn.loop, conn.outbox = asyncio.get_running_loop(), asyncio.Queue()
         await ws.accept()
+        sender = asyncio.create_task(_send_pushed(ws, conn.outbox))
         try:
             while True:
                 frame = await _next_frame(ws, conn, store)
@@ -226,7 +242,17 @@ def _socket_route(app: FastAPI, store: GameStore, allowed: AllowList) -> None:
         except (WebSocketDisconnect, RuntimeError):  # the page went away mid-reply
             return
         finally:
+            sender.cancel()
             store.release(conn)
+
+
+async def _send_pushed(ws: WebSocket, outbox: asyncio.Queue) -> None:
+    """Send what tables push to this page (what the other seats did), in order."""
+    try:
+        while True:
+            await ws.send_text(json.dumps(await outbox.get()))
+    except (WebSocketDisconnect, RuntimeError, OSError):  # the page went away
+        return
 
 
 async def _next_frame(ws: WebSocket, conn: Connection, store: GameStore) -> dict | None:

@@ -34,9 +34,13 @@ class Keeper:
     def started(self, session: WebSession) -> None:
         """Write a new game: its table, seats, the steps it made before its first question."""
         params = session.params
-        names = [(s, "agent", spec) for s, spec in enumerate(session.specs, start=session.first_agent_seat)]
-        if not session.watch:
-            names.insert(0, (0, "person", params["name"]))
+        if params.get("table"):  # a table: people's names and tokens come as they join (_progress)
+            names = [(s, "person" if kind == "person" else "agent", "" if kind == "person" else kind)
+                     for s, kind in enumerate(params["seats"])]
+        else:
+            names = [(s, "agent", spec) for s, spec in enumerate(session.specs, start=session.first_agent_seat)]
+            if not session.watch:
+                names.insert(0, (0, "person", params["name"]))
 
         def work(conn: sqlite3.Connection) -> None:
             now = time.time()
@@ -60,6 +64,11 @@ class Keeper:
         new = session.journal[session.saved_steps:]
         conn.executemany("INSERT INTO decisions (table_id, step, actions, at) VALUES (?, ?, ?, ?)",
                          [(session.id, session.saved_steps + i, json.dumps(a), now) for i, a in enumerate(new)])
+        if getattr(session, "people", None) is not None:  # a table: who sits at the people's seats
+            conn.executemany("UPDATE seats SET name = ?, token_hash = ?, forfeits = ? WHERE table_id = ? AND seat = ?",
+                             [(name or "", session.tokens.get(s), session.forfeits[s], session.id, s)
+                              for s, name in session.people.items()])
+        session.dirty = False
         over = session.over()
         conn.execute("UPDATE tables SET updated = ?, status = ?, pending = ? WHERE id = ?",
                      (now, "over" if over else "playing", json.dumps(session.pending()), session.id))
@@ -83,7 +92,11 @@ class Keeper:
         params, pending = json.loads(rows[0][0]), json.loads(rows[0][1] or "null")
         steps = [json.loads(a) for (a,) in
                  self.db.read("SELECT actions FROM decisions WHERE table_id = ? ORDER BY step", (game_id,))]
-        session = session_of(params)
+        if params.get("table"):
+            from .tables_app import table_of
+            session = table_of(params)
+        else:
+            session = session_of(params)
         session.id = game_id
         if pending is None:  # written with its table, so only a damaged file lacks it
             raise SixNimmtError(f"game {game_id}: kept without where it waits")

@@ -43,6 +43,7 @@ class Limits:
     request_seconds: float = 10.0  # an HTTP request must arrive whole within this (server.py)
     keep_alive_seconds: int = 5  # an idle keep-alive HTTP connection is closed after this
     header_bytes: int = 16_384  # the largest request head (h11)
+    tables_per_address: int = 10  # tables for several people made from one address and still in memory
     db_bytes: int = 2 * 2**30  # the database (with its log) past this keeps no more games (2 GiB: ~100,000 games)
 
     def __post_init__(self):

@@ -37,6 +37,13 @@ class Connection:
         self.last_seen = time.monotonic()
         self.closed = asyncio.Event()
         self.loop: asyncio.AbstractEventLoop | None = None  # the loop its socket is served on
+        self.outbox: asyncio.Queue | None = None  # messages pushed to it (tables: what other seats did)
+        self.tables: dict = {}  # table id -> the TableSession it listens at
+
+    def push(self, message: dict) -> None:
+        """Queue a message for this page (from any thread); dropped once the page is gone."""
+        if self.outbox is not None and self.loop is not None and self.loop.is_running():
+            self.loop.call_soon_threadsafe(self.outbox.put_nowait, message)
 
     def close_soon(self) -> None:
         """Tell the connection's own loop to close it (it may run in another thread)."""
@@ -53,6 +60,7 @@ class GameStore:
         self.limits = limits or Limits()
         self.keeper = keeper  # keep.Keeper: games written to the database, loaded back on `get` (None: memory only)
         self._loading = threading.Lock()  # one game loaded from the database at a time (no two copies)
+        self.table_addresses: dict[str, str] = {}  # table id -> the address that made it (tables_per_address)
         self.idle_seconds = self.limits.idle_seconds
         self.games: dict[str, WebSession] = {}
         self.owners: dict[str, Connection] = {}  # game id -> the open connection that owns it
@@ -107,14 +115,19 @@ class GameStore:
     def _release(self, conn: Connection) -> None:
         if conn in self.connections:
             self.connections.remove(conn)
+        for table in conn.tables.values():
+            table.listeners.pop(conn, None)
+        conn.tables.clear()
         for game_id in conn.games:
             self.owners.pop(game_id, None)
         conn.games.clear()
 
     # ------------------------------------------------------------------ games
 
-    def add(self, session: WebSession, conn: Connection | None = None) -> None:
+    def add(self, session: WebSession, conn: Connection | None = None, address: str | None = None) -> None:
         with self._lock:
+            if address is not None:
+                self.table_addresses[session.id] = address
             self._expire()
             if len(self.games) >= self.limits.max_games and not self._drop_unowned():
                 raise ConfigError(f"the server holds {self.limits.max_games} games of open pages; try again later")
@@ -141,6 +154,15 @@ class GameStore:
             self._own(game_id, conn)
             return session
 
+    def count_table(self, address: str) -> None:
+        """A new table of `address`; ConfigError past `tables_per_address` tables in memory."""
+        with self._lock:
+            live = [t for t, a in self.table_addresses.items() if a == address and t in self.games]
+            self.table_addresses = {t: a for t, a in self.table_addresses.items() if t in self.games}
+            if len(live) >= self.limits.tables_per_address:
+                raise ConfigError(f"{self.limits.tables_per_address} tables of this address are open; "
+                                  "finish one or let it expire")
+
     def kept_new(self, session: WebSession) -> None:
         """Write a new game to the database (when the store keeps games)."""
         if self.keeper is not None:
@@ -148,8 +170,9 @@ class GameStore:
 
     def kept(self, session: WebSession) -> None:
         """Write what a game did since its last write (call with the session's lock held)."""
-        # every change of where a game waits comes with a step (an answer steps, so does `next`)
-        if self.keeper is not None and len(session.journal) > session.saved_steps:
+        # a game of one person changes where it waits only with a step; a table also when
+        # someone joins or answers before the others (`dirty`)
+        if self.keeper is not None and (len(session.journal) > session.saved_steps or getattr(session, "dirty", False)):
             self.keeper.progressed(session)
 
     def expire(self) -> int:

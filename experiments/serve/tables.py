@@ -1,0 +1,248 @@
+"""A table for several people: people at some seats, agents at the others, spectators.
+
+`TableSession` is a WebSession with more than one person. A person takes a free seat
+with `join` and gets a seat token (`secrets.token_urlsafe`, kept only as its SHA-256): the
+token, not the page, says which seat an answer is for, so nobody acts for another's seat.
+Each listening page gets its own seat's messages, built from `Game.table_view(state,
+seat)` — its own hand, no other — and a spectator the spectator's view (no hand at all).
+
+The game starts once every person's seat is taken. At each step the agents choose first
+(from their own views, as in WebSession), then the people who must act answer, in any
+order; the step is taken when the last has answered. A person who has not answered when
+the turn clock (`turn_seconds`) runs out gets their lowest legal action, counted as a
+forfeit (`forfeits`, kept in the database). A decision with one legal action is taken
+for the person. Messages by seat are returned as {seat or None: [messages]} for the
+server to deliver (tables_app.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import time
+from collections import deque
+
+import numpy as np
+
+from sixnimmt_env.core.errors import ConfigError, IllegalActionError, SixNimmtError
+from sixnimmt_env.core.rng import game_seeds
+
+from .session import HISTORY, WebSession
+
+MIN_TURN_SECONDS, MAX_TURN_SECONDS = 1, 600
+DEFAULT_TURN_SECONDS = 60
+SPECTATOR = None
+
+
+class BadTokenError(SixNimmtError):
+    """A seat token that is not one of this table's."""
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class TableSession(WebSession):
+    """One table (see the module doc). `seats`: per seat, "person" or an agent spec;
+    `names`: the people's names by seat (None: free); `turn_seconds`: the turn clock."""
+
+    def __init__(self, game, seats: list[str], seed: int, *, turn_seconds: float = DEFAULT_TURN_SECONDS,
+                 seed_given: bool = True, agents: dict):
+        self.game, self.info = game, game.info
+        if len(seats) != self.info.players:
+            raise ConfigError(f"{len(seats)} seats for a table of {self.info.players}")
+        self.people = {s: None for s, kind in enumerate(seats) if kind == "person"}
+        if len(self.people) < 1:
+            raise ConfigError("a table needs a seat for a person (else watch the agents)")
+        self.agent_seats = {s: spec for s, spec in enumerate(seats) if spec != "person"}
+        self.specs = list(self.agent_seats.values())
+        self.seats, self.agents, self.turn_seconds = list(seats), agents, float(turn_seconds)
+        self.watch, self.human, self.hint_agent, self.first_agent_seat = False, None, None, 0
+        self.seed, self.seed_given = seed, seed_given
+        self.rng = np.random.default_rng([seed, 0])
+        self.hint_rng = np.random.default_rng([seed, 1])
+        self.id = secrets.token_urlsafe(12)
+        self.state = game.new_games(game_seeds(seed, 1))
+        self.recorder = game.recorder(self.state, seats=[("human" if k == "person" else k) for k in seats],
+                                      seeds=[seed])
+        self.tokens: dict[int, str] = {}  # seat -> SHA-256 of its token
+        self.forfeits = {s: 0 for s in self.people}
+        self.submitted: dict[int, int] = {}  # this step's answers so far
+        self.deadline: float | None = None  # time.monotonic() when the clock runs out
+        self.histories = {s: deque(maxlen=HISTORY) for s in [*self.people, SPECTATOR]}
+        self.listeners: dict = {}  # connection -> seat (None: spectator); tables_app.py delivers
+        self.decision, self.journal, self.saved_steps, self.dirty = 0, [], 0, False
+        self._agents_next, self._by_seat, self.audit = None, {}, None
+        import threading
+        self.lock = threading.Lock()
+        self.last_used = time.monotonic()
+
+    # ------------------------------------------------------------------ seats
+
+    def started(self) -> bool:
+        return all(name is not None for name in self.people.values())
+
+    def join(self, name: str, seat=None) -> tuple[int, str, dict]:
+        """A person takes a free seat (the first, or `seat`): (seat, token, messages by seat)."""
+        free = [s for s, n in self.people.items() if n is None]
+        if seat is not None:
+            if seat not in free:
+                raise ConfigError(f"seat {seat + 1 if isinstance(seat, int) else seat!r} is not a free seat here")
+            free = [seat]
+        if not free:
+            raise ConfigError("every seat for a person at this table is taken: watch it instead")
+        seat, token = free[0], secrets.token_urlsafe(24)
+        self.people[seat], self.tokens[seat] = name, token_hash(token)
+        self.dirty = True
+        by_seat = self._run_table() if self.started() else self._everyone_waiting()
+        for viewer, messages in by_seat.items():  # every page's names: who sits where now
+            if not messages or messages[0]["type"] != "setup":
+                messages.insert(0, self.setup_for(viewer))
+        return seat, token, by_seat
+
+    def seat_of(self, token) -> int:
+        """The seat a token is for (BadTokenError for any other text)."""
+        if isinstance(token, str) and len(token) < 100:
+            digest = token_hash(token)
+            for seat, known in self.tokens.items():
+                if hmac.compare_digest(digest, known):
+                    return seat
+        raise BadTokenError("not a seat token of this table: join a free seat, or watch")
+
+    def names(self, viewer) -> list[str]:
+        return [(f"you ({self.people[s]})" if s == viewer else (self.people[s] or f"seat {s + 1} (free)"))
+                if s in self.people else f"seat {s + 1} ({spec})" for s, spec in enumerate(self.seats)]
+
+    def setup_for(self, viewer) -> dict:
+        """The `setup` message for a seat (None: a spectator)."""
+        msg = self.setup()
+        msg.update(names=self.names(viewer), watch=False, seat=viewer, at_table=True, turn_seconds=self.turn_seconds,
+                   people=sorted(self.people))
+        return msg
+
+    def snapshot_for(self, viewer) -> list[dict]:
+        """Everything a page joining (or reloading) at `viewer` needs."""
+        return [self.setup_for(viewer), {"type": "history", "steps": list(self.histories[viewer]), "id": self.id},
+                self._waiting_for(viewer)]
+
+    # ------------------------------------------------------------------ answers and the clock
+
+    def answer(self, seat: int, action, decision) -> dict:
+        """Seat `seat`'s answer for decision `decision`: messages by seat."""
+        if self._over():
+            raise IllegalActionError("the game is over")
+        if not self.started():
+            raise IllegalActionError("the game starts once every person's seat is taken")
+        if isinstance(decision, bool) or decision != self.decision:
+            raise IllegalActionError(f"stale decision {decision!r}: the game is at decision {self.decision}")
+        if seat in self.submitted or not bool(self.game.to_act(self.state)[seat, 0]):
+            raise IllegalActionError("it is not your turn to answer")
+        legal = self._legal(seat)
+        if isinstance(action, bool) or not isinstance(action, int) or action not in legal:
+            raise IllegalActionError(f"{str(action)[:20]} is not legal now; legal: "
+                                     + ", ".join(self.game.describe_action(a) for a in legal))
+        self.submitted[seat], self.dirty = action, True
+        return self._run_table()
+
+    def clock_ran_out(self) -> dict:
+        """The turn clock ran out: each person still to answer gets their lowest legal
+        action, counted as a forfeit. Messages by seat ({} when the clock had not run out)."""
+        if self.deadline is None or time.monotonic() < self.deadline or self._over():
+            return {}
+        for seat in self._waiting_seats():
+            self.submitted[seat] = min(self._legal(seat))
+            self.forfeits[seat] += 1
+        self.dirty = True
+        return self._run_table()
+
+    def _legal(self, seat: int) -> list[int]:
+        return np.flatnonzero(self.game.view(self.state, [seat], [0]).action_mask()[0]).tolist()
+
+    def _waiting_seats(self) -> list[int]:
+        to_act = self.game.to_act(self.state)[:, 0]
+        return [s for s in self.people if to_act[s] and s not in self.submitted]
+
+    # ------------------------------------------------------------------ the loop
+
+    def _agent_actions(self, st) -> np.ndarray:
+        actions = np.full((st.players, 1), self.info.pass_action, dtype=np.int64)
+        for seat, spec in self.agent_seats.items():
+            view = self.game.view(st, [seat], [0])
+            if view.must_act[0]:
+                actions[seat, 0] = self.agents[spec].act(view, self.rng)[0]
+        return actions
+
+    def _run_table(self) -> dict:
+        """Step while nobody needs to be asked; messages by seat, ending where each waits."""
+        self._by_seat = {s: [] for s in self.histories}
+        while not self._over():
+            if self._agents_next is None:
+                self._agents_next = self._agent_actions(self.state)
+            for seat in self._waiting_seats():  # one legal action: taken for the person
+                legal = self._legal(seat)
+                if len(legal) == 1:
+                    self.submitted[seat] = legal[0]
+            if self._waiting_seats():
+                break
+            actions = self._agents_next
+            for seat, action in self.submitted.items():
+                actions[seat, 0] = action
+            self._agents_next, self.submitted = None, {}
+            self.decision += 1
+            self._step(self.state, actions, self.recorder)
+        self.deadline = None if self._over() else (self.deadline or time.monotonic() + self.turn_seconds)
+        for seat in self.histories:
+            self._by_seat[seat].append(self._waiting_for(seat))
+        return self._by_seat
+
+    def _everyone_waiting(self) -> dict:
+        return {seat: [self.setup_for(seat), self._waiting_for(seat)] for seat in self.histories}
+
+    def _show_events(self, before, after, events) -> None:
+        """One `step` message per seat (its own view) and one for spectators."""
+        self.state = after
+        self.deadline = None  # a new step: a new clock
+        for seat in self.histories:
+            table = self.game.table_view(after, seat, before=before, events=events, actions=self._actions)
+            message = self._made({"type": "step", "seat": seat, "table": table}, before)
+            self.histories[seat].append(message)
+            self._by_seat.setdefault(seat, []).append(message)
+
+    def _waiting_for(self, seat) -> dict:
+        """Where the game waits, as `seat` sees it: over, its turn, or others to answer."""
+        table = self.game.table_view(self.state, seat)
+        left = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+        if self._over():
+            winners = np.flatnonzero(self.game.winners(self.state)[:, 0]).tolist()
+            return self._made({"type": "over", "seat": seat, "table": table, "winners": winners,
+                               "totals": [int(t) for t in self.game.totals(self.state)[:, 0]],
+                               "seed": str(self.seed), "record": f"/api/games/{self.id}/record"})
+        waiting = self._waiting_seats() if self.started() else []
+        if seat in waiting:
+            return self._made({"type": "turn", "seat": seat, "table": table, "decision": self.decision,
+                               "legal": self._legal(seat), "seconds_left": left})
+        who = [self.people[s] for s in waiting] or [f"seat {s + 1}" for s, n in self.people.items() if n is None]
+        text = ("waiting for " + ", ".join(who) + (" to join" if not self.started() else "")) if who else table["prompt"]
+        table = dict(table, prompt=text)
+        return self._made({"type": "watch", "seat": seat, "table": table, "decision": self.decision,
+                           "seconds_left": left})
+
+    # ------------------------------------------------------------------ kept (keep.py)
+
+    def pending(self) -> dict:
+        out = super().pending()
+        out.update(submitted={str(s): a for s, a in self.submitted.items()}, people=self.people,
+                   tokens=self.tokens, forfeits=self.forfeits)
+        return out
+
+    def restore(self, steps: list[list[int]], pending: dict) -> None:
+        self._by_seat = {s: [] for s in self.histories}
+        self.people = {int(s): n for s, n in pending["people"].items()}
+        self.tokens = {int(s): t for s, t in pending["tokens"].items()}
+        self.forfeits = {int(s): n for s, n in pending["forfeits"].items()}
+        super().restore(steps, pending)
+        self.submitted = {int(s): a for s, a in pending["submitted"].items()}
+        self._by_seat = {}
+        if self.started() and not self._over():
+            self.deadline = time.monotonic() + self.turn_seconds  # a restart gives a fresh clock

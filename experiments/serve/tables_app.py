@@ -1,0 +1,145 @@
+"""The server's side of tables for several people (tables.py): their messages, and
+delivering each seat's messages to the pages listening at it.
+
+Messages from a page:
+- `table`: a new table: what a `new` message holds (game, variant, players, options,
+  seed), plus `seats` (per seat: "person" or an agent spec from the allow-list),
+  `name` (the creator's; the creator takes the first person's seat) and `turn_seconds`;
+- `join` (id, name, optional seat): take a free person's seat; the reply `joined`
+  carries the seat token, which only this page gets;
+- `spectate` (id): listen as a spectator (no hand);
+- `act` (id, token, action, decision) and `resume` (id, token; no token: a spectator):
+  as for a game of one person, the token saying for which seat.
+
+Everything a table does is delivered to every page listening at it, each its own seat's
+messages (Connection.push); a reply to the page that asked is only `joined` or `error`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from sixnimmt_env.core.errors import ConfigError, IllegalActionError
+
+from .allowed import AllowList
+from .messages import shown, whole_number
+from .setup import MAX_SEED, game_from, person_name
+from .store import Connection, GameStore
+from .tables import DEFAULT_TURN_SECONDS, MAX_TURN_SECONDS, MIN_TURN_SECONDS, SPECTATOR, TableSession
+
+TABLE_TYPES = ("table", "join", "spectate")
+
+
+def table_params(msg: dict, allowed: AllowList) -> dict:
+    """A `table` message's normalized parameters (as kept in the database)."""
+    import secrets
+
+    game = game_from(msg)
+    seats = msg.get("seats")
+    if not isinstance(seats, list) or len(seats) != game.info.players:
+        raise ConfigError(f"seats must list {game.info.players} seats, each \"person\" or an agent spec")
+    if not all(isinstance(s, str) and s.strip() for s in seats):
+        raise ConfigError(f"a seat is \"person\" or an agent spec, got {shown(seats)}")
+    seats = [s.strip() if s.strip() == "person" else allowed.check(s.strip(), game.info.game) for s in seats]
+    turn = msg.get("turn_seconds", DEFAULT_TURN_SECONDS)
+    turn = whole_number("turn_seconds", turn, MIN_TURN_SECONDS, MAX_TURN_SECONDS)
+    seed = msg.get("seed")
+    seed_given = seed not in (None, "")
+    seed = whole_number("seed", seed if seed_given else secrets.randbits(64), 0, MAX_SEED)
+    return {"table": True, "game": game.info.game, "variant": msg.get("variant") or None,
+            "players": game.info.players, "options": msg.get("options") or {}, "seats": seats,
+            "seed": str(seed), "seed_given": seed_given, "turn_seconds": turn, "name": person_name(msg.get("name"))}
+
+
+def table_of(params: dict, game=None) -> TableSession:
+    """The TableSession of normalized parameters, before anyone joined."""
+    from .agents import shared_agents
+
+    game = game or game_from(params)
+    specs = [s for s in params["seats"] if s != "person"]
+    session = TableSession(game, params["seats"], int(params["seed"]), turn_seconds=params["turn_seconds"],
+                           seed_given=params["seed_given"], agents=shared_agents(specs, game.info.game))
+    session.params = params
+    return session
+
+
+def deliver(session: TableSession, by_seat: dict) -> None:
+    """Each listening page gets its seat's messages (a spectator the spectator's)."""
+    for conn, seat in list(session.listeners.items()):
+        for message in by_seat.get(seat, []):
+            conn.push(message)
+
+
+def listen(session: TableSession, conn: Connection | None, seat) -> None:
+    if conn is not None:
+        session.listeners[conn] = seat
+        conn.tables[session.id] = session
+
+
+def _with_lock(session: TableSession, store: GameStore, work):
+    with session.lock:
+        by_seat = work()
+        store.kept(session)
+        deliver(session, by_seat)
+        return by_seat
+
+
+async def handle_table(store: GameStore, msg: dict, conn: Connection | None, allowed: AllowList) -> list[dict]:
+    """The replies to a table's message (its other messages are delivered to listeners)."""
+    kind = msg["type"]
+    if kind == "table":
+        if conn is not None:
+            store.count_table(conn.address)
+        params = table_params(msg, allowed)
+        session = await asyncio.to_thread(table_of, params)
+        session.audit = store.audit
+        seat, token, _ = session.join(params["name"])
+        store.add(session, address=conn.address if conn is not None else None)  # no page owns a table (limits.py)
+        await asyncio.to_thread(store.kept_new, session)
+        listen(session, conn, seat)
+        return [{"type": "joined", "id": session.id, "seat": seat, "token": token}] + session.snapshot_for(seat)
+    session = await asyncio.to_thread(store.get, msg.get("id"))
+    if not isinstance(session, TableSession):
+        raise ConfigError("not a table: join or watch a table by its link")
+    if kind == "spectate":
+        listen(session, conn, SPECTATOR)
+        with session.lock:
+            return session.snapshot_for(SPECTATOR)
+    name = person_name(msg.get("name"))
+    seat = msg.get("seat")
+    if seat is not None:
+        seat = whole_number("seat", seat, 1, session.info.players) - 1
+    holder: dict = {}
+
+    def work():
+        holder["seat"], holder["token"], by_seat = session.join(name, seat)
+        listen(session, conn, holder["seat"])
+        return {s: m for s, m in by_seat.items() if s != holder["seat"]}  # the joiner gets its snapshot below
+    await asyncio.to_thread(_with_lock, session, store, work)
+    with session.lock:
+        return ([{"type": "joined", "id": session.id, "seat": holder["seat"], "token": holder["token"]}]
+                + session.snapshot_for(holder["seat"]))
+
+
+async def table_act(store: GameStore, session: TableSession, msg: dict, conn: Connection | None) -> list[dict]:
+    """`act` or `resume` at a table: the token says the seat (resume without one: a spectator)."""
+    token = msg.get("token")
+    if msg["type"] == "resume":
+        seat = SPECTATOR if token is None else session.seat_of(token)
+        listen(session, conn, seat)
+        with session.lock:
+            return session.snapshot_for(seat)
+    if token is None:
+        raise IllegalActionError("a spectator takes no actions: join a free seat to play")
+    seat = session.seat_of(token)
+    listen(session, conn, seat)
+    await asyncio.to_thread(_with_lock, session, store,
+                            lambda: session.answer(seat, msg.get("action"), msg.get("decision")))
+    return []
+
+
+async def run_clocks(store: GameStore) -> None:
+    """Play the lowest legal action for each person whose turn clock ran out (a forfeit)."""
+    for session in [s for s in list(store.games.values()) if isinstance(s, TableSession)]:
+        if session.deadline is not None:
+            await asyncio.to_thread(_with_lock, session, store, session.clock_ran_out)

@@ -1,0 +1,150 @@
+"""Tables for several people (experiments/serve/tables.py, tables_app.py), in process.
+
+Two people and a spectator at one table, over three WebSockets: each person's frames hold
+only their own hand (the other's cards still in hand appear in none of their frames, nor
+the spectator's, whose frames hold no hand at all); a forged token, a token of another
+table, an unknown table and an oversized name are refused with one line; a person who
+lets the turn clock run out gets their lowest legal card, counted as a forfeit; a table
+kept in the database comes back after a restart with its seats and tokens.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import pytest
+
+with warnings.catch_warnings():  # starlette's note on its httpx dependency, not ours to act on
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from fastapi.testclient import TestClient
+
+from experiments.serve.app import create_app
+from experiments.serve.db import Database
+from sixnimmt_env.core.records import replay
+
+ORIGIN = "http://testserver"
+TABLE = {"type": "table", "game": "cards", "players": 4, "seats": ["person", "person", "random", "lowest"],
+         "seed": 5, "options": {"max_rounds": "1"}, "name": "Ada", "turn_seconds": 60}
+
+
+def _until(ws, decision: int, late_ok: bool = False) -> list[dict]:
+    """Frames up to the first that waits past `decision` (a turn or a wait), or the end;
+    `late_ok`: an answer the clock overtook (a stale decision) is no failure."""
+    got = []
+    while True:
+        msg = ws.receive_json()
+        if late_ok and msg["type"] == "error" and "stale decision" in msg["message"]:
+            continue
+        assert msg["type"] != "error", msg
+        got.append(msg)
+        if msg["type"] == "over" or (msg["type"] in ("turn", "watch") and msg.get("decision", -1) > decision):
+            return got
+
+
+def _cards(obj) -> set:
+    """Every card id shown anywhere in a frame."""
+    if isinstance(obj, dict):
+        return ({obj["card"]} if isinstance(obj.get("card"), int) else set()).union(*map(_cards, obj.values()))
+    if isinstance(obj, list):
+        return set().union(*map(_cards, obj)) if obj else set()
+    return set()
+
+
+def _hand(msg) -> set:
+    return {c["card"] for c in msg["table"]["hand"]}
+
+
+@pytest.fixture()
+def client(tmp_path):
+    db = Database(tmp_path)
+    with TestClient(create_app(idle_seconds=600, origins=[ORIGIN], db=db)) as c:
+        yield c
+    db.close()
+
+
+def test_each_seat_sees_only_its_own_hand_and_acts_only_for_itself(client):
+    with client.websocket_connect("/ws") as a, client.websocket_connect("/ws") as b, \
+            client.websocket_connect("/ws") as spectator:
+        a.send_text(json.dumps(TABLE))
+        joined = a.receive_json()
+        table, token_a = joined["id"], joined["token"]
+        frames = {"a": _until(a, -1), "b": [], "spectator": []}
+        assert frames["a"][-1]["type"] == "watch" and "waiting for seat 2 to join" in frames["a"][-1]["table"]["prompt"]
+        b.send_text(json.dumps({"type": "join", "id": table, "name": "Bob"}))
+        joined_b = b.receive_json()
+        assert joined_b["seat"] == 1 and joined_b["token"] != token_a
+        spectator.send_text(json.dumps({"type": "spectate", "id": table}))
+        last = {"a": None, "b": None}
+        frames["b"] += _until(b, -1)
+        frames["a"] += _until(a, -1)
+        frames["spectator"] += _until(spectator, -1)
+        last = {"a": frames["a"][-1], "b": frames["b"][-1]}
+        for name, msg in (("b", b), ("a", a)):  # one cannot act for the other: only a token says the seat
+            msg.send_text(json.dumps({"type": "act", "id": table, "token": "forged", "action": 0, "decision": 0}))
+            error = msg.receive_json()
+            assert error["type"] == "error" and "not a seat token of this table" in error["message"]
+        for _ in range(3):  # three decisions, each person answering their own
+            d = last["a"]["decision"]
+            for name, ws, token in (("a", a, token_a), ("b", b, joined_b["token"])):
+                if last[name]["type"] == "turn":
+                    ws.send_text(json.dumps({"type": "act", "id": table, "token": token,
+                                             "action": last[name]["legal"][0], "decision": d}))
+            for name, ws in (("a", a), ("b", b), ("spectator", spectator)):
+                frames[name] += _until(ws, d)
+            last = {"a": frames["a"][-1], "b": frames["b"][-1]}
+        hand_a, hand_b = _hand(last["a"]), _hand(last["b"])
+        assert hand_a and hand_b and not hand_a & hand_b
+        assert not any(_cards(f) & hand_b for f in frames["a"]), "Bob's cards reached Ada's page"
+        assert not any(_cards(f) & hand_a for f in frames["b"]), "Ada's cards reached Bob's page"
+        assert not any(_cards(f) & (hand_a | hand_b) for f in frames["spectator"])
+        assert all(not f.get("table", {}).get("hand") for f in frames["spectator"])
+        assert {f.get("seat") for f in frames["a"] if "table" in f} == {0}
+
+
+def test_bad_tokens_unknown_tables_and_long_names_are_refused_in_one_line(client):
+    with client.websocket_connect("/ws") as a:
+        a.send_text(json.dumps(TABLE))
+        table = a.receive_json()["id"]
+        _until(a, -1)
+        a.send_text(json.dumps(dict(TABLE, seats=["person", "random", "random", "random"])))
+        other_token = a.receive_json()["token"]
+        _until(a, -1)
+        cases = [({"type": "act", "id": table, "token": other_token, "action": 0, "decision": 0}, "not a seat token"),
+                 ({"type": "resume", "id": table, "token": "x" * 5000}, "not a seat token"),
+                 ({"type": "join", "id": "no-such-table", "name": "Eve"}, "no game"),
+                 ({"type": "join", "id": table, "name": "E" * 41}, "name too long"),
+                 ({"type": "join", "id": table, "name": "Eve", "seat": 3}, "not a free seat"),
+                 ({"type": "table", **{k: v for k, v in TABLE.items() if k != "type"}, "seats": ["person", "py:x.py:A",
+                                                                                              "random", "random"]}, "")]
+        for msg, fragment in cases:
+            a.send_text(json.dumps(msg))
+            reply = a.receive_json()
+            assert reply["type"] == "error" and fragment in reply["message"] and "\n" not in reply["message"], reply
+
+
+def test_the_turn_clock_plays_the_lowest_legal_card_as_a_forfeit_and_a_table_survives_a_restart(tmp_path):
+    db = Database(tmp_path)
+    with TestClient(create_app(idle_seconds=600, origins=[ORIGIN], db=db)) as c, c.websocket_connect("/ws") as a:
+        a.send_text(json.dumps(dict(TABLE, seats=["person", "random", "random", "random"], turn_seconds=1)))
+        joined = a.receive_json()
+        first = _until(a, -1)[-1]
+        assert first["type"] == "turn" and first["seconds_left"] <= 1
+        later = _until(a, first["decision"])  # nothing sent: the clock answers
+        played = [e for f in later if f["type"] == "step" for e in f["table"]["events"] if e.get("seat") == 0]
+        assert played, later[0]
+    assert db.read("SELECT forfeits FROM seats WHERE table_id = ? AND seat = 0", (joined["id"],)) == [(1,)]
+    (step,), = db.read("SELECT actions FROM decisions WHERE table_id = ? AND step = ?", (joined["id"], first["decision"]))
+    assert json.loads(step)[0] == min(first["legal"])  # the lowest legal card
+    with TestClient(create_app(idle_seconds=600, origins=[ORIGIN], db=db)) as c, c.websocket_connect("/ws") as a:
+        a.send_text(json.dumps({"type": "resume", "id": joined["id"], "token": joined["token"]}))
+        setup = a.receive_json()
+        assert setup["type"] == "setup" and setup["seat"] == 0 and setup["names"][0] == "you (Ada)"
+        last = _until(a, -1)[-1]
+        while last["type"] != "over":
+            a.send_text(json.dumps({"type": "act", "id": joined["id"], "token": joined["token"],
+                                    "action": last["legal"][0], "decision": last["decision"]}))
+            last = _until(a, last["decision"], late_ok=True)[-1]  # the 1 s clock may answer first
+        record = c.get(last["record"]).json()
+        assert not replay(record).differences and record["seats"][0] == "human"
+    db.close()
