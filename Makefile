@@ -10,12 +10,16 @@ CHROMIUM := /usr/bin/chromium
 .PHONY: run test bench clean browser docs
 
 $(STAMP): pyproject.toml
+	@echo "setting up $(VENV): a virtual env, then torch and the lab's packages (pip is quiet: a few minutes)"
 	python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	# torch pinned first: the CPU build on this machine's disk. Left to itself,
 	# stable-baselines3 would pull an unpinned torch, a multi-GB CUDA build.
+	@echo "installing torch $(TORCH_VERSION) (CPU build) into $(VENV) ..."
 	$(PY) -m pip install --quiet torch==$(TORCH_VERSION)
+	@echo "installing the lab (editable) with numpy, numba, stable-baselines3, pettingzoo, ray and the test tools ..."
 	$(PY) -m pip install --quiet -e ".[test,ray]"
+	@echo "installed: $(VENV)/bin/sixnimmt"
 	touch $(STAMP)
 
 run: $(STAMP)  ## the main job: the standard 4-player tournament (report and plots in out/standard/)
