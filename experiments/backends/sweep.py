@@ -30,6 +30,10 @@ The trial list is drawn once, here, with its own seed (not by Tune's search algo
 and saved in runs/sweep-<name>/sweep.json: a resumed sweep runs the same trials, and a
 trial cut short resumes its training run from its last checkpoint (`train --resume`).
 Evaluation figure: `points_per_round` of eval.csv (lower is better).
+
+The sweep file, its base config and a resumed sweep.json are read through the lab's
+bounded readers (`core/untrusted.read_toml`, `read_json`) and checked field by field:
+anything odd is one line naming it, before Ray or any trial starts.
 """
 
 from __future__ import annotations
@@ -38,43 +42,95 @@ import csv
 import itertools
 import json
 import os
+import re
 import shutil
-import tomllib
 from pathlib import Path
 
 import numpy as np
 
 from sixnimmt_env.core.errors import ConfigError
+from sixnimmt_env.core.untrusted import read_json, read_toml
 from training.runs import read_evals
 
 METRIC, MODE = "points_per_round", "min"
 SPEC_KEYS = {"name", "base", "search", "samples", "seed", "max_concurrent", "cpus_per_trial",
              "set", "grid", "random", "asha"}
 DISTRIBUTIONS = ("uniform", "loguniform", "randint", "choice")
+SPEC_TABLES = ("set", "grid", "random", "asha")
+SPEC_COUNTS = {"samples": 1, "seed": 0, "max_concurrent": 1, "cpus_per_trial": 1}  # whole numbers, their least
+MAX_SPEC_BYTES = 2**20  # a sweep file is under 2 kB; sweep.json holds each trial's config
+MAX_SAVED_BYTES = 64 * 2**20
 SUMMARY_COLUMNS = ["trial", "run", "params", "status", "evaluations", "timesteps", "last_eval",
                    "best_eval", "steps_per_s", "wall_s"]
 
 
+def _shown(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:60] + "..."
+
+
 def load_spec(path: str | Path) -> dict:
     """The sweep file, checked (ConfigError naming what is wrong)."""
-    try:
-        spec = tomllib.loads(Path(path).read_text())
-    except (OSError, tomllib.TOMLDecodeError) as e:
-        raise ConfigError(f"cannot read sweep file {path}: {e}") from None
+    return check_spec(read_toml(path, limit=MAX_SPEC_BYTES, what=f"sweep file {path}"))
+
+
+def check_spec(spec: dict) -> dict:
+    """`spec` if every key of a sweep file holds a value of its kind (ConfigError naming
+    the first that does not)."""
     unknown = set(spec) - SPEC_KEYS
     if unknown:
         raise ConfigError(f"unknown sweep key(s): {', '.join(sorted(unknown))}; valid: {', '.join(sorted(SPEC_KEYS))}")
-    if not spec.get("name"):
-        raise ConfigError("a sweep file needs a name")
+    name = spec.get("name")
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}", name):
+        raise ConfigError(f"a sweep file needs a name: letters, digits, _ . - (it names runs/sweep-<name>), "
+                          f"got {_shown(name)}")
+    if not isinstance(spec.get("base", ""), str):
+        raise ConfigError(f"base must be a training config's path, got {_shown(spec['base'])}")
     if spec.get("search", "grid") not in ("grid", "random"):
-        raise ConfigError(f"search must be grid or random, got {spec['search']!r}")
+        raise ConfigError(f"search must be grid or random, got {_shown(spec['search'])}")
+    for key in SPEC_TABLES:
+        if not isinstance(spec.get(key, {}), dict):
+            raise ConfigError(f"[{key}] must be a table, got {_shown(spec[key])}")
+    for key, least in SPEC_COUNTS.items():
+        value = spec.get(key, least)
+        if type(value) is not int or value < least:
+            raise ConfigError(f"{key} must be a whole number >= {least}, got {_shown(value)}")
     for key, values in spec.get("grid", {}).items():
         if not isinstance(values, list) or not values:
             raise ConfigError(f"[grid] {key} must be a non-empty list of values")
     for key, dist in spec.get("random", {}).items():
-        if not isinstance(dist, dict) or len(dist) != 1 or next(iter(dist)) not in DISTRIBUTIONS:
-            raise ConfigError(f"[random] {key} must be one of {{{', '.join(d + ' = ...' for d in DISTRIBUTIONS)}}}")
+        _check_distribution(key, dist)
+    _check_asha(spec.get("asha", {}))
     return spec
+
+
+def _check_distribution(key: str, dist) -> None:
+    """A [random] field: {choice = [values]} or {uniform|loguniform|randint = [low, high]}."""
+    if not isinstance(dist, dict) or len(dist) != 1 or next(iter(dist)) not in DISTRIBUTIONS:
+        raise ConfigError(f"[random] {key} must be one of {{{', '.join(d + ' = ...' for d in DISTRIBUTIONS)}}}")
+    (kind, args), = dist.items()
+    if kind == "choice":
+        ok = isinstance(args, list) and bool(args)
+    else:
+        number = int if kind == "randint" else (int, float)
+        ok = (isinstance(args, list) and len(args) == 2 and all(isinstance(a, number) and not isinstance(a, bool)
+                                                                  for a in args) and args[0] < args[1]
+              and (kind != "loguniform" or args[0] > 0))
+    if not ok:
+        want = "a non-empty list" if kind == "choice" else "[low, high], low < high" + (
+            ", both > 0" if kind == "loguniform" else "") + (", whole numbers" if kind == "randint" else "")
+        raise ConfigError(f"[random] {key}: {kind} takes {want}, got {_shown(args)}")
+
+
+def _check_asha(asha: dict) -> None:
+    unknown = set(asha) - {"grace_steps", "reduction_factor"}
+    if unknown:
+        raise ConfigError(f"unknown [asha] key(s): {', '.join(sorted(unknown))}; valid: grace_steps, reduction_factor")
+    grace, factor = asha.get("grace_steps", 1), asha.get("reduction_factor", 2)
+    if type(grace) is not int or grace < 1:
+        raise ConfigError(f"[asha] grace_steps must be a whole number >= 1, got {_shown(grace)}")
+    if isinstance(factor, bool) or not isinstance(factor, (int, float)) or not factor > 1:
+        raise ConfigError(f"[asha] reduction_factor must be a number > 1, got {_shown(factor)}")
 
 
 def _draw(dist: dict, rng: np.random.Generator):
@@ -114,8 +170,37 @@ def base_values(spec: dict, root: Path) -> dict:
     path = Path(base)
     if not path.is_absolute() and not path.exists() and (root / base).exists():
         path = root / base
-    text = path.read_text()
-    return tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
+    from training.config import MAX_CONFIG_BYTES
+
+    read = read_toml if path.suffix == ".toml" else read_json
+    values = read(path, limit=MAX_CONFIG_BYTES, what=f"the sweep's base config {path}")
+    if not isinstance(values, dict):
+        raise ConfigError(f"the sweep's base config {path}: not a table of training config fields")
+    return values
+
+
+def read_saved(sweep_dir: Path) -> dict:
+    """The sweep.json of a sweep to resume, read within bounds and checked in its shape."""
+    path = sweep_dir / "sweep.json"
+    saved = read_json(path, limit=MAX_SAVED_BYTES, what=str(path))
+    trials = saved.get("trials") if isinstance(saved, dict) else None
+    if not (isinstance(saved, dict) and isinstance(saved.get("spec"), dict) and isinstance(saved.get("runs_dir"), str)
+            and isinstance(trials, list) and trials
+            and all(isinstance(t, dict) and isinstance(t.get("name"), str) and isinstance(t.get("train"), dict)
+                    and isinstance(t.get("params", {}), dict) for t in trials)):
+        raise ConfigError(f"{path}: not a sweep's record (spec, runs_dir, and trials with a name and a train config)")
+    try:
+        check_spec(saved["spec"])
+    except ConfigError as e:
+        raise ConfigError(f"{path}: {e}") from None
+    from training.config import TrainConfig
+
+    for t in trials:  # each trial's config as its run will read it
+        try:
+            TrainConfig.from_dict(t["train"])
+        except ConfigError as e:
+            raise ConfigError(f"{path}: trial {_shown(t['name'])}: {e}") from None
+    return saved
 
 
 def trial_config(base: dict, trial: dict):
@@ -157,7 +242,7 @@ def run_sweep(spec_file: str | Path | None, runs_dir: str | Path = "runs", *, re
         sweep_dir = Path(resume).resolve()
         if not (sweep_dir / "sweep.json").exists():
             raise ConfigError(f"{sweep_dir} holds no sweep to resume")
-        saved = json.loads((sweep_dir / "sweep.json").read_text())
+        saved = read_saved(sweep_dir)
     else:
         spec = load_spec(spec_file)
         runs_dir = Path(runs_dir).resolve()

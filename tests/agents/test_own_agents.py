@@ -165,6 +165,7 @@ MALFORMED = {  # the bot's kind of answer (tests/data/bots/malformed_bot.py) -> 
     "not-json": "not JSON", "string": "answered a string, not a list", "object": "answered an object, not a list",
     "wrong-type": "not a list of 3 integer action(s)", "two-answers": "wrote before it was asked",
     "half-line": "half a line came", "closed-stdout": "closed its stdout",
+    "start-string": "answered the start message with a string, not a JSON object",
 }
 
 

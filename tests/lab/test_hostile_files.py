@@ -1,10 +1,12 @@
 """Every file reader is bounded (core/untrusted.py): deep nesting, a 5,000-digit integer,
 non-UTF-8 bytes, /dev/zero and an oversized file give the one-line error and exit code 2
-in replay, --layout, --config, tournament --resume and report, never a traceback, and
-nothing is read past the size limit (README "Security")."""
+in replay, --layout, --config, tournament --resume, report and sweep (its file, base
+config and sweep.json), never a traceback, and nothing is read past the size limit
+(README "Security")."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -198,3 +200,68 @@ def test_a_fifo_is_refused_before_it_is_opened(tmp_path, monkeypatch):
         os.close(release)
         line = assert_one_line_error(code, err)
         assert "not a regular file" in line and str(fifo) not in opened, (name, line)
+
+
+# ---------------------------------------------------------------------- sweep files (issue 60)
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_sweep_file(tmp_path, kind):
+    """`sixnimmt sweep FILE` read its TOML with a bare tomllib: the file, its base config
+    and a resumed sweep.json now go through core/untrusted (one line, exit code 2)."""
+    from experiments.backends.sweep import MAX_SPEC_BYTES
+    f = hostile(tmp_path / "s.toml", kind, MAX_SPEC_BYTES, toml=True)
+    code, _, err = run_cli("sweep", f, "--runs-dir", tmp_path / "runs")
+    check(code, err, kind)
+    assert not (tmp_path / "runs").exists()
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_sweep_base_config_and_saved_sweep(tmp_path, kind):
+    from experiments.backends.sweep import MAX_SAVED_BYTES, base_values, read_saved
+    from sixnimmt_env.core.errors import ConfigError
+    from training.config import MAX_CONFIG_BYTES
+    base = hostile(tmp_path / "base.json", kind, MAX_CONFIG_BYTES)
+    (tmp_path / "saved").mkdir()
+    hostile(tmp_path / "saved" / "sweep.json", kind, MAX_SAVED_BYTES)
+    for read in (lambda: base_values({"base": str(base)}, tmp_path), lambda: read_saved(tmp_path / "saved")):
+        with pytest.raises(ConfigError) as e:
+            read()
+        check(2, str(e.value) + "\n", kind)
+
+
+@pytest.mark.parametrize("text, words", [
+    ('name = "x"\ngrid = "seed"\n', "[grid] must be a table"),
+    ('name = "x"\nsamples = [1]\n', "samples must be a whole number"),
+    ('name = "x"\nmax_concurrent = 0\n', "max_concurrent must be a whole number >= 1"),
+    ('name = "../../up"\n', "a sweep file needs a name"),
+    ('name = 7\n', "a sweep file needs a name"),
+    ('name = "x"\nbase = ["a"]\n', "base must be"),
+    ('name = "x"\n[random]\nlr = {loguniform = [0, 1]}\n', "loguniform takes [low, high]"),
+    ('name = "x"\n[random]\nn = {randint = ["a", 2]}\n', "randint takes"),
+    ('name = "x"\n[random]\nn = {choice = []}\n', "choice takes a non-empty list"),
+    ('name = "x"\n[asha]\nreduction_factor = 1\n', "reduction_factor must be a number > 1"),
+    ('name = "x"\n[asha]\ngrace = 1\n', "unknown [asha] key"),
+])
+def test_sweep_fields_of_the_wrong_kind_are_one_line(tmp_path, text, words):
+    """Each was an AttributeError, TypeError or ValueError in trials() or under Tune."""
+    from experiments.backends.sweep import load_spec
+    from sixnimmt_env.core.errors import ConfigError
+    (tmp_path / "s.toml").write_text(text)
+    with pytest.raises(ConfigError, match=re.escape(words)):
+        load_spec(tmp_path / "s.toml")
+
+
+def test_a_saved_sweep_of_the_wrong_shape_is_one_line(tmp_path):
+    import json
+
+    from experiments.backends.sweep import read_saved
+    from sixnimmt_env.core.errors import ConfigError
+    good = {"spec": {"name": "x"}, "runs_dir": str(tmp_path), "trials": [{"name": "x-00", "train": {}, "params": {}}]}
+    for bad, words in (([], "not a sweep's record"), ({**good, "trials": [{"name": 1}]}, "not a sweep's record"),
+                       ({**good, "spec": {"name": "x", "seed": "0"}}, "seed must be a whole number"),
+                       ({**good, "trials": [{"name": "x-00", "train": {"players": 99}}]}, "trial 'x-00'")):
+        (tmp_path / "sweep.json").write_text(json.dumps(bad))
+        with pytest.raises(ConfigError, match=re.escape(words)):
+            read_saved(tmp_path)
+    (tmp_path / "sweep.json").write_text(json.dumps(good))
+    assert read_saved(tmp_path) == good

@@ -21,7 +21,7 @@ out = sys.stdout.buffer
 for line in sys.stdin.buffer:
     message = json.loads(line)
     if message["type"] == "start":
-        out.write(b'{"type": "ready"}\n')
+        out.write(b'"ready"\n' if kind == "start-string" else b'{"type": "ready"}\n')
         if kind == "deaf":  # never reads its stdin again: a long message must not block the run
             out.flush()
             time.sleep(600)
