@@ -47,8 +47,8 @@ OPTIONS: dict[str, tuple[Any, Any]] = {
         None, help="cards only: full (default), or exact (known deck: cards 1..10*players+4).")),
     "layout": (Optional[str], typer.Option(
         None, "--layout", metavar="FILE|NAME",
-        help="board only: the board, a shipped layout's name (default basic-default) or a TOML/JSON layout "
-             "file (docs/board-layout.md).")),
+        help="board only: the board, a shipped layout's name or a TOML/JSON layout file (docs/board-layout.md); "
+             "default: the variant's side, basic-default (basic, luck) or pro-default (pro, pro-luck).")),
     "next_row": (Optional[str], typer.Option(
         None, help="board only: where a tile goes after taking a row: scan (default: the first empty row "
                    "below) or rotate (the first empty row after the last one opened).")),

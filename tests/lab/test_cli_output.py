@@ -1,5 +1,5 @@
 """What the commands print for people: `--help` with no type beside a flag (a flag takes no
-value), and a progress bar whose total settles instead of jumping while the estimate of a
+value) and with each board variant's default layout, and a progress bar whose total settles instead of jumping while the estimate of a
 match's length swings."""
 
 from __future__ import annotations
@@ -17,6 +17,18 @@ def test_help_shows_a_type_only_beside_options_that_take_a_value():
         out = CliRunner().invoke(app, [command, "--help"], env={"COLUMNS": "120"}).stdout
         assert "--help" in out and "<bool>" not in out, command
     assert "<int>" in CliRunner().invoke(app, ["match", "--help"], env={"COLUMNS": "120"}).stdout
+
+
+def test_help_names_the_board_layout_of_each_variant():
+    from sixnimmt_env.board.layout_files import DEFAULT_LAYOUT
+    from sixnimmt_env.board.rules import SIDE
+
+    for command in ("match", "tournament", "demo", "play"):
+        out = CliRunner().invoke(app, [command, "--help"], env={"COLUMNS": "200"}).stdout
+        out = " ".join(out.replace("│", " ").split())  # the help box's wrapped lines as one text
+        for side, layout in DEFAULT_LAYOUT.items():  # each side's default with the variants played on it
+            variants = ", ".join(v for v, s in SIDE.items() if s == side)
+            assert f"{layout} ({variants})" in out, (command, layout)
 
 
 def test_a_match_bar_total_moves_by_small_steps_and_ends_at_the_count():
