@@ -157,20 +157,26 @@ def _play(names: list[str], agents: dict, game, deal_seeds, rng, *, records: boo
             share = float(fraction_done(st).mean()) if fraction_done is not None else float(over.mean())
             progress(made, share)
     rows = _rows(game, st, names, position, rotation)
-    for name in distinct:  # external bots: the decisions played for them (agents.external), and why
-        take = getattr(agents[name], "take_forfeits", None)
-        taken = take() if take is not None else {}
-        why = agents[name].fault_text() if taken and hasattr(agents[name], "fault_text") else None
-        for g, n in taken.items():
-            rows[g].setdefault("forfeits", {})[name] = n
-            if why:
-                rows[g].setdefault("forfeit_reasons", {})[name] = why
+    _add_forfeits(rows, {name: agents[name] for name in distinct})
     recs = []
     if recorder is not None:
         recs = recorder.records(st)
         for rec, row in zip(recs, rows):
             rec["seats"] = row["seats"]
     return rows, act_time, decisions, recs
+
+
+def _add_forfeits(rows: list[dict], agents: dict) -> None:
+    """External bots: the decisions played for them in each game (agents.external), and
+    why, into the game's row (`forfeits`, `forfeit_reasons`)."""
+    for name, agent in agents.items():
+        take = getattr(agent, "take_forfeits", None)
+        taken = take() if take is not None else {}
+        why = agent.fault_text() if taken and hasattr(agent, "fault_text") else None
+        for g, n in taken.items():
+            rows[g].setdefault("forfeits", {})[name] = n
+            if why:
+                rows[g].setdefault("forfeit_reasons", {})[name] = why
 
 
 def _rows(game, st, names: list[str], position, rotation) -> list[dict]:
