@@ -23,6 +23,9 @@ from .game_rules import GameRules, board_defaults
 from .pool import GROUPS
 
 POLICIES = ("mlp", "card-scorer", "tile-scorer")
+LEARNERS = ("sb3", "lab")
+"""The PPO implementations a run can learn with (TrainConfig.learner)."""
+DEVICES = ("cpu", "cuda", "auto")
 MAX_CONFIG_BYTES = 2**20  # a config file is under 2 kB
 MAX_SIZES = {"num_games": 1 << 16, "n_steps": 1 << 16, "batch_size": 1 << 20, "n_epochs": 1000,
              "eval_deals": 1 << 20, "torch_threads": 256, "max_snapshots": 10_000}
@@ -200,7 +203,15 @@ class TrainConfig(RunConfig):
     """penalty (the card game's name of points), points, relative or rank (see
     sixnimmt_env.core.rewards; rewards are signed so that higher is better in every game)."""
     num_games: int = 512
-    """Games stepped at once by the VecEnv (one learning seat each)."""
+    """Games stepped at once by the VecEnv against the league (one learning seat each)."""
+    self_play_games: int = 0
+    """Further games of pure self-play stepped at once, in which every seat is the learner
+    (each a learning seat: a game gives `players` samples a step); 0: none."""
+    learner: str = "sb3"
+    """sb3 (sb3-contrib's MaskablePPO.learn) or lab (training/lab_ppo.py: the same network
+    and files, a leaner update that drops forced decisions; issue 59)."""
+    device: str = "cpu"
+    """Where the network trains: cpu, cuda, or auto (a GPU when torch sees one)."""
     n_steps: int = 32
     """Steps per game between updates (rollout length)."""
     batch_size: int = 4096
@@ -258,6 +269,12 @@ class TrainConfig(RunConfig):
         self.game_rules(self.players)  # the rule options and the seat count, checked by the game's rules
         check_option("episode", self.episode, EPISODES)
         check_option("reward", self.reward, REWARDS)
+        check_option("learner", self.learner, LEARNERS)
+        check_option("device", self.device, DEVICES)
+        if self.self_play_games < 0 or self.self_play_games > MAX_SIZES["num_games"]:
+            raise ConfigError(f"self_play_games must be in 0..{MAX_SIZES['num_games']}, got {self.self_play_games}")
+        if self.self_play_games and self.game_share:
+            raise ConfigError("self_play_games and game_share cannot be combined (yet): choose one")
         if not self.name or self.name in (".", "..") or any(c in self.name for c in "/\\\0"):
             raise ConfigError(f"name must be a directory name (no slashes), got {self.name!r}")
         if not 0 <= self.game_share < 1:

@@ -20,6 +20,8 @@ from sixnimmt_env.adapters.vec_env import SixNimmtVecEnv
 
 GAME_SEED_OFFSET = 1_000_003
 """The whole-game part's seed is the run's plus this: its deals differ from the rounds'."""
+SELF_PLAY_SEED_OFFSET = 2_000_003
+"""The self-play part's seed is the run's plus this (`self_play_games`)."""
 
 
 class ConcatVecEnv(VecEnv):
@@ -115,6 +117,11 @@ def training_env(cfg, pool, seed: int) -> VecEnv:
         return SixNimmtVecEnv(num_games, game=cfg.game, rules=cfg.game_rules(cfg.players), opponents=opponents,
                               reward=cfg.reward, episode=episode, seed=part_seed, observation=cfg.observation)
 
+    if cfg.self_play_games:  # every seat learns in these games: the current policy everywhere
+        selfplay = SixNimmtVecEnv(cfg.self_play_games, game=cfg.game, rules=cfg.game_rules(cfg.players),
+                                  learners=cfg.players, reward=cfg.reward, episode=cfg.episode,
+                                  seed=seed + SELF_PLAY_SEED_OFFSET, observation=cfg.observation)
+        return ConcatVecEnv([selfplay, part(cfg.num_games, cfg.episode, seed, pool)])
     if not cfg.game_share:
         return part(cfg.num_games, cfg.episode, seed, pool)
     games = min(max(round(cfg.num_games * cfg.game_share), 1), cfg.num_games - 1)

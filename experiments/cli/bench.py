@@ -126,16 +126,21 @@ def bench_serve_cmd(
     moves: int = typer.Option(60, help="Timed moves of the single game (round trip)."),
     games: int = typer.Option(20, help="Games played at once in the concurrency run."),
     opponents: str = typer.Option("mcs,mcs,mcs", help="The agents of every game (4 seats with you)."),
+    tables: int = typer.Option(0, help="Then this many one-round tables at once, each two scripted people and "
+                                       "the --table-agents, the database on (0: none)."),
+    table_agents: str = typer.Option("random,random", help="The agents of every table of --tables."),
     seed: int = SEED,
     as_json: bool = AS_JSON,
 ) -> None:
     """The web server (`sixnimmt serve`, started here on a free port): a move's round trip over its
-    WebSocket, then `--games` one-round games at once (cards, classic)."""
-    from experiments.serve.bench import bench_serve
+    WebSocket, then `--games` one-round games at once (cards, classic), then `--tables` tables."""
+    from experiments.serve.bench import bench_serve, bench_tables
 
-    if moves < 1 or games < 1:
-        raise ConfigError("--moves and --games must be >= 1")
+    if moves < 1 or games < 1 or tables < 0:
+        raise ConfigError("--moves and --games must be >= 1, --tables >= 0")
     result = bench_serve(moves, games, [s.strip() for s in opponents.split(",")], seed)
+    if tables:
+        result["tables"] = bench_tables(tables, [s.strip() for s in table_agents.split(",")], seed)
     if as_json:
         typer.echo(json.dumps(result))
         return
@@ -145,6 +150,11 @@ def bench_serve_cmd(
     typer.echo(f"{cc['games']} games at once: {cc['finished']} finished, {cc['errors']} errors, "
                f"{cc['moves']} moves in {cc['seconds']:.1f} s; round trip median {cc['median_ms']:.1f} ms, "
                f"p90 {cc['p90_ms']:.1f} ms")
+    if tables:
+        t = result["tables"]
+        typer.echo(f"{t['tables']} tables at once (2 people + {table_agents}, database on): {t['finished']} finished, "
+                   f"{t['errors']} errors, {t['answers']} answers in {t['seconds']:.1f} s = {t['answers_per_s']:.1f}/s; "
+                   f"a person's answer: median {t['median_ms']:.1f} ms, p90 {t['p90_ms']:.1f} ms, p99 {t['p99_ms']:.1f} ms")
 
 
 @bench_app.command("labels")
@@ -182,3 +192,36 @@ def bench_labels_cmd(
         typer.echo(f"{r['nodes']} node(s): {r['labels']:,} labels in {r['seconds']:.0f} s = "
                    f"{r['labels_per_s']:,.1f} labels/s{ratio} (per node: "
                    f"{', '.join(f'{v:,.0f}' for v in r['per_node'])} labels/s)")
+
+
+@bench_app.command("learner")
+def bench_learner_cmd(
+    game: str = typer.Option("cards", help="cards or board."),
+    variant: Optional[str] = typer.Option(None, help="The game's variant (board default: pro)."),
+    seconds: float = typer.Option(60.0, help="Timed seconds per recipe, after one warm-up rollout."),
+    threads: int = typer.Option(2, help="torch threads of each recipe."),
+    recipe: list[str] = typer.Option([], help="Only these recipes (default: all of the game's)."),
+    as_json: bool = AS_JSON,
+) -> None:
+    """Learner samples a second of the default training recipe and of the 2026-12-06 one, side by side."""
+    from experiments.bench.learner import bench_learner, recipes
+
+    if game not in ("cards", "board"):
+        raise ConfigError(f"--game must be cards or board, got {game!r}")
+    if not 0 < seconds < 1e6 or not 1 <= threads <= 256:
+        raise ConfigError("--seconds must be > 0 and --threads in 1..256")
+    unknown = set(recipe) - set(recipes(game, variant))
+    if unknown:
+        raise ConfigError(f"unknown recipe(s) {', '.join(sorted(unknown))}; {game} has {', '.join(recipes(game, variant))}")
+    results = bench_learner(game, variant, seconds, threads, recipe or None)
+    if as_json:
+        for r in results:
+            typer.echo(json.dumps(r))
+        return
+    for r in results:
+        typer.echo(f"{r['recipe']:>11}  {r['game']} {r['variant']}  {r['learner']:>3} learner  "
+                   f"{r['samples_per_s']:>9,.0f} samples/s  ({r['samples']:,} samples in {r['seconds']} s, "
+                   f"{r['slots']} slots, {r['n_epochs']} epochs, minibatch {r['batch_size']})")
+    by = {r["recipe"]: r["samples_per_s"] for r in results}
+    if len(by) == 2 and by.get("2026-12-06"):
+        typer.echo(f"ratio default / 2026-12-06: {by['default'] / by['2026-12-06']:.1f}x")

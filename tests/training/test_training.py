@@ -172,7 +172,7 @@ def test_resume_drops_evaluations_after_its_checkpoint(tmp_path):
 def test_progress_total_follows_the_time_budget():
     """A run bounded by minutes shows its real end, not total_timesteps' (a 30-second run
     once showed a 48-hour ETA)."""
-    from training.train import projected_total
+    from training.bookkeeping import projected_total
     # 10k steps in 10 s, 20 s left: 30k steps, far below 50M
     assert projected_total(10_000, 10_000, 10.0, 20.0, 50_000_000) == 30_000
     assert projected_total(10_000, 10_000, 10.0, 1e9, 50_000_000) == 50_000_000  # steps bind

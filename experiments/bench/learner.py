@@ -1,0 +1,102 @@
+"""`sixnimmt bench learner`: learner samples a second of training recipes, side by side in
+one run (issue 59).
+
+A recipe is a training config (training/config.py) as `sixnimmt train` would run it: the
+same env, pool, network and learner, timed for a fixed wall time after one warm-up
+rollout, counting the samples the learner consumed (`num_timesteps`). Nothing is written
+but a temporary TensorBoard folder, removed at the end.
+
+Recipes (cards): `default` (the lab's learner: every seat of self-play games learns, a
+league beside them, 3 epochs over 8,192-sample minibatches) and `2026-12-06` (SB3's
+MaskablePPO, one learner seat a game against network opponents, 10 epochs, minibatches
+of 4,096, the 2026-12-06 runs' settings); both with the shipped network's shape. Board:
+`default` (the lab's learner on the 2026-12-06 board network) and `2026-12-06`
+(training/configs/ppo-board-basic-4p.toml's settings).
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+
+CARD_BASE = ["players=4", "row_choice=player", "observation=card-features", "policy=card-scorer",
+             "reward=penalty", "episode=round"]
+CARD_RECIPES = {
+    "default": CARD_BASE + ["learner=lab", "self_play_games=1024", "num_games=512", "n_steps=16", "n_epochs=3",
+                            "batch_size=8192", 'pool_weights={"heuristics": 0.2, "search": 0.4, "self": 0.4}',
+                            'pool_search=["ppo:path=agents/models/ppo-4p.zip"]'],
+    "2026-12-06": CARD_BASE + ["learner=sb3", "num_games=512", "n_steps=64", "n_epochs=10", "batch_size=4096",
+                               'pool_weights={"search": 1.0}', 'pool_search=["ppo:path=agents/models/ppo-4p.zip"]'],
+}
+BOARD_BASE = ["game=board", "players=4", "episode=game", "reward=points", "observation=tile-features",
+              "policy=tile-scorer", 'pool_weights={"random": 0.1, "heuristics": 0.5, "search": 0.0, "self": 0.4}']
+BOARD_RECIPES = {
+    "default": BOARD_BASE + ["learner=lab", "self_play_games=256", "num_games=128", "n_steps=16", "n_epochs=3",
+                             "batch_size=8192"],
+    "2026-12-06": BOARD_BASE + ["learner=sb3", "num_games=256", "n_steps=32", "n_epochs=10", "batch_size=4096"],
+}
+
+
+def recipes(game: str, variant: str | None) -> dict[str, list[str]]:
+    """The recipes compared for `game` (cards or board), as `--set` overrides."""
+    if game == "cards":
+        return {name: list(r) + ([f"variant={variant}"] if variant else []) for name, r in CARD_RECIPES.items()}
+    return {name: list(r) + [f"variant={variant or 'pro'}"] for name, r in BOARD_RECIPES.items()}
+
+
+def bench_recipe(name: str, overrides: list[str], seconds: float, threads: int) -> dict:
+    """Samples a second of one recipe: its learner run for `seconds` after a warm-up rollout."""
+    import torch
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    from training.config import TrainConfig
+    from training.mixed_env import training_env
+    from training.pool import OpponentPool
+    from training.train import new_model
+
+    cfg = TrainConfig.load(None, [f"name=bench-{name}", f"torch_threads={threads}", *overrides])
+    torch.set_num_threads(threads)
+    pool = OpponentPool(cfg.pool_weights, {"random": ["random"], "heuristics": list(cfg.pool_heuristics),
+                                           "search": list(cfg.pool_search)}, cfg.players, cfg.max_snapshots)
+    env = VecMonitor(training_env(cfg, pool, seed=cfg.seed))
+    rollout = env.num_envs * cfg.n_steps
+
+    class Clock(BaseCallback):
+        """Marks each rollout's start after the warm-up one; stops the learner at the first
+        rollout start past `seconds`, so the rate counts whole collect-and-update cycles."""
+
+        def __init__(self):
+            super().__init__()
+            self.marks: list[tuple[float, int]] = []
+            self.done = False
+
+        def _on_rollout_start(self) -> None:
+            if self.num_timesteps >= rollout:
+                self.marks.append((time.perf_counter(), self.num_timesteps))
+                self.done = self.marks[-1][0] - self.marks[0][0] >= seconds
+
+        def _on_step(self) -> bool:
+            return not self.done
+
+    clock = Clock()
+    with tempfile.TemporaryDirectory(prefix="sixnimmt-bench-learner-") as tmp:
+        model = new_model(cfg, env, tensorboard_log=tmp)
+        total = 10**12
+        if cfg.learner == "lab":
+            from training.lab_ppo import learn
+            learn(model, cfg, total, clock, reset_num_timesteps=True)
+        else:
+            model.learn(total_timesteps=total, callback=clock, progress_bar=False)
+    (t0, n0), (t1, n1) = clock.marks[0], clock.marks[-1]
+    wall, samples = t1 - t0, n1 - n0
+    return {"recipe": name, "game": cfg.game, "variant": cfg.variant, "learner": cfg.learner,
+            "samples_per_s": round(samples / wall, 1) if wall > 0 else 0.0, "samples": int(samples), "seconds": round(wall, 1),
+            "slots": env.num_envs, "n_epochs": cfg.n_epochs, "batch_size": cfg.batch_size, "threads": threads}
+
+
+def bench_learner(game: str, variant: str | None, seconds: float, threads: int, only: list[str] | None = None) -> list[dict]:
+    """Every recipe of `game` (or those named in `only`), one after another in this process."""
+    chosen = recipes(game, variant)
+    return [bench_recipe(name, overrides, seconds, threads) for name, overrides in chosen.items()
+            if not only or name in only]
