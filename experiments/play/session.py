@@ -238,6 +238,15 @@ class TerminalSession(SeatZeroSession):
         return PlayResult(record, finished=False, turns=self._completed_turns(record, st),
                           totals=[int(t) for t in self.game.totals(st)[:, 0]])
 
+    def _show_scores(self, totals, title: str) -> None:
+        """Everyone's totals on one line (after a stop: those of the last completed turn)."""
+        self.console.print(f"{title}: " + " · ".join(f"{self.names[seat]} {int(total)}"
+                                                     for seat, total in enumerate(totals)))
+
+    def _step(self, st, actions: np.ndarray, recorder):
+        self._step_actions = actions  # the step's answers, for the table view's log (an action card played)
+        return super()._step(st, actions, recorder)
+
     def _show_hint(self, view, label: Callable[[int], str], verb: str) -> None:
         """What the hint agent would choose for the person's decision in `view`, and its
         estimate of every choice (`label(action)`: how a choice is shown)."""

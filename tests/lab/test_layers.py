@@ -98,7 +98,8 @@ def test_the_check_keeps_the_board_off_the_card_game(tmp_path):
 
 # Game-neutral modules: every game goes through them, so they import no game's own modules
 # (sixnimmt_env.cards/board, agents.cards/board) and no game-specific front end or study.
-NEUTRAL = ["agents/arena.py", "agents/results.py", "experiments/play/session.py", "experiments/tournaments/progress.py",
+NEUTRAL = ["agents/arena.py", "agents/results.py", "experiments/play/session.py", "experiments/play/table.py",
+           "experiments/tournaments/progress.py",
            "experiments/studies/runner.py", "experiments/figures.py", "experiments/tournaments/report.py",
            "experiments/tournaments/tournament.py",
            "experiments/serve/session.py", "experiments/serve/setup.py", "experiments/serve/app.py",

@@ -18,6 +18,7 @@ from experiments.play.session import HUMAN_NAME, opponent_specs
 from sixnimmt_env import RuleConfig, game_seeds, new_games, step
 from sixnimmt_env.cards.seat_view import SeatView
 from sixnimmt_env.cards.state import PHASE_ROW
+from sixnimmt_env.cards.table_view import choice_reason
 from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.core.records import replay
 
@@ -78,7 +79,7 @@ def test_a_whole_game_is_recorded_and_replays():
     checked = replay(rec)
     assert checked.over and not checked.differences
     assert "Game over" in person.screen and "Revealed: you" in person.screen
-    assert re.search(r"Round over: you \+\d+", person.screen)
+    assert re.search(r"Round 1 over: you \+\d+", person.screen)
 
 
 def test_the_screen_shows_rows_hand_sorted_and_scores():
@@ -88,7 +89,7 @@ def test_the_screen_shows_rows_hand_sorted_and_scores():
     hand = person.hand()
     assert len(hand) == 10 and [int(c) for c in hand] == sorted(int(c) for c in hand)
     assert re.search(r"^bullheads(\s+\d+){10}$", screen, re.M)
-    assert all(re.search(rf"^\s+{r}\s+\d+\s+\d+", screen, re.M) for r in (1, 2, 3, 4))
+    assert all(re.search(rf"^{r}\s+\d+(\s+[\d·]+)+\s+\d+ bullheads?", screen, re.M) for r in (1, 2, 3, 4))
     assert "Scores: you 0 · seat 2 (random) 0 · seat 3 (lowest) 0" in screen
 
 
@@ -113,7 +114,7 @@ def test_row_choice_bad_inputs_then_the_chosen_row_is_taken():
     assert "lower than the last card of every row" in screen
     assert screen.count("Type a row number") == 4
     assert result.record["rounds"][0]["turns"][0]["choices"] == {"0": 2}
-    assert "you: 1 -> row 3, takes" in screen
+    assert "you 1 → row 3, takes" in screen
     assert not replay(result.record).differences
 
 
@@ -132,7 +133,7 @@ def test_rows_the_rules_do_not_allow_are_refused():
     assert "You may not choose row 2 now. Type one of: 1" in person.screen
     assert "lower than the last card of every row" in person.screen
     st.revealed[0, 0] = 99  # a card that fits behind a row: the choice has another reason
-    assert "choose where your 99 goes: row 1." in game._choice_reason(SeatView(st, [0], [0]), [0])
+    assert "choose where your 99 goes: row 1." in choice_reason(SeatView(st, [0], [0]), [0])
 
 
 def test_ctrl_c_keeps_the_completed_turns():
@@ -226,14 +227,18 @@ def _lowest_is_too_low(config, seed) -> bool:
     return st.hands[0, :10, 0].min() < st.starters[:, 0].min()
 
 
-def test_die_sechste_game_with_twins_is_played_by_card_names_and_replays():
+def test_die_sechste_game_with_twins_is_played_by_card_faces_or_names_and_replays():
+    """The hand shows the cards' faces, as the page draws them (A♣); a card is read by its
+    face or by its name (AC)."""
     config = RuleConfig(players=6, end_score=None, max_rounds=1, variant="die-sechste")
-    person = Person(script=["11H", "zz"])  # not cards of this game
+    variant = config.variant_data
+    name_of = {variant.card_face(c): variant.card_name(c) for c in range(1, variant.n_ids + 1)}
+    person = Person(script=["11H", "zz", lambda p: name_of[p.hand()[0]]])  # not cards of this game, then a name
     result = play(person, config, opponents=("random", "min-gap") * 2 + ("lowest",), seed=3)
     assert result.finished and result.turns == 10
     assert "'11H' is not a card" in person.screen or "not a card" in person.screen
     played = [t["cards"][0] for t in result.record["rounds"][0]["turns"]]
-    assert played == person.played and all(isinstance(c, str) for c in played)
+    assert played[1:] == [name_of[face] for face in person.played] and all(isinstance(c, str) for c in played)
     assert not replay(result.record).differences
 
 

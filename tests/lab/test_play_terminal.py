@@ -168,7 +168,7 @@ def test_the_pro_board_game_tells_every_action_card_and_placement(tmp_path):
     assert re.search(r"goes on: moves to row \d+ field 1: [+-]\d+ points?", screen)  # ... and what it scored
     assert "D draw a tile" in screen and "A draw an action card" in screen and "H take the row into your hand" in screen
     assert "Without a card your" in screen  # where the tile lands when no card is played
-    assert re.search(r"you: \d+ -> row \d+ field \d+ \(", screen)
+    assert re.search(r"you \d+ → row \d+ field \d+ \(", screen)
     assert replay(record).returncode == 0
 
 
