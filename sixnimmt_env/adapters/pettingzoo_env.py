@@ -96,9 +96,11 @@ from .checks import action_dict, finite_number, legal_list, reset_options, seed_
 RESET_OPTIONS = ("deal",)  # reset(options=...) keys; others are a ConfigError
 
 
-def game_of_kind(game: str | Game, kind: str, name: str) -> str | Game:
-    """`game` for an environment of one game kind: its name, or a Game of that kind
-    (ConfigError naming the environment otherwise)."""
+def game_of_kind(game: str | Game | None, kind: str | None, name: str) -> str | Game:
+    """The game an environment plays: `game` (default "cards"), which must be `kind` or a
+    Game of that kind when the environment is one game's (ConfigError naming it otherwise)."""
+    if kind is None or game is None:
+        return game or kind or "cards"
     if game == kind or (isinstance(game, Game) and game.info.game == kind):
         return game
     shown = f"a {game.info.game} Game" if isinstance(game, Game) else f"game={game!r}"
@@ -110,7 +112,8 @@ class SixNimmtParallelEnv(ParallelEnv):
 
     Args:
         players: seats (a rule option; with `rules` or a Game object, taken from them).
-        game: a game kind's name ("cards") or a Game object.
+        game: a game kind's name (default "cards") or a Game object; in a versioned
+            environment (a subclass with `kind` set) only that kind's.
         rules: the kind's rule configuration (default: built from `rule_options`).
         observation: the observation variant (the game's `info.observations`).
         reward, episode, illegal_action, illegal_reward, render_mode: see the module docstring.
@@ -122,13 +125,15 @@ class SixNimmtParallelEnv(ParallelEnv):
     metadata = {"name": "sixnimmt_v0", "is_parallelizable": True,
                 "render_modes": ["ansi", "human"], "render_fps": 1}
 
-    def __init__(self, players: int | None = None, *, game: str | Game = "cards", rules=None,
+    kind: str | None = None  # the one game kind of a versioned env (sixnimmt_cards_v1, ...); None: any
+
+    def __init__(self, players: int | None = None, *, game: str | Game | None = None, rules=None,
                  observation: str | None = None, reward: str = "points", episode: str = "game",
                  illegal_action: str = "raise", illegal_reward: float = -10.0,
                  render_mode: str | None = None, observation_key: str = "observation", **rule_options):
         if players is not None:
             rule_options["players"] = players
-        base = make_game(game, rules, **rule_options)
+        base = make_game(game_of_kind(game, self.kind, self.metadata["name"]), rules, **rule_options)
         check_option("reward", reward, REWARDS)
         check_option("illegal_action", illegal_action, ILLEGAL_POLICIES)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -313,11 +318,17 @@ class SixNimmtParallelEnv(ParallelEnv):
         pass
 
 
-def parallel_env(players: int | None = None, **kwargs) -> SixNimmtParallelEnv:
-    """The ParallelEnv (see SixNimmtParallelEnv for the options)."""
-    return SixNimmtParallelEnv(players, **kwargs)
+def env_functions(cls: type[SixNimmtParallelEnv]):
+    """`parallel_env` and `env` of an environment class, PettingZoo's two constructors."""
+    def parallel_env(players: int | None = None, **kwargs) -> SixNimmtParallelEnv:
+        """The ParallelEnv (the options: the environment's sheet, its module docstring)."""
+        return cls(players, **kwargs)
+
+    def env(players: int | None = None, **kwargs):
+        """The AEC form: parallel_to_aec(parallel_env(...)), order-enforced."""
+        return parallel_to_aec(cls(players, **kwargs))
+
+    return parallel_env, env
 
 
-def env(players: int | None = None, **kwargs):
-    """The AEC form: parallel_to_aec(parallel_env(...)), order-enforced."""
-    return parallel_to_aec(parallel_env(players, **kwargs))
+parallel_env, env = env_functions(SixNimmtParallelEnv)

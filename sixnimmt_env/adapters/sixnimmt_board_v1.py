@@ -78,9 +78,7 @@ to every environment of the lab: the sheet of `sixnimmt_env.adapters.pettingzoo_
 
 from __future__ import annotations
 
-from pettingzoo.utils.conversions import parallel_to_aec
-
-from .pettingzoo_env import SixNimmtParallelEnv, game_of_kind
+from .pettingzoo_env import SixNimmtParallelEnv, env_functions
 from .sheet import fill
 
 NAME = "sixnimmt_board_v1"
@@ -100,16 +98,7 @@ class BoardParallelEnv(SixNimmtParallelEnv):
     """
 
     metadata = {**SixNimmtParallelEnv.metadata, "name": NAME}
-
-    def __init__(self, players: int | None = None, *, game="board", **kwargs):
-        super().__init__(players, game=game_of_kind(game, "board", NAME), **kwargs)
+    kind = "board"
 
 
-def parallel_env(players: int | None = None, **kwargs) -> BoardParallelEnv:
-    """The ParallelEnv (the options: the module docstring)."""
-    return BoardParallelEnv(players, **kwargs)
-
-
-def env(players: int | None = None, **kwargs):
-    """The AEC form: parallel_to_aec(parallel_env(...)), order-enforced."""
-    return parallel_to_aec(parallel_env(players, **kwargs))
+parallel_env, env = env_functions(BoardParallelEnv)

@@ -84,9 +84,7 @@ exactly what the batched engine gives.
 
 from __future__ import annotations
 
-from pettingzoo.utils.conversions import parallel_to_aec
-
-from .pettingzoo_env import SixNimmtParallelEnv, game_of_kind
+from .pettingzoo_env import SixNimmtParallelEnv, env_functions
 from .sheet import fill
 
 NAME = "sixnimmt_cards_v1"
@@ -107,16 +105,7 @@ class CardsParallelEnv(SixNimmtParallelEnv):
     """
 
     metadata = {**SixNimmtParallelEnv.metadata, "name": NAME}
-
-    def __init__(self, players: int | None = None, *, game="cards", **kwargs):
-        super().__init__(players, game=game_of_kind(game, "cards", NAME), **kwargs)
+    kind = "cards"
 
 
-def parallel_env(players: int | None = None, **kwargs) -> CardsParallelEnv:
-    """The ParallelEnv (the options: the module docstring)."""
-    return CardsParallelEnv(players, **kwargs)
-
-
-def env(players: int | None = None, **kwargs):
-    """The AEC form: parallel_to_aec(parallel_env(...)), order-enforced."""
-    return parallel_to_aec(parallel_env(players, **kwargs))
+parallel_env, env = env_functions(CardsParallelEnv)

@@ -27,6 +27,15 @@ def test_versioned_names_pass_the_parallel_api_test(name):
 
 
 @pytest.mark.parametrize("name", sorted(NAMES))
+def test_versioned_names_keep_the_labs_promises(name):
+    """The lab's own checks (sixnimmt_env.testing): seeds, copies (pickle, deepcopy: the
+    classes live at module level under their names), reward sums, bounds, infos, hidden cards."""
+    from sixnimmt_env.testing import check_env
+
+    check_env(getattr(sixnimmt_env, name).parallel_env(**NAMES[name][1]), steps=40)
+
+
+@pytest.mark.parametrize("name", sorted(NAMES))
 def test_versioned_names_pass_the_aec_api_test(name):
     from pettingzoo.test import api_test
 
