@@ -44,6 +44,17 @@ def recipes(game: str, variant: str | None) -> dict[str, list[str]]:
     return {name: list(r) + [f"variant={variant or 'pro'}"] for name, r in BOARD_RECIPES.items()}
 
 
+def scaled(overrides: list[str], scale: float) -> list[str]:
+    """`overrides` with the recipe's game counts times `scale` (at least 1 each): a smoke run's."""
+    out = []
+    for item in overrides:
+        key, value = item.split("=", 1)
+        if key in ("num_games", "self_play_games") and scale != 1.0:
+            value = str(max(1, round(int(value) * scale)))
+        out.append(f"{key}={value}")
+    return out
+
+
 def bench_recipe(name: str, overrides: list[str], seconds: float, threads: int) -> dict:
     """Samples a second of one recipe: its learner run for `seconds` after a warm-up rollout."""
     import torch
@@ -95,8 +106,10 @@ def bench_recipe(name: str, overrides: list[str], seconds: float, threads: int) 
             "slots": env.num_envs, "n_epochs": cfg.n_epochs, "batch_size": cfg.batch_size, "threads": threads}
 
 
-def bench_learner(game: str, variant: str | None, seconds: float, threads: int, only: list[str] | None = None) -> list[dict]:
-    """Every recipe of `game` (or those named in `only`), one after another in this process."""
+def bench_learner(game: str, variant: str | None, seconds: float, threads: int, only: list[str] | None = None,
+                  scale: float = 1.0) -> list[dict]:
+    """Every recipe of `game` (or those named in `only`), one after another in this process;
+    `scale` multiplies every recipe's game counts (1: as trained)."""
     chosen = recipes(game, variant)
-    return [bench_recipe(name, overrides, seconds, threads) for name, overrides in chosen.items()
+    return [bench_recipe(name, scaled(overrides, scale), seconds, threads) for name, overrides in chosen.items()
             if not only or name in only]

@@ -201,6 +201,7 @@ def bench_learner_cmd(
     seconds: float = typer.Option(60.0, help="Timed seconds per recipe, after one warm-up rollout."),
     threads: int = typer.Option(2, help="torch threads of each recipe."),
     recipe: list[str] = typer.Option([], help="Only these recipes (default: all of the game's)."),
+    scale: float = typer.Option(1.0, help="Multiply every recipe's game counts (a smoke run: 0.01)."),
     as_json: bool = AS_JSON,
 ) -> None:
     """Learner samples a second of the default training recipe and of the 2026-12-06 one, side by side."""
@@ -208,12 +209,12 @@ def bench_learner_cmd(
 
     if game not in ("cards", "board"):
         raise ConfigError(f"--game must be cards or board, got {game!r}")
-    if not 0 < seconds < 1e6 or not 1 <= threads <= 256:
-        raise ConfigError("--seconds must be > 0 and --threads in 1..256")
+    if not 0 < seconds < 1e6 or not 1 <= threads <= 256 or not 0 < scale <= 16:
+        raise ConfigError("--seconds must be > 0, --threads in 1..256 and --scale in (0, 16]")
     unknown = set(recipe) - set(recipes(game, variant))
     if unknown:
         raise ConfigError(f"unknown recipe(s) {', '.join(sorted(unknown))}; {game} has {', '.join(recipes(game, variant))}")
-    results = bench_learner(game, variant, seconds, threads, recipe or None)
+    results = bench_learner(game, variant, seconds, threads, recipe or None, scale)
     if as_json:
         for r in results:
             typer.echo(json.dumps(r))

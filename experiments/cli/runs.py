@@ -98,6 +98,22 @@ def imitate(run: RunStart = RUN_OPTIONS, backend: str = BACKEND, address: Option
 
 
 @app.command()
+@run_options("distillation", resume="(distillation runs are short and do not resume: start a new one)",
+             progress="Print a line per batch.")
+def distill(run: RunStart = RUN_OPTIONS) -> None:
+    """Distil a teacher network into a student (soft targets from the teacher's own play at every
+    seat), then fine-tune it with PPO (see training/distill.py)."""
+    from training.distill import DistillConfig
+    from training.distill import distill as run_distill
+
+    if run.resume is not None:
+        raise ConfigError("distill runs do not resume: start a new one (--set name=...)")
+    out = run.start(run_distill, DistillConfig)
+    typer.echo(f"student in {out}/model.zip (agreement per batch: {out}/distill.csv); fine-tune it with PPO: "
+               f"sixnimmt train --config training/configs/finetune-4p.toml --set init_model={out}/model.zip")
+
+
+@app.command()
 def sweep(
     file: Optional[Path] = typer.Argument(None, help="The sweep's TOML file (experiments/backends/sweep.py describes it)."),
     resume: Optional[Path] = typer.Option(None, help="Finish the sweep in this directory (runs/sweep-<name>/)."),

@@ -1,0 +1,194 @@
+"""Distillation: a student network learns a teacher network's play (issue 59).
+
+`sixnimmt distill --config FILE` plays games in which the teacher (a saved model) holds
+every seat and samples its own moves, and fits the student, batch after batch, to the
+teacher's move distribution over the legal actions (soft targets: the KL divergence from
+the teacher's to the student's) and to the teacher's value. Forced decisions (one legal
+action) are skipped. Every batch is measured before the student learns from it — so the
+agreement and KL figures are on positions it has not seen. Then PPO fine-tunes the
+student at a low rate (`sixnimmt train --set init_model=runs/<name>/model.zip`, see
+training/configs/finetune-4p.toml).
+
+Why (take5bot's notes, docs/ARCHITECTURE.md there, public): a larger network trained by
+PPO from scratch, or from a weaker start, did not reach the champion; distilled from it
+to parity, then fine-tuned at a low rate, it climbed. Outputs in runs/<name>/:
+config.json, versions.json, model.zip and model.json (the student), distill.csv (one row
+per batch: samples, KL, agreement, value error).
+"""
+
+from __future__ import annotations
+
+import csv
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+from sixnimmt_env.core.errors import ConfigError
+
+from .config import RunConfig, check_types
+from .runs import new_run
+
+MAX_GAMES = 1 << 14
+
+
+@dataclass(frozen=True)
+class DistillConfig(RunConfig):
+    """A distillation run: the student's network (NetworkConfig's options), the games'
+    rules, the teacher and the fit's settings (checked on construction: ConfigError)."""
+
+    KIND: ClassVar[str] = "distillation"
+
+    name: str = "distill"
+    """Run name: outputs go to runs/<name>/."""
+    teacher: str = "agents/models/ppo-4p.zip"
+    """The saved model whose play is learnt (it plays every seat)."""
+    players: int = 4
+    """Seats at the table."""
+    episode: str = "round"
+    """round or game: the teacher's games."""
+    policy: str = "card-scorer"
+    observation: str = "card-features"
+    scorer_attention: tuple[int, ...] = (2, 4)
+    """The student's transformer over hand and rows ([layers, heads]; [] for none)."""
+    scorer_hidden: tuple[int, ...] = (128, 64)
+    num_games: int = 512
+    """Games played at once (every seat a sample)."""
+    n_steps: int = 16
+    """Steps per game between fits (a batch is num_games * players * n_steps samples)."""
+    n_epochs: int = 2
+    """Passes over each batch."""
+    batch_size: int = 8192
+    """Minibatch size."""
+    learning_rate: float = 3e-4
+    """Adam step size."""
+    value_weight: float = 0.05
+    """Weight of the value loss (squared bullheads) against the KL."""
+    minutes: float = 20.0
+    """Wall time of the run."""
+    total_samples: int = 20_000_000
+    """Stop after this many teacher decisions (whichever comes first)."""
+    seed: int = 0
+    torch_threads: int = 2
+
+    def __post_init__(self) -> None:
+        check_types(self)
+        self.check_game()
+        self.game_rules(self.players)
+        self.check_network()
+        if not self.name or self.name in (".", "..") or any(c in self.name for c in "/\\\0"):
+            raise ConfigError(f"name must be a directory name (no slashes), got {self.name!r}")
+        if not Path(self.teacher).is_file():
+            raise ConfigError(f"teacher {self.teacher!r}: no such model file")
+        for field, lo, hi in (("num_games", 1, MAX_GAMES), ("n_steps", 1, 1024), ("n_epochs", 1, 100),
+                              ("batch_size", 2, 1 << 20), ("total_samples", 1, 10**12), ("torch_threads", 1, 256)):
+            if not lo <= getattr(self, field) <= hi:
+                raise ConfigError(f"{field} must be in {lo}..{hi}, got {getattr(self, field)}")
+        if not (self.minutes > 0 and self.learning_rate > 0 and self.value_weight >= 0):
+            raise ConfigError("minutes and learning_rate must be > 0, value_weight >= 0")
+
+    def train_config(self):
+        """The TrainConfig of the student's network and rules (to build and describe it)."""
+        from .config import NETWORK_KEYS, RULE_KEYS, TrainConfig
+        keep = {k: getattr(self, k) for k in (*NETWORK_KEYS, *RULE_KEYS, "game", "players", "episode", "seed")}
+        return TrainConfig(name=self.name, reward="penalty" if self.game == "cards" else "points", **keep)
+
+
+def distill(cfg: DistillConfig, runs_dir: str | Path = "runs", progress: bool = True) -> Path:
+    """Run the distillation of `cfg`; returns the run directory (see the module docstring)."""
+    import torch as th
+    from torch.nn import functional as F
+
+    from agents.ppo import load_model, write_model_meta
+    from sixnimmt_env.adapters.vec_env import SixNimmtVecEnv
+
+    from .bookkeeping import model_meta
+    from .lab_ppo import _forward, masked_log_probs
+    from .train import new_model
+
+    teacher, meta = load_model(cfg.teacher)
+    if meta.get("observation", "basic") != cfg.observation or meta.get("game", "cards") != cfg.game:
+        raise ConfigError(f"teacher {cfg.teacher}: a model of {meta.get('game', 'cards')} on observation "
+                          f"{meta.get('observation', 'basic')!r}; the student reads {cfg.game} {cfg.observation!r}")
+    run = new_run(Path(runs_dir) / cfg.name, cfg)
+    th.set_num_threads(cfg.torch_threads)
+    th.manual_seed(cfg.seed)
+    tcfg = cfg.train_config()
+    env = SixNimmtVecEnv(cfg.num_games, game=cfg.game, rules=cfg.game_rules(cfg.players), learners=cfg.players,
+                         reward=tcfg.reward, episode=cfg.episode, seed=cfg.seed, observation=cfg.observation)
+    student = new_model(tcfg, env)
+    policy, optimizer = student.policy, student.policy.optimizer
+    for group in optimizer.param_groups:
+        group["lr"] = cfg.learning_rate
+    rng = th.Generator().manual_seed(cfg.seed)
+    obs, samples, t0 = env.reset(), 0, time.perf_counter()
+    log = (run / "distill.csv").open("w", newline="")
+    writer = csv.writer(log)
+    writer.writerow(["samples", "wall_s", "kl", "agreement", "value_mse"])
+    try:
+        while samples < cfg.total_samples and time.perf_counter() - t0 < cfg.minutes * 60:
+            batch = {k: [] for k in ("obs", "mask", "logp", "value")}
+            for _ in range(cfg.n_steps):
+                mask = env.action_masks()
+                with th.no_grad():
+                    logits, value = _forward(teacher.policy, th.as_tensor(obs))
+                    logp = masked_log_probs(logits, th.as_tensor(mask))
+                    actions = th.multinomial(logp.exp(), 1, generator=rng).squeeze(-1)
+                choice = mask.sum(1) > 1
+                for k, v in (("obs", th.as_tensor(obs)), ("mask", th.as_tensor(mask)), ("logp", logp), ("value", value)):
+                    batch[k].append(v[th.as_tensor(choice)])
+                obs, _, _, _ = env.step(actions.numpy())
+                samples += env.num_envs
+            data = {k: th.cat(v) for k, v in batch.items()}
+            kl, agree, vmse = _fit(policy, optimizer, data, cfg, F, th)
+            writer.writerow([samples, round(time.perf_counter() - t0, 1), round(kl, 5), round(agree, 4), round(vmse, 3)])
+            log.flush()
+            if progress:
+                print(f"{samples:>12,} samples  KL {kl:.4f}  agreement {agree:.3f}  value MSE {vmse:.2f}", flush=True)
+    finally:
+        log.close()
+    student.save(run / "model.zip")
+    write_model_meta(run / "model.zip", {**model_meta(tcfg, 0), "distilled_from": cfg.teacher,
+                                         "distill_samples": samples})
+    return run
+
+
+def _fit(policy, optimizer, data: dict, cfg: DistillConfig, F, th) -> tuple[float, float, float]:
+    """Measure the student on `data` (unseen), then fit it for `cfg.n_epochs`; returns the
+    measured KL, argmax agreement and value MSE."""
+    policy.set_training_mode(False)
+    from .lab_ppo import _forward, masked_log_probs
+    with th.no_grad():
+        logits, value = _forward(policy, data["obs"])
+        logq = masked_log_probs(logits, data["mask"])
+        kl = _kl(data["logp"], logq, data["mask"]).mean().item()
+        agree = (logq.argmax(1) == data["logp"].argmax(1)).float().mean().item()
+        vmse = F.mse_loss(value, data["value"]).item()
+    policy.set_training_mode(True)
+    n = len(data["obs"])
+    for _ in range(cfg.n_epochs):
+        order = th.randperm(n)
+        for start in range(0, n, cfg.batch_size):
+            idx = order[start:start + cfg.batch_size]
+            logits, value = _forward(policy, data["obs"][idx])
+            logq = masked_log_probs(logits, data["mask"][idx])
+            loss = _kl(data["logp"][idx], logq, data["mask"][idx]).mean() \
+                + cfg.value_weight * F.mse_loss(value, data["value"][idx])
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            th.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
+            optimizer.step()
+    return kl, agree, vmse
+
+
+def _kl(logp, logq, mask):
+    """(N,) KL(p || q) over the legal actions of each row."""
+    p = logp.exp() * mask
+    return (p * (logp - logq).masked_fill(~mask, 0.0)).sum(-1)
+
+
+def agreement_rows(path: str | Path) -> list[dict]:
+    """distill.csv's rows as dicts of numbers (for reports and plots)."""
+    with Path(path).open(newline="") as f:
+        return [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
+
