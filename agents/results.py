@@ -102,6 +102,13 @@ def mean_ci(samples) -> tuple[float, float]:
     return float(samples.mean()), float(Z95 * samples.std(ddof=1) / np.sqrt(len(samples)))
 
 
+def ms_per_decision(seconds: float, decisions: int) -> float:
+    """Milliseconds a decision: an agent's acting time (play_duplicate's, its first call at
+    the others' rate: agents.arena.warm_seconds) over its decisions. Every table of the lab
+    (match, tournament, the studies, exploit's report) times a decision with this."""
+    return 1000.0 * seconds / max(decisions, 1)
+
+
 def summarize(rows: list[dict], act_time: dict | None = None, decisions: dict | None = None,
               unit=lambda row: row["deal"]) -> list[AgentResult]:
     """Per agent figures from game rows; `unit(row)` groups games into independent samples
@@ -121,7 +128,7 @@ def summarize(rows: list[dict], act_time: dict | None = None, decisions: dict | 
         w, w_ci = mean_ci([np.mean(v) for v in win[name].values()])
         t = (act_time or {}).get(name, 0.0)
         d = (decisions or {}).get(name, 0)
-        results.append(AgentResult(name, seats[name], p, p_ci, w, w_ci, 1000 * t / max(d, 1), d))
+        results.append(AgentResult(name, seats[name], p, p_ci, w, w_ci, ms_per_decision(t, d), d))
     return results
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.arena import build_agents, play_duplicate
-from agents.results import mean_ci
+from agents.results import mean_ci, ms_per_decision
 from experiments.figures import pyplot, save_figure
 from experiments.studies.runner import fmt_ci, markdown_table, run_and_write, with_figures
 from sixnimmt_env.board.layout import KIND_NAMES, TAKE
@@ -93,7 +93,7 @@ def run_cell(job: tuple[str, int, str], cfg: BoardStudyConfig) -> dict:
         "luck_cards_per_game": mean_ci(counter.luck_gained),
         "plus5_played_per_game": mean_ci(counter.plus5), "double_played_per_game": mean_ci(counter.double),
         "play_two_turns_per_game": mean_ci(counter.two_turns),
-        "ms_per_decision": round(1000 * sum(act_time.values()) / max(sum(decisions.values()), 1), 3),
+        "ms_per_decision": round(ms_per_decision(sum(act_time.values()), sum(decisions.values())), 3),
     }
 
 

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.arena import build_agents, play_duplicate
-from agents.results import mean_ci
+from agents.results import mean_ci, ms_per_decision
 from experiments.figures import pyplot, save_figure
 from experiments.studies.runner import fmt_ci, markdown_table, run_and_write, with_figures
 from sixnimmt_env.board.actioncards import decode_play
@@ -111,7 +111,7 @@ def run_cell(job: tuple[str, int, str], cfg: SkillStudyConfig) -> dict:
         "double_per_game": mean_ci(counter.double),
         "double_paid_share": float(counter.double_paid.sum() / max(counter.double.sum(), 1)),
         "takes_per_game": mean_ci(counter.kinds[TAKE]),
-        "ms_per_decision": {n: round(1000 * act_time[n] / max(decisions[n], 1), 2) for n in act_time},
+        "ms_per_decision": {n: round(ms_per_decision(act_time[n], decisions[n]), 2) for n in act_time},
     }
 
 

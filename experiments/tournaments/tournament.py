@@ -130,6 +130,7 @@ def unit_key(p: int, i: int, c: int) -> str:
 def play_unit(cfg_dict: dict, unit: tuple[int, int, int]) -> tuple[str, list[dict], list[dict]]:
     """Play one work unit; returns (key, game rows, records)."""
     from agents.arena import build_agents, play_duplicate
+    from agents.results import ms_per_decision
 
     cfg = TournamentConfig(**cfg_dict)
     p, i, c = unit
@@ -144,7 +145,7 @@ def play_unit(cfg_dict: dict, unit: tuple[int, int, int]) -> tuple[str, list[dic
     key = unit_key(p, i, c)
     for row in rows:
         row.update({"unit": key, "players": p, "lineup": i, "deal": first + row["deal"]})
-        row["ms"] = {n: round(1000 * act_time[n] / max(decisions[n], 1), 3) for n in act_time}
+        row["ms"] = {n: round(ms_per_decision(act_time[n], decisions[n]), 3) for n in act_time}
     return key, rows, recs
 
 
