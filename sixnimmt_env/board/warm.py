@@ -1,9 +1,10 @@
 """Compile the board kernels once, before the work that needs them.
 
-numba compiles each compiled driver (`_kernel/`, `@njit(cache=True)`) the first time it
-is called with a given signature, and keeps the machine code in `__pycache__`, so only a
-fresh checkout pays (the figure: docs/speed.md), twice over when two processes start
-cold at once (the test suite's two workers). `compile_kernels()` plays a few games of
+numba compiles each compiled driver (`_kernel/`, `@kernel`) the first time it is called
+with a given signature, and keeps the machine code in a cache shared by every install of
+the same sources (`_kernel/jit.py`), so only the first run on a machine pays (the figure:
+docs/speed.md); two processes that start cold at once compile each kernel once between
+them (`_kernel/compiling.py`'s lock). `compile_kernels()` plays a few games of
 every variant through the checked interface (`Game.step`, the seat views' masks and
 random legal actions) and the random-play fast path, which calls every kernel with the
 signatures the engine uses (the search's rollouts run the same driver with the same
@@ -20,7 +21,7 @@ import numpy as np
 from ..core.game import make_game
 from ..core.rng import game_seeds
 from . import engine
-from ._kernel import inputs
+from ._kernel import compiling, inputs
 from ._kernel import play as kernel_play
 from .actions import N_ACTIONS
 from .rules import VARIANTS
@@ -66,13 +67,14 @@ def load_kernels(state: BoardState) -> None:
     scratch = np.zeros(N_ACTIONS, dtype=np.int64)
     actions = np.zeros((state.players, state.batch_size), dtype=np.int64)
     found = np.zeros((0, state.players), dtype=np.int64)
-    kernel_play.play(s, t, inputs.NO_EVENTS, False, kernel_play.GIVEN, none, actions,
-                     np.zeros((0, state.players), dtype=np.float32), np.zeros(0, dtype=np.int64), scratch,
-                     np.zeros(0, dtype=np.int8), found)
-    kernel_play.checked_step(s, t, inputs.NO_EVENTS, False, none, actions,
-                             np.zeros((0, state.players), dtype=np.float32), np.zeros(0, dtype=np.int64), scratch,
-                             np.zeros(0, dtype=np.int8), found)
-    BoardSeatView(state, none, none).must_act  # (who must act: with the argument types a view passes)
+    numbers, limit, status = np.zeros((0, state.players), dtype=np.float32), np.zeros(0, np.int64), np.zeros(0, np.int8)
+    with compiling.counted(3):  # (the compile lines say "k/3")
+        kernel_play.play(s, t, inputs.NO_EVENTS, False, kernel_play.GIVEN, none, actions, numbers, limit, scratch,
+                         status, found)
+        compiling.next_kernel()
+        kernel_play.checked_step(s, t, inputs.NO_EVENTS, False, none, actions, numbers, limit, scratch, status, found)
+        compiling.next_kernel()
+        BoardSeatView(state, none, none).must_act  # (who must act: with the argument types a view passes)
 
 
 if __name__ == "__main__":

@@ -1,15 +1,26 @@
 """The board kernels' numba cache is stamped with all the sources they are compiled from
 (sixnimmt_env/board/_kernel/jit.py): numba's own stamp is the function's file alone, so an
 edit to a rule inlined from another module (or to a constant frozen into the code) would
-leave a cached driver running the old rules."""
+leave a cached driver running the old rules. The cache's directory is named by those
+sources, so every install of them shares it, and a kernel compiles under a file lock
+there (`_kernel/compiling.py`), so one process a machine compiles it."""
 
 from __future__ import annotations
 
 import importlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
+import pytest
+from numba.core import event
+from numba.core.errors import TypingError
 from numba.core.registry import CPUDispatcher
 
+from sixnimmt_env.board._kernel import compiling
 from sixnimmt_env.board._kernel import jit as jit_cache
 
 KERNEL_MODULES = ("place", "turns", "effects", "pro", "answers", "play", "views")
@@ -92,3 +103,69 @@ def test_a_views_seats_and_games_have_one_numba_type_however_they_were_given():
     plain = game.view(st, np.full(8, 1))
     for view in (game.view(st, 1), game.view(st, 2, np.arange(8)[::2]), plain.subset(np.array([1, 3]))):
         assert typeof(view.seats) == typeof(plain.seats) and typeof(view.games) == typeof(plain.games)
+
+
+def _kernel_cache_dir(package_root, env) -> str:
+    code = "from sixnimmt_env.board._kernel import play; print(play.play._cache._cache_path)"
+    return subprocess.run([sys.executable, "-c", code], cwd=package_root, env=dict(env, PYTHONPATH=str(package_root)),
+                          capture_output=True, text=True, check=True).stdout.strip()
+
+
+def test_an_installed_copy_of_the_same_sources_shares_the_checkouts_compiled_kernels(tmp_path):
+    """The cache directory is named by the sources' digest, not by where they are installed:
+    a wheel installed into a fresh venv (tests/lab/test_package.py) loads the kernels the
+    checkout compiled instead of compiling them again (minutes on a slow machine)."""
+    checkout = Path(jit_cache.HERE).parents[2]
+    copy = tmp_path / "site"
+    shutil.copytree(checkout / "sixnimmt_env", copy / "sixnimmt_env", ignore=shutil.ignore_patterns("__pycache__"))
+    env = {k: v for k, v in os.environ.items() if k not in ("NUMBA_CACHE_DIR", "PYTHONPATH")}
+    env["XDG_CACHE_HOME"] = str(tmp_path / "user-cache")
+    here, there = _kernel_cache_dir(checkout, env), _kernel_cache_dir(copy, env)
+    assert here == there and Path(here).parent == tmp_path / "user-cache" / "sixnimmt", (here, there)
+    env["NUMBA_CACHE_DIR"] = str(tmp_path / "numba")  # numba's own setting first, shared the same way
+    here, there = _kernel_cache_dir(checkout, env), _kernel_cache_dir(copy, env)
+    assert here == there and Path(here).parent == tmp_path / "numba", (here, there)
+
+
+def _locked_elsewhere(path: Path) -> bool:
+    """Whether another process holds the file lock on `path`."""
+    code = "import fcntl, sys; fcntl.flock(open(sys.argv[1], 'a'), fcntl.LOCK_EX | fcntl.LOCK_NB)"
+    return subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True).returncode != 0
+
+
+def _tiny_kernels(tmp_path):
+    (tmp_path / "tiny_kernels.py").write_text(
+        "from sixnimmt_env.board._kernel.compiling import kernel\n\n"
+        "@kernel\ndef add_one(x):\n    return x + 1\n\n"
+        "@kernel\ndef broken(x):\n    return x.no_such_attribute\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        return importlib.import_module("tiny_kernels")
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("tiny_kernels", None)
+
+
+@pytest.mark.skipif(compiling.fcntl is None, reason="no file locks on this platform")
+def test_a_kernel_compiles_under_the_machines_lock_and_a_failed_compile_frees_it(tmp_path):
+    """While a kernel compiles (a cache miss), the lock in its cache directory is held, so a
+    second process waits for the machine code instead of compiling it too; a cache hit takes
+    no lock; a compile that fails lets it go."""
+    tiny = _tiny_kernels(tmp_path)
+    lock = Path(tiny.add_one._cache._cache_path) / compiling.LOCK_NAME
+    seen = []
+
+    class Spy(event.Listener):
+        def on_start(self, ev):
+            if ev.data["dispatcher"] is tiny.add_one:
+                seen.append(_locked_elsewhere(lock))
+
+        def on_end(self, ev):
+            pass
+
+    with event.install_listener(compiling.COMPILE_EVENT, Spy()):
+        assert tiny.add_one(1) == 2
+    assert seen == [True] and compiling.LOCK.depth == 0 and not _locked_elsewhere(lock)
+    with pytest.raises(TypingError):
+        tiny.broken(1)
+    assert compiling.LOCK.depth == 0 and not _locked_elsewhere(lock)

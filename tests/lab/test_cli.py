@@ -425,4 +425,4 @@ def test_a_cold_board_match_says_it_is_compiling_the_kernels(tmp_path):
         proc.kill()
         proc.wait(timeout=60)
         proc.stderr.close()
-    assert "compiling the board kernels (first run only" in lines[-1], "".join(lines)
+    assert "compiling the board kernels (once per machine" in lines[-1], "".join(lines)

@@ -1,6 +1,7 @@
 """The package installs whole: a wheel and an sdist build from the repository, and the
 wheel, installed into a fresh venv outside the checkout, carries the shipped models and
-board layouts, so `ppo` and `guided` play and the board's default layouts load."""
+board layouts, so `ppo` and `guided` play and the board's default layouts load, and shares
+the board kernels the checkout compiled (one compile a machine, not one an install)."""
 
 from __future__ import annotations
 
@@ -70,6 +71,12 @@ def test_installed_wheel_plays_ppo_and_guided(built, tmp_path):
                                "--seed", "3"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
         assert proc.returncode == 0, proc.stderr[-3000:]
         assert "ppo" in proc.stdout and "guided" in proc.stdout
+    # The board kernels' cache is named by their sources, not their install path
+    # (sixnimmt_env/board/_kernel/jit.py): the installed copy loads what the checkout compiled
+    # before the tests (tests/conftest.py) and compiles nothing (cold, minutes on a slow machine)
     proc = subprocess.run([sixnimmt, "demo", "--game", "board", "--variant", "pro", "--seed", "1"],
-                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "compiling the board kernels" not in proc.stderr, (
+        "the installed wheel compiled the board kernels again: its kernel sources differ from the checkout's "
+        "(an untracked file under sixnimmt_env/board/? the wheel holds the tracked files only)\n" + proc.stderr[-3000:])

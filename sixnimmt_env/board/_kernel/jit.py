@@ -7,27 +7,33 @@ is part of its key, so after an edit to one of them the cached driver goes on ru
 old rules (a changed `kernel.rules_row` once left the random-play driver as it was until its
 cache files were deleted: docs/speed.md). The locators below stamp every cached board kernel
 with one digest of all the board modules the kernel modules import, directly or not, so an
-edit to any of them compiles every kernel anew; everything else about where numba keeps
-its cache (the package's `__pycache__`, NUMBA_CACHE_DIR, the user-wide fallback) is
-numba's own.
+edit to any of them compiles every kernel anew.
+
+Where: a directory named by that digest (`shared_cache_dir`), under NUMBA_CACHE_DIR when it
+is set, else under the user's cache directory (~/.cache/sixnimmt), else in the package's
+`__pycache__` (a home that cannot be written). numba's own directories are named by the
+source file's path, so a wheel installed into a fresh venv compiled every kernel again
+(minutes: docs/speed.md); named by the sources, every checkout and install of the same
+code shares one compile a machine. (numba's index still checks its version, the
+signature and the CPU the code was compiled for.)
 
 `install()` runs when the board package is imported (`board/__init__.py`), before any kernel
 module is: numba picks a function's locator when `@njit(cache=True)` decorates it. It
-also registers `CompileNotice` with numba's event API (`numba.core.event`): the first
-time a board kernel is compiled in a process (not loaded from the cache), one line on
-stderr says so, since a cold compile takes a while (docs/speed.md) and would otherwise
-look like a hang.
+also registers `compiling.CompileNotice` (the lines on stderr while a kernel compiles).
 """
 
 from __future__ import annotations
 
 import ast
 import hashlib
-import sys
+import os
 from functools import lru_cache
 from pathlib import Path
 
-from numba.core import caching, event
+from numba.core import caching, config
+from numba.misc.appdirs import AppDirs
+
+from . import compiling
 
 HERE = Path(__file__).resolve().parent  # the compiled core, board/_kernel/
 KERNEL_MODULES = "*.py"  # the modules holding compiled code: all of this package's
@@ -86,48 +92,43 @@ class _KernelSourcesStamp:
         return super().from_function(py_func, py_file)
 
 
+def shared_cache_dir(root: str | os.PathLike) -> str:
+    """The kernels' cache directory under `root`: named by the digest of their sources, not
+    by where they are installed, so every checkout and install of the same sources shares
+    it (a wheel installed into a fresh venv loads the kernels a checkout compiled), and
+    two versions of the sources each keep their own."""
+    return os.path.join(root, CACHE_PREFIX + _this_package_digest()[:DIGEST_CHARS])
+
+
 class UserProvidedLocator(_KernelSourcesStamp, caching.UserProvidedCacheLocator):
-    """NUMBA_CACHE_DIR, when set."""
+    """NUMBA_CACHE_DIR, when set (numba's own choice first)."""
+
+    def __init__(self, py_func, py_file):
+        super().__init__(py_func, py_file)
+        self._cache_path = shared_cache_dir(config.CACHE_DIR)
+
+
+class PerUserLocator(_KernelSourcesStamp, caching.UserWideCacheLocator):
+    """The user's cache directory (~/.cache/sixnimmt on Linux): once per machine and user."""
+
+    def __init__(self, py_func, py_file):
+        super().__init__(py_func, py_file)
+        self._cache_path = shared_cache_dir(AppDirs(appname="sixnimmt", appauthor=False).user_cache_dir)
 
 
 class InTreeLocator(_KernelSourcesStamp, caching.InTreeCacheLocator):
-    """The package's own __pycache__, when writable."""
+    """The package's own __pycache__, when the user's cache directory is not writable."""
 
 
-class UserWideLocator(_KernelSourcesStamp, caching.UserWideCacheLocator):
-    """The user's cache directory otherwise."""
-
-
-LOCATORS = (UserProvidedLocator, InTreeLocator, UserWideLocator)  # numba's order of preference
+LOCATORS = (UserProvidedLocator, PerUserLocator, InTreeLocator)  # in order of preference
+CACHE_PREFIX = "board-kernels-"  # + the first DIGEST_CHARS of the sources' digest
+DIGEST_CHARS = 16
 
 
 def install() -> None:
-    """Put the board's locators ahead of numba's own (once)."""
+    """Put the board's locators ahead of numba's own (once), and the compile notice."""
     classes = caching.CacheImpl._locator_classes
     for cls in reversed(LOCATORS):
         if cls not in classes:
             classes.insert(0, cls)
-    if not _NOTICE:
-        _NOTICE.append(CompileNotice())
-        event.register(COMPILE_EVENT, _NOTICE[0])
-
-
-COMPILE_EVENT = "numba:compile"  # numba's event around a compile (a cache miss; a cache hit loads without one)
-_NOTICE: list = []  # the listener, once registered
-NOTICE = "compiling the board kernels (first run only: numba caches them; about a minute of CPU)..."
-
-
-class CompileNotice(event.Listener):
-    """Says once a process, on stderr, that the board kernels are being compiled."""
-
-    said = False
-
-    def on_start(self, ev) -> None:
-        dispatcher = (ev.data or {}).get("dispatcher")
-        module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
-        if not CompileNotice.said and module.startswith(__package__ + "."):
-            CompileNotice.said = True
-            print(NOTICE, file=sys.stderr, flush=True)
-
-    def on_end(self, ev) -> None:
-        pass
+    compiling.install_notice()

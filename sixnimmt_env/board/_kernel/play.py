@@ -25,7 +25,7 @@ per path.
 
 from __future__ import annotations
 
-from numba import njit
+import numpy as np
 
 from ..actions import (
     ANSWER_NO,
@@ -39,7 +39,7 @@ from ..actions import (
 )
 from ..rules import DOUBLE, PLUS5, PLUS5_POINTS
 from ..state import ASK_ACTION, ASK_DOUBLE, ASK_FREE_ROW, ASK_LUCK_CARD, ASK_PLUS5, PHASE_ASK
-from . import inline
+from . import inline, kernel
 from .answers import allows, legal_answers, store
 from .place import ASKED, NEXT_TURN, PICKING, place_on
 from .turns import HELD_BITS, SLOT_AT_FRACTION, SLOT_FOUND, SLOT_LAST, SLOT_OF_TILE, put_out
@@ -76,7 +76,7 @@ def rule_answer(s, t, b):
     return PASS_ACTION
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def play(s, t, e, report, policy, games, actions, numbers, limit, scratch, status, found):
     """Every game of `games` (j-th: games[j]) under `policy` (the module doc), until it
     stops; status[j] says why (place.py's codes). `actions` (P, B) for GIVEN (and for
@@ -127,7 +127,7 @@ def play(s, t, e, report, policy, games, actions, numbers, limit, scratch, statu
         status[j] = why
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def checked_step(s, t, e, report, games, actions, numbers, limit, scratch, status, found):
     """`Game.step` in one call (one trip from Python and back fewer a step: each costs the
     interpreter its caches, docs/speed.md): the check, `first_illegal`'s index of the first
@@ -135,12 +135,13 @@ def checked_step(s, t, e, report, games, actions, numbers, limit, scratch, statu
     played under GIVEN (`play`, with the tiles' slots the check found; `numbers`, `limit`
     empty; `found` (g, P) room)."""
     j = first_illegal(s, t, games, actions, found)
-    if j < 0:
-        play(s, t, e, report, GIVEN, games, actions, numbers, limit, scratch, status, found)
+    if j < 0:  # (policy an int64, not the constant's literal type: the one machine code of `play` Python
+        # calls, where a literal would compile the whole driver a second time, ~60 s of CPU cold)
+        play(s, t, e, report, np.int64(GIVEN), games, actions, numbers, limit, scratch, status, found)
     return j
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def first_illegal(s, t, games, actions, found):
     """The index j of the first game of `games` whose actions (P, B) are not legal (the
     asker's answer not among the legal answers; a tile not in its seat's hand, where a pro

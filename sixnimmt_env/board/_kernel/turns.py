@@ -6,12 +6,10 @@ keeps, in NumPy, what happens at most twice a game: the refill and the end of th
 
 from __future__ import annotations
 
-from numba import njit
-
 from ..layout import PLAY_TWO
 from ..rules import STOP_SIGNS
 from ..state import PHASE_OVER, PHASE_PICK, PHASE_PICK_SECOND, STAGE_OFFER, STAGE_PLACE
-from . import inline
+from . import inline, kernel
 
 # How put_out finds each seat's slot (the driver's policies, `play.py`).
 # SLOT_OF_TILE: the tile actions[p, b] + 1 names (slot 0 when the hand holds no such tile: a pro pass), or the
@@ -147,7 +145,7 @@ def start_turn(s, t, b):
     s.phase[b] = PHASE_PICK
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def start_turns(s, t, games):
     for b in games:
         start_turn(s, t, b)
@@ -178,7 +176,7 @@ def final_score(hands, action, score, bulls, b):
         score[b, p] += points
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def final_scores(hands, action, score, bulls, games):
     """`final_score` of every game of `games` (the NumPy side's end of a game after a
     refill). (Handed the four arrays it reads, not the whole state: unboxing ~40 arrays

@@ -7,12 +7,10 @@ the statuses, NumPy's random numbers (`pcg64.py`) and the actions in one pass.
 
 from __future__ import annotations
 
-from numba import njit
-
 from ..actions import ANSWER_NO, LUCK_ACTION, PASS_ACTION
 from ..rules import DOUBLE, PLUS5
 from ..state import ASK_ACTION, ASK_FREE_ROW, ASK_LUCK_CARD, PHASE_ASK, PHASE_PICK, PHASE_PICK_SECOND
-from . import inline
+from . import inline, kernel
 from .answers import legal_answers
 from .pcg64 import draw, jump, jumps_for
 
@@ -21,7 +19,7 @@ from .pcg64 import draw, jump, jumps_for
 IDLE, PICKING, ASKED, ASKED_PRO = 0, 1, 2, 3
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def seat_status(phase, asker, ask, hands, seats, games, status):
     """status[i]: the decision of seat seats[i] in game games[i] (IDLE, PICKING, ASKED,
     ASKED_PRO); returns how many entries pick, are asked (ASKED or ASKED_PRO) and are
@@ -59,14 +57,14 @@ def held(s, b, p):
     return n
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def hand_sizes(s, seats, games, size):
     """size[i]: tiles in seat seats[i]'s hand in game games[i]."""
     for i in range(len(games)):
         size[i] = held(s, games[i], seats[i])
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def action_masks(s, t, seats, games, status, scratch, mask):
     """mask[i] (N_ACTIONS,): entry i's legal actions (mask all False on entry)."""
     for i in range(len(games)):
@@ -83,7 +81,7 @@ def action_masks(s, t, seats, games, status, scratch, mask):
             mask[i, PASS_ACTION] = True
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def random_actions(s, t, seats, games, status, pick, ask, pro, scratch, out):
     """out[i]: a uniformly random legal action of entry i from the caller's numbers: the
     tile in hand slot pick[i] * (tiles held) (picking); no or yes by ask[i] < 0.5, a luck card
@@ -118,7 +116,7 @@ def random_action(s, t, b, p, now, u, scratch):
     return PASS_ACTION
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def random_legal(s, t, seats, games, state, jumps, status, scratch, out):
     """`seat_status` into `status` and `random_actions` into `out` in one pass, the numbers
     NumPy's PCG64 at `state` (`pcg64.words`) would give `seat_view.random_legal_actions`:
