@@ -210,8 +210,9 @@ class TrainConfig(RunConfig):
     learner: str = "sb3"
     """sb3 (sb3-contrib's MaskablePPO.learn) or lab (training/lab_ppo.py: the same network
     and files, a leaner update that drops forced decisions; issue 59)."""
-    device: str = "cpu"
-    """Where the network trains: cpu, cuda, or auto (a GPU when torch sees one)."""
+    device: str = "auto"
+    """Where the network trains: auto (a GPU when torch sees one, else the CPU), cpu or cuda
+    (the CPU when torch sees no GPU)."""
     n_steps: int = 32
     """Steps per game between updates (rollout length)."""
     batch_size: int = 4096

@@ -70,11 +70,17 @@ def run_options(what: str, resume: str, progress: str):
 @run_options("training", resume="Continue the run in this directory from its last checkpoint "
                          "(--set may raise its minutes, total_timesteps, torch_threads).",
              progress="Show a progress bar.")
-def train(run: RunStart = RUN_OPTIONS) -> None:
+def train(run: RunStart = RUN_OPTIONS,
+          device: Optional[str] = typer.Option(None, help="Where the network trains: auto (a GPU when torch "
+                                                         "sees one), cpu or cuda; the same as --set device=...")) -> None:
     """Train MaskablePPO on the batched env against a self-play league (see training/)."""
     from training.config import TrainConfig
     from training.train import train as run_training
 
+    if device is not None:
+        if run.resume is not None:
+            raise ConfigError("--device: a resumed run keeps its saved config (its device included)")
+        run = RunStart(run.config, [*run.set_, f"device={device}"], run.resume, run.runs_dir, run.progress)
     out = run.start(run_training, TrainConfig, budget=True)
     typer.echo(f"run in {out}/ (best model: {out}/best.zip, evaluations: {out}/eval.csv)")
 

@@ -154,3 +154,16 @@ def test_bench_learner_refuses_a_bad_recipe():
     done = subprocess.run([sys.executable, "-m", "experiments.cli", "bench", "learner", "--recipe", "nope"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode != 0 and "unknown recipe" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_device_flag_is_saved_and_checked(tmp_path):
+    """`train --device cpu` trains there and says so in config.json; an unknown device is one line."""
+    base = [sys.executable, "-m", "experiments.cli", "train", "--runs-dir", str(tmp_path), "--no-progress"]
+    tiny = ["--set", "name=dev", "--set", "learner=lab", "--set", "self_play_games=4", "--set", "num_games=2",
+            "--set", "n_steps=4", "--set", "batch_size=64", "--set", "eval_deals=1", "--set", "total_timesteps=100",
+            "--set", "torch_threads=1"]
+    done = subprocess.run(base + ["--device", "cpu"] + tiny, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert json.loads((tmp_path / "dev" / "config.json").read_text())["device"] == "cpu"
+    bad = subprocess.run(base + ["--device", "gpu"] + tiny[:-2], capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "device must be one of" in bad.stderr and "Traceback" not in bad.stderr
