@@ -151,6 +151,9 @@ def serve(
                                                    "~/.local/share/sixnimmt). A restart continues the games."),
     memory: bool = typer.Option(False, "--memory", help="Keep nothing: games in memory only, lost when the "
                                                         "server stops."),
+    max_connections: int = typer.Option(100, help="Pages connected at once (all addresses)."),
+    connections_per_address: int = typer.Option(20, help="Pages connected at once from one address."),
+    tables_per_address: int = typer.Option(10, help="Open tables for several people made from one address."),
 ) -> None:
     """Play in the browser against the agents, or watch them: a local web server and its page (any game).
 
@@ -181,7 +184,12 @@ def serve(
             origins.append(f"http://{shown}:{port}")
         typer.echo(f"warning: sixnimmt serve listens on {host}: anyone who reaches this address can play "
                    f"(no login, no TLS); pages accepted from: {', '.join(origins) or 'this machine only'}", err=True)
-    limits = Limits(idle_seconds=idle_minutes * 60)
+    if not 1 <= connections_per_address <= max_connections <= 10_000 or not 1 <= tables_per_address <= 10_000:
+        raise ConfigError("--connections-per-address, --max-connections, --tables-per-address: "
+                          "1 <= per address <= max <= 10000")
+    limits = Limits(idle_seconds=idle_minutes * 60, max_connections=max_connections,
+                    connections_per_address=connections_per_address, tables_per_address=tables_per_address,
+                    max_games=max(Limits.max_games, max_connections * Limits.games_per_connection))
     if memory and data is not None:
         raise ConfigError("--memory keeps nothing: give it or --data, not both")
     db = None if memory else Database(data or default_data_dir(), max_bytes=limits.db_bytes)

@@ -134,3 +134,70 @@ def bench_serve(moves: int = 60, games: int = 20, opponents: list[str] | None = 
                            "errors": sum(r["errors"] for r in runs), "moves": len(all_times),
                            "seconds": seconds, "median_ms": conc["median"], "p90_ms": conc["p90"],
                            "max_ms": conc["max"]}}
+
+
+async def _person(ws, times: list, counts: dict) -> None:
+    """One scripted person at a table: the first legal action at each turn; the time from
+    each answer to the server's first message after it (the answer to the move)."""
+    sent, answered = None, -1
+    while True:
+        msg = json.loads(await ws.recv())
+        if sent is not None:
+            times.append((time.perf_counter() - sent) * 1000)
+            sent = None
+        if msg["type"] == "error":
+            counts["errors"] += 1
+            continue
+        if msg["type"] == "over":
+            counts["finished"] += 1
+            return
+        if msg["type"] == "turn" and msg["decision"] != answered:
+            answered = msg["decision"]
+            sent = time.perf_counter()
+            await ws.send(json.dumps({"type": "act", "id": msg["id"], "action": msg["legal"][0],
+                                      "decision": msg["decision"], "token": ws.token}))
+            counts["answers"] += 1
+
+
+async def _table(url: str, new: dict, times: list, counts: dict) -> None:
+    """One table of two scripted people and the agents of `new`, played to its end."""
+    from websockets.asyncio.client import connect
+
+    ws_url = url.replace("http", "ws", 1) + "/ws"
+    async with connect(ws_url, max_size=None) as a, connect(ws_url, max_size=None) as b:
+        await a.send(json.dumps(new))
+        joined = json.loads(await a.recv())
+        if joined["type"] != "joined":
+            counts["errors"] += 1
+            return
+        await b.send(json.dumps({"type": "join", "id": joined["id"], "name": "B"}))
+        joined_b = json.loads(await b.recv())
+        a.token, b.token = joined["token"], joined_b["token"]
+        await asyncio.gather(_person(a, times, counts), _person(b, times, counts))
+
+
+def bench_tables(tables: int = 50, agents: list[str] | None = None, seed: int = 0) -> dict:
+    """`tables` one-round tables at once, each two scripted people and two agents, with the
+    database on: person answers a second, and the answer's latency (median, p90, p99)."""
+    agents = agents or ["random", "random"]
+    if not 1 <= tables <= 1000:
+        raise ConfigError("--tables must be 1..1000")
+    new = {"type": "table", "game": "cards", "players": 2 + len(agents), "seats": ["person", "person", *agents],
+           "options": {"max_rounds": 1}, "name": "A", "turn_seconds": 600}
+    counts = {"finished": 0, "errors": 0, "answers": 0}
+    times: list[float] = []
+    connections = str(2 * tables + 10)  # two pages a table, all from this machine's address
+    with served(None, "--max-connections", connections, "--connections-per-address", connections,
+                "--tables-per-address", str(tables + 1)) as url:
+        asyncio.run(_table(url, dict(new, seed=seed + 10_000), [], dict(counts)))  # warm-up: imports, first agents
+
+        async def many():
+            await asyncio.gather(*(_table(url, dict(new, seed=seed + 1 + t), times, counts) for t in range(tables)))
+        start = time.perf_counter()
+        asyncio.run(many())
+        seconds = time.perf_counter() - start
+    ordered = sorted(times) or [float("nan")]
+    return {"tables": tables, "agents": agents, "finished": counts["finished"] // 2, "errors": counts["errors"],
+            "answers": counts["answers"], "seconds": seconds, "answers_per_s": counts["answers"] / seconds,
+            "median_ms": statistics.median(ordered), "p90_ms": ordered[int(0.9 * (len(ordered) - 1))],
+            "p99_ms": ordered[int(0.99 * (len(ordered) - 1))], "max_ms": ordered[-1]}

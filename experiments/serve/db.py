@@ -2,10 +2,11 @@
 
 Every write goes through one thread and its one connection (`Database.write`): the
 callers (the request threads of many tables) queue a function of the connection and wait
-until its transaction has committed, so a reply sent after `write` returns is on disk (WAL
-with synchronous=FULL: a SIGKILL of the server, or a power cut, loses no decision already
-answered). Reads open their own short-lived connections (WAL lets them run beside the
-writer).
+until its transaction has committed, so a reply sent after `write` returns is in the
+database file's write-ahead log: a SIGKILL of the server loses no decision already
+answered (WAL with synchronous=NORMAL: the log is synced at checkpoints, not at every
+commit, so a power cut may lose the last few seconds; FULL would sync every answer).
+Reads open their own short-lived connections (WAL lets them run beside the writer).
 
 The schema is versioned: `schema_version` holds the version, and `MIGRATIONS[v]` takes a
 database from version v to v + 1, each in one transaction with the version bump. A new
@@ -124,7 +125,7 @@ class Database:
         try:
             conn = _open(self.path)
             conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = FULL")
+            conn.execute("PRAGMA synchronous = NORMAL")
             migrate(conn)
         except sqlite3.Error as e:
             raise ConfigError(f"--data {self.folder}: not a sixnimmt database ({e})") from None
@@ -135,10 +136,11 @@ class Database:
 
     # ------------------------------------------------------------------ writing
 
-    def write(self, work: Callable[[sqlite3.Connection], object]) -> object:
+    def write(self, work: Callable[[sqlite3.Connection], object], new_game: bool = False) -> object:
         """Run `work(conn)` in one transaction on the writer thread; its result once committed.
-        ConfigError when the database has reached its size limit."""
-        if self.max_bytes is not None and self.size() > self.max_bytes:
+        ConfigError for a new game once the database has reached its size limit (the games
+        already kept go on being written)."""
+        if new_game and self.max_bytes is not None and self.size() > self.max_bytes:
             raise ConfigError(f"the server's database is full ({self.max_bytes // 2**20} MiB): "
                               "no new games are kept; ask its owner")
         done: Future = Future()

@@ -51,7 +51,7 @@ class Keeper:
             conn.executemany("INSERT INTO seats (table_id, seat, kind, name) VALUES (?, ?, ?, ?)",
                              [(session.id, s, kind, name) for s, kind, name in names])
             self._progress(conn, session, now)
-        self.db.write(work)
+        self.db.write(work, new_game=True)
         session.saved_steps = len(session.journal)
 
     def progressed(self, session: WebSession) -> None:

@@ -87,8 +87,9 @@ class GameStore:
             return conn
 
     def in_game(self, conn: Connection) -> bool:
-        """Whether `conn` owns a game that is not over (a person may be thinking over a move)."""
-        sessions = [self.games.get(game_id) for game_id in list(conn.games)]
+        """Whether `conn` owns a game, or listens at a table, that is not over (a person may
+        be thinking over a move: such a page is never closed to make room)."""
+        sessions = [self.games.get(game_id) for game_id in list(conn.games)] + list(conn.tables.values())
         return any(s is not None and not s.over() for s in sessions)
 
     def idle(self, conn: Connection) -> float:

@@ -148,3 +148,38 @@ def test_the_turn_clock_plays_the_lowest_legal_card_as_a_forfeit_and_a_table_sur
         record = c.get(last["record"]).json()
         assert not replay(record).differences and record["seats"][0] == "human"
     db.close()
+
+
+def test_tables_per_address_are_bounded_and_a_page_at_a_table_is_not_closed_for_room(tmp_path):
+    from experiments.serve.limits import Limits
+
+    limits = Limits(idle_seconds=600, tables_per_address=1, connections_per_address=2)
+    with TestClient(create_app(limits=limits, origins=[ORIGIN])) as c, c.websocket_connect("/ws") as a:
+        a.send_text(json.dumps(TABLE))
+        assert a.receive_json()["type"] == "joined"
+        _until(a, -1)
+        a.send_text(json.dumps(TABLE))
+        refused = a.receive_json()
+        assert refused["type"] == "error" and "1 tables of this address are open" in refused["message"]
+        store = c.app.state.store
+        with c.websocket_connect("/ws") as b:
+            b.send_text(json.dumps({"type": "ping"}))
+            assert b.receive_json()["type"] == "pong"
+            assert len(store.connections) == 2 and store.in_game(store.connections[0])
+            with c.websocket_connect("/ws") as third:  # room is made by closing b (no game), never a
+                third.send_text(json.dumps({"type": "ping"}))
+                assert third.receive_json()["type"] == "pong"
+                assert store.connections[0].tables
+
+
+def test_bench_serve_measures_tables_of_two_people(tmp_path):
+    import subprocess
+    import sys
+
+    from experiments.serve.bench import ROOT
+    out = subprocess.run([sys.executable, "-m", "experiments.cli", "bench", "serve", "--moves", "1", "--games", "1",
+                          "--opponents", "random,random,random", "--tables", "2", "--json"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-500:]
+    tables = json.loads(out.stdout)["tables"]
+    assert tables["finished"] == 2 and tables["errors"] == 0 and tables["answers"] >= 2 * 2 * 9

@@ -1,0 +1,124 @@
+"""A table for two people and two agents, in Chromium: two browser contexts and a spectator.
+
+Ada ticks a seat for a person on the setup form and starts; Bob opens the link she is
+shown and takes the free seat; Eve opens it and watches. The WebSocket frames each page
+receives are collected: at the first turn neither person's frames hold a card of the
+other's hand, and the spectator's hold no hand at all. Bob's page cannot act for Ada's
+seat (a forged token is refused on his page), and the two play the game to its end by
+clicking, each on their own page. Skips without a browser, as test_serve_browser.py.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from experiments.serve.bench import served
+from tests.lab.test_serve_browser import ARGS, CHROMIUM, TIMEOUT, _no_browser
+
+MAX_CLICKS = 200  # a one-round game of two people asks each at most ~15 times
+
+FIRST_LOAD = 180_000  # ms: a fresh server's first seat defaults load the shipped model (a minute when the machine is busy)
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError as e:
+        _no_browser(f"playwright is not installed ({e})")
+    if not Path(CHROMIUM).exists():
+        _no_browser(f"no chromium at {CHROMIUM} (apt-get install chromium)")
+    with sync_playwright() as p:
+        try:
+            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        except Exception as e:  # noqa: BLE001 - any failure to start is "no browser"
+            _no_browser(f"chromium did not start: {e}")
+        yield browser
+        browser.close()
+
+
+def _page(browser, frames: list, errors: list):
+    """A page in a context of its own (its own sessionStorage: another person)."""
+    page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
+    page.set_default_timeout(TIMEOUT)
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(json.loads(f))))
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return page
+
+
+def _cards(obj) -> set:
+    if isinstance(obj, dict):
+        return ({obj["card"]} if isinstance(obj.get("card"), int) else set()).union(*map(_cards, obj.values()))
+    if isinstance(obj, list):
+        return set().union(*map(_cards, obj)) if obj else set()
+    return set()
+
+
+def _first_hand(frames: list) -> set:
+    turn = next(f for f in frames if f.get("type") == "turn")
+    return {c["card"] for c in turn["table"]["hand"]}
+
+
+def _click_any(page) -> bool:
+    """Play the first thing the page offers now (a card, a row, an answer); False: nothing."""
+    if page.get_attribute("#prompt", "data-state") != "turn":
+        return False
+    option = page.locator("#choices button[data-action], #rows .row.pickable, #hand .card.playable").first
+    if not option.count():
+        return False
+    option.click()
+    return True
+
+
+def test_two_people_and_a_spectator_at_one_table(chromium):
+    frames = {"ada": [], "bob": [], "eve": []}
+    errors: list = []
+    with served() as url:
+        ada, bob, eve = (_page(chromium, frames[n], errors) for n in ("ada", "bob", "eve"))
+        ada.goto(url + "/")
+        ada.wait_for_selector("#f-opponents .person-seat", timeout=FIRST_LOAD)
+        ada.wait_for_function("!document.getElementById('start').disabled")
+        ada.fill("#o-max_rounds", "1")
+        ada.fill("#f-seed", "3")
+        ada.fill("#f-name", "Ada")
+        for box in ada.locator("#f-opponents select.opponent").all():
+            box.select_option("random")
+        ada.locator(".person-seat").first.check()  # seat 2: a person
+        ada.click("#start")
+        ada.wait_for_selector("#share-link")
+        link = ada.input_value("#share-link")
+        assert "waiting for seat 2 to join" in ada.inner_text("#prompt")
+        bob.goto(link)
+        bob.fill("#j-name", "Bob")
+        bob.click("#j-join")
+        eve.goto(link)
+        eve.click("#j-watch")
+        for page in (ada, bob):
+            page.wait_for_selector('#prompt[data-state="turn"]')
+            page.fill("#speed", "0")
+        eve.wait_for_selector("#game:not([hidden])")
+        eve.fill("#speed", "0")
+        assert eve.locator("#hand-wrap").is_hidden()
+        names = bob.locator("#scores tr td:first-child").all_inner_texts()
+        assert names == ["Ada", "you (Bob)", "seat 3 (random)", "seat 4 (random)"]
+        hand_ada, hand_bob = _first_hand(frames["ada"]), _first_hand(frames["bob"])
+        assert len(hand_ada) == len(hand_bob) == 10 and not hand_ada & hand_bob
+        assert not any(_cards(f) & hand_bob for f in frames["ada"]), "Bob's hand reached Ada's page"
+        assert not any(_cards(f) & hand_ada for f in frames["bob"]), "Ada's hand reached Bob's page"
+        assert not any(_cards(f) & (hand_ada | hand_bob) for f in frames["eve"])
+        assert all(not (f.get("table") or {}).get("hand") for f in frames["eve"] if isinstance(f.get("table"), dict))
+        bob.evaluate("S.ws.send(JSON.stringify({type: 'act', id: S.id, token: 'forged', action: 0, decision: S.decision}))")
+        bob.wait_for_selector("#error:not([hidden])")
+        assert "not a seat token of this table" in bob.inner_text("#error")
+        for _ in range(MAX_CLICKS):
+            states = [page.get_attribute("#prompt", "data-state") for page in (ada, bob)]
+            if states == ["over", "over"]:
+                break
+            if not (_click_any(ada) | _click_any(bob)):
+                ada.wait_for_timeout(100)
+        for page in (ada, bob, eve):
+            page.wait_for_selector("#summary:not([hidden])")
+        assert not errors, errors
