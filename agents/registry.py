@@ -84,7 +84,7 @@ def _entries() -> dict[str, list[AgentEntry]]:
                                  "a trained MaskablePPO model (no path: the shipped model for the table size)",
                                  ANY_GAME)]
     entries["guided"] = [AgentEntry(_guided, {"path": "", "worlds": 96, "depth": 1, "top": 3, "rollout": "network",
-                                              "belief": "", "trust": 2.0, "others": "", "mix": 1.0},
+                                              "belief": "", "trust": 2.0, "others": "", "mix": 1.0, "ms": 0.0},
                                     "search guided by a trained model (default: the table's recipe, the network "
                                     "`ppo` plays there, its 3 best cards in 96 worlds, trust=2, at 2-4 classic "
                                     "players; at 5+ and in Die Sechste the table's imitation network, every card "
@@ -96,7 +96,12 @@ def _entries() -> dict[str, list[AgentEntry]]:
                                     "another beats it by Z standard errors over the same worlds (network "
                                     "rollouts; with rollout=mcs the default is 0); others=PATH plays the other seats by "
                                     "that network instead (e.g. ppo-all, the imitation of mcs, at a table of mcs), "
-                                    "mix=p only a share p of them (each seat of each world one or the other)"),
+                                    "mix=p only a share p of them (each seat of each world one or the other); "
+                                    "others=mixture by a mixture of ppo, ppo-all, min-gap, greedy and random, "
+                                    "weighted every turn by how well each explains each seat's plays this game; "
+                                    "ms=N a time budget instead of worlds and depth: N ms a decision on one core, "
+                                    "as many worlds as fit, deeper only past 96 (plain guided costs about 8 ms a "
+                                    "decision at 4 players, 45 at 10; ms=N costs N at any table)"),
                          AgentEntry(_board_guided, {"path": "", "worlds": 16, "horizon": 1, "top": 0,
                                                     "rollout": "network"},
                                     "board mcs guided by a trained board model: its policy plays every seat for "

@@ -23,11 +23,11 @@ def pytest_configure(config):
     if "SB3_LOGDIR" not in os.environ:  # (the workers inherit it)
         os.environ["SB3_LOGDIR"] = _SB3_LOGDIR[0] = tempfile.mkdtemp(prefix="sixnimmt-tests-sb3-")
 
-    from agents.board.worlds import load_deal_worlds
     from sixnimmt_env.board.warm import compile_kernels
+    from sixnimmt_env.board.worlds import load_deal_worlds
     t0 = time.perf_counter()
     compile_kernels()
-    load_deal_worlds()  # the board search's own kernel (the agents' layer: not the engine's warm-up)
+    load_deal_worlds()  # the seat views' world dealer (not in the engine's warm-up)
     if time.perf_counter() - t0 > 5:
         print(f"board kernels compiled in {time.perf_counter() - t0:.0f} s (numba caches them: once per checkout)")
 

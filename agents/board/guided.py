@@ -133,14 +133,14 @@ class BoardGuidedAgent(BoardMonteCarloAgent):
             actions[forced[0], np.arange(G)] = forced[1]
         engine.step(st, actions, inplace=True, validate=False, games=live)
 
-    def _simulate(self, view: BoardSeatView, known: BoardState, entries: NDArray, cands: list[NDArray],
+    def _simulate(self, view: BoardSeatView, entries: NDArray, cands: list[NDArray],
                   rng: np.random.Generator) -> list[NDArray]:
         """Mean points of every candidate of `entries`: won in `horizon` turns of network
         play, plus the value head's estimate of the rest (one engine batch); with
         `rollout=mcs`, `mcs`'s rollouts and estimate."""
         if self.cheap:
-            return super()._simulate(view, known, entries, cands, rng)
-        st, seats, first, counts = self.candidate_worlds(view, known, entries, cands, rng)
+            return super()._simulate(view, entries, cands, rng)
+        st, seats, first, counts = self.candidate_worlds(view, entries, cands, rng)
         R, G = self.rollouts, st.batch_size
         rows = np.arange(G)
         before = st.score[seats, rows].astype(np.float64)

@@ -3,8 +3,8 @@
 For every entry that must decide, each candidate — every tile in hand in the pick
 phases (under play-two the first tile is the candidate and the second comes from the
 rollout policy), both answers of a question — is played in `rollouts` simulated worlds.
-A world starts from `BoardSeatView.known_state()` (the game as the seat knows it) with
-the tiles the seat has not seen (`unseen`) dealt at random: into the other hands (as many
+A world is the game's own (`BoardSeatView.worlds`, sixnimmt_env/board/worlds.py): the
+game as the seat knows it with the tiles the seat has not seen (`unseen`) dealt at random: into the other hands (as many
 as the seat holds), into the others' first tiles when they are already face down under
 play-two, and the rest into the supply (with 2-3 players before the refill, the refill
 comes from it). The candidate is played, and the game runs on under the rollout policy
@@ -48,7 +48,7 @@ from numpy.typing import NDArray
 from sixnimmt_env.board import engine
 from sixnimmt_env.board.actions import ANSWER_NO, ANSWER_YES, FREE_ROW_ACTION, LUCK_ACTION, NO_CARD_ACTION, PASS_ACTION
 from sixnimmt_env.board.placement import field_effect
-from sixnimmt_env.board.rules import DOUBLE, N_TILES, PLUS5, PLUS5_POINTS
+from sixnimmt_env.board.rules import DOUBLE, PLUS5, PLUS5_POINTS
 from sixnimmt_env.board.seat_view import BoardSeatView
 from sixnimmt_env.board.state import (
     ASK_ACTION,
@@ -58,12 +58,11 @@ from sixnimmt_env.board.state import (
     ASK_PLUS5,
     PHASE_ASK,
     PHASE_OVER,
-    PHASE_PICK_SECOND,
     BoardState,
 )
+from sixnimmt_env.board.worlds import load_deal_worlds
 
 from .heuristics import VALUES, tile_values
-from .worlds import deal_worlds, load_deal_worlds
 
 
 def rollout_actions(st: BoardState) -> NDArray[np.int64]:
@@ -102,66 +101,6 @@ def rule_answers(st: BoardState, games: NDArray) -> NDArray[np.int64]:
                       ask == ASK_FREE_ROW],
                      [plus5, np.full(len(games), ANSWER_YES), kind, np.full(len(games), NO_CARD_ACTION), free],
                      PASS_ACTION).astype(np.int64)
-
-
-def deal_action_cards(known: BoardState, seats: NDArray, counts: NDArray, rng: np.random.Generator) -> None:
-    """Pro, in place: deal the cards the seat has not seen (the deck less its own cards and
-    the discards) at random: each other seat as many as it holds (`counts` (G, P)), the
-    rest to the deck in random order. All games at once: each game's unseen cards, listed
-    by kind, are put in the order of one random key each (one draw for the batch)."""
-    G, P = known.batch_size, known.players
-    kinds = len(known.config.action_cards)
-    rows = np.arange(G)
-    own = known.action[:, seats, rows]  # (K, G)
-    pool = np.maximum(np.array(known.config.action_cards)[:, None] - own - known.discard, 0).T  # (G, K)
-    D = int(sum(known.config.action_cards))
-    ends = np.cumsum(pool, axis=1)  # card i of a game's list is of the first kind whose end is past i
-    listed = (np.arange(D)[None, :, None] >= ends[:, None, :]).sum(axis=2)  # (G, D): kinds == past the pool
-    keys = np.where(listed < kinds, rng.random((G, D)), 2.0)  # the cards not in the pool sort last
-    cards = np.take_along_axis(listed, np.argsort(keys, axis=1, kind="stable"), axis=1)  # (G, D) shuffled
-    total = ends[:, -1]
-    # the other seats, from the seat's left, take their counts off the front; the rest is the deck
-    order = (seats[:, None] + 1 + np.arange(P - 1)[None, :]) % P  # (G, P-1)
-    taken = np.take_along_axis(counts, order, axis=1).astype(np.int64)
-    bounds = np.cumsum(taken, axis=1)  # (G, P-1)
-    i = np.arange(D)[None, :]
-    holder = (i[:, :, None] >= bounds[:, None, :]).sum(axis=2)  # (G, D): index into order, P-1 for the deck
-    dealt = (holder < P - 1) & (i < total[:, None])
-    g, d = np.nonzero(dealt)
-    seat = order[g, holder[g, d]]
-    np.add.at(known.action, (cards[g, d], seat, g), 1)
-    start = bounds[:, -1]
-    pos = i - start[:, None]  # a card's place in the deck
-    in_deck = (pos >= 0) & (i < total[:, None])
-    known.deck[:] = 0
-    g, d = np.nonzero(in_deck)
-    known.deck[pos[g, d], g] = cards[g, d]
-    known.deck_at[:] = 0
-    known.deck_end[:] = np.maximum(total - start, 0)
-
-
-def determinize(known: BoardState, seats: NDArray, unseen: NDArray, rng: np.random.Generator,
-                sizes: NDArray | None = None) -> None:
-    """In place: deal each game's unseen tiles (unseen (G, N+1) bool) in random order
-    into the other seats' hands, their face-down first tiles (PHASE_PICK_SECOND) and the
-    supply, and shuffle the observing seat's own hand. `known` is a known_state() copy
-    (those places empty), seats[g] the observing seat of game g."""
-    G, H = known.batch_size, known.hands.shape[1]
-    keys = rng.random((G, N_TILES + 1))
-    keys[~unseen] = 2.0  # seen tiles (and tile 0) sort last
-    perm = np.argsort(keys, axis=1).astype(np.int8)  # (G, N+1): the unseen tiles first, shuffled
-    u = unseen.sum(axis=1)
-    own_keys = rng.random((G, H))  # the own hand's new order (drawn for every slot, used for the held ones)
-    # the writing, game by game (worlds.py): the arrays' game-first views, as the state stores them
-    bad = deal_worlds(np.moveaxis(known.hands, -1, 0), np.moveaxis(known.picked, -1, 0),
-                      np.moveaxis(known.supply, -1, 0), known.drawn.astype(np.int64),
-                      known.phase == PHASE_PICK_SECOND, np.asarray(seats, dtype=np.int64), perm, u, own_keys,
-                      _NO_SIZES if sizes is None else np.asarray(sizes, dtype=np.int64), N_TILES)
-    if bad >= 0:
-        raise ValueError("more hidden places than unseen tiles (inconsistent view)")
-
-
-_NO_SIZES = np.zeros((0, 0), dtype=np.int64)
 
 
 class BoardMonteCarloAgent:
@@ -240,7 +179,6 @@ class BoardMonteCarloAgent:
         out = {e: (c, np.zeros(1)) for e, c in cands.items() if len(c) == 1}
         search = [e for e, c in cands.items() if len(c) > 1]
         R = self.rollouts
-        known = view.known_state() if search else None
         chunk: list[int] = []
         size = 0
         for e in search + [None]:
@@ -249,18 +187,18 @@ class BoardMonteCarloAgent:
                 size += len(cands[e]) * R
                 continue
             if chunk:
-                means = self._simulate(view, known, np.array(chunk), [cands[c] for c in chunk], rng)
+                means = self._simulate(view, np.array(chunk), [cands[c] for c in chunk], rng)
                 out.update({c: (cands[c], m) for c, m in zip(chunk, means)})
             chunk, size = ([e], len(cands[e]) * R) if e is not None else ([], 0)
         return out
 
-    def _simulate(self, view: BoardSeatView, known: BoardState, entries: NDArray, cands: list[NDArray],
+    def _simulate(self, view: BoardSeatView, entries: NDArray, cands: list[NDArray],
                   rng: np.random.Generator) -> list[NDArray]:
         """Mean results of every candidate of `entries`, one engine batch. Every candidate
         of an entry is played in the same `rollouts` worlds (common random numbers: the
         same hidden tiles, and the others play the same tiles in the same order), so the
         comparison sees the candidates' differences, not the worlds'."""
-        st, seats, first, counts = self.candidate_worlds(view, known, entries, cands, rng)
+        st, seats, first, counts = self.candidate_worlds(view, entries, cands, rng)
         R, E, G = self.rollouts, len(entries), st.batch_size
         given = np.full((st.players, G), -1, dtype=np.int64)  # the others' first decisions: the rollout policy's
         given[seats, np.arange(G)] = first
@@ -279,27 +217,18 @@ class BoardMonteCarloAgent:
         bounds = np.concatenate([[0], np.cumsum(counts * R)])
         return [own[bounds[i]:bounds[i + 1]].reshape(counts[i], R).mean(axis=1) for i in range(E)]
 
-    def candidate_worlds(self, view: BoardSeatView, known: BoardState, entries: NDArray, cands: list[NDArray],
+    def candidate_worlds(self, view: BoardSeatView, entries: NDArray, cands: list[NDArray],
                          rng: np.random.Generator) -> tuple[BoardState, NDArray, NDArray, NDArray]:
-        """(state, seats, first, counts): `rollouts` determinized worlds of each entry (from
-        `known`, the view's known_state; hidden tiles and action cards dealt at random),
+        """(state, seats, first, counts): `rollouts` worlds of each entry (the view's
+        `worlds`: hidden tiles and action cards dealt at random),
         one copy of each for every candidate, candidate-major within an entry: game
         e's candidate j in world r; `seats` (G,) the observing seat of each game, `first`
         (G,) the candidate it plays, `counts` (E,) the candidates per entry."""
         R = self.rollouts
         E = len(entries)
         counts = np.array([len(c) for c in cands])
-        worlds = known.take(np.repeat(entries, R))  # world r of entry e at e * R + r (known: one game per entry)
+        worlds = view.worlds(entries, R, rng)  # world r of entry e at e * R + r
         seats_w = view.seats[entries].astype(np.intp).repeat(R)
-        sizes = None
-        if view.config.pro:  # every seat's hand size and action-card count are public
-            P = view.players
-            absolute = (np.arange(P)[None, :] - view.seats[entries, None]) % P  # relative index of absolute seat
-            sizes = np.take_along_axis(view.hand_sizes[entries], absolute, axis=1).repeat(R, axis=0)
-            cards = np.take_along_axis(view.action_counts[entries], absolute, axis=1).repeat(R, axis=0)
-        determinize(worlds, seats_w, view.unseen[entries].repeat(R, axis=0), rng, sizes)
-        if view.config.pro:
-            deal_action_cards(worlds, seats_w, cards, rng)
         # copy (e, candidate j, world r) -> world e * R + r
         world_of = np.concatenate([np.tile(e * R + np.arange(R), counts[e]) for e in range(E)])
         st = worlds.take(world_of)

@@ -10,9 +10,10 @@ iterative proportional fitting scales each column to its count and each card bac
 so the expected cards of every seat are its hand size. Zero weights give the uniform
 deal, which the searches sample by default.
 
-`sample(...)` deals worlds from it: each other seat in turn draws exactly its hand size
-without replacement, weighted by its share of what the seats after it may still take
-(Gumbel top-k); `guided:belief=...` samples its worlds this way (agents/cards/guided.py).
+The game deals worlds from it (`SeatView.worlds(..., deal=model.of_view(view))`,
+sixnimmt_env/core/worlds.py: each other seat in turn draws exactly its hand size without
+replacement, weighted by its share of what the seats after it may still take, Gumbel
+top-k); `guided:belief=...` searches in such worlds (agents/cards/guided.py).
 
 The weights are a .npz of arrays (read with allow_pickle=False: no code) with a .json
 beside it (what it was trained on, its held-out figures); training/belief.py makes them.
@@ -114,30 +115,6 @@ class BeliefModel:
     def of_view(self, view) -> NDArray[np.float64]:
         """`probabilities` for every entry of a card SeatView."""
         return self.probabilities(belief_inputs(view))
-
-    def sample(self, view, entries: NDArray, count: int, worlds: int, rng: np.random.Generator) -> NDArray[np.int16]:
-        """(len(entries) * worlds, P-1, count) card ids: worlds dealt from the belief, each
-        other seat `count` distinct unseen cards, no card twice in a world."""
-        p = self.of_view(view.subset(entries))  # (k, C, P)
-        k, C, P = p.shape
-        taken = np.broadcast_to(~belief_inputs_possible(p), (worlds, k, C)).transpose(1, 0, 2).copy()
-        out = np.zeros((k, worlds, P - 1, count), np.int16)
-        left = p[:, :, ::-1].cumsum(axis=2)[:, :, ::-1]  # mass of seats j.. and not dealt
-        for j in range(P - 1):
-            share = np.divide(p[:, :, j], left[:, :, j], out=np.zeros((k, C)), where=left[:, :, j] > 0)
-            # a share that underflowed to 0 still ranks above the cards no one may take
-            keys = np.log(np.maximum(share, 1e-300))[:, None, :] + rng.gumbel(size=(k, worlds, C))
-            keys[taken] = -np.inf
-            keys[:, :, 0] = -np.inf
-            pick = np.argpartition(-keys, count - 1, axis=2)[:, :, :count]
-            out[:, :, j] = pick
-            np.put_along_axis(taken, pick, True, axis=2)
-        return out.reshape(k * worlds, P - 1, count)
-
-
-def belief_inputs_possible(p: NDArray) -> NDArray[np.bool_]:
-    """(k, C) the cards some seat or the left-out pile may hold (a row of `p` sums to one)."""
-    return p.sum(axis=2) > 0.5
 
 
 def load_belief(spec: str) -> BeliefModel | None:

@@ -46,14 +46,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sixnimmt_env.cards.actions import pass_action
-from sixnimmt_env.cards.engine import from_deal, step
-from sixnimmt_env.cards.rules import HAND_SIZE
 from sixnimmt_env.cards.seat_view import SeatView
 from sixnimmt_env.cards.state import PHASE_CARDS
 
-from ..ppo import PPOAgent, action_logits, top_k
+from ..ppo import PPOAgent
 from .belief import load_belief
-from .search import MonteCarloAgent, same_hand_chunks, sample_hands, sim_config
+from .budget import BREADTH, Budget
+from .lookahead import Lookahead
+from .opponents import OpponentMixture
+from .search import MonteCarloAgent, same_hand_chunks
 
 WORLDS_PER_CALL = 32768  # simulated games per batch (memory, not speed; each also meets the network)
 DEFAULT_TRUST = 2.0
@@ -102,14 +103,17 @@ def table_recipe(variant: str, players: int) -> Recipe:
     return TRUSTING
 
 
-class GuidedSearchAgent:
+class GuidedSearchAgent(Lookahead):
     """Determinized one-turn lookahead: the network plays the others, its value head judges."""
 
     name = "guided"
 
     def __init__(self, path: str = "", worlds: int | None = None, depth: int = 1, top: int | None = None,
                  rollout: str = "network", belief: str = "", trust: float | None = None, others: str = "",
-                 mix: float = 1.0):
+                 mix: float = 1.0, ms: float = 0.0):
+        if ms and (worlds is not None or depth != 1 or rollout != "network"):
+            raise ValueError("ms decides worlds and depth (a time budget for the network's search): give it alone")
+        self.budget = Budget(ms) if ms else None
         if worlds is not None and worlds < 1:
             raise ValueError("worlds must be >= 1")
         if depth < 1:
@@ -137,6 +141,13 @@ class GuidedSearchAgent:
         if belief and rollout != "network":
             raise ValueError("belief needs rollout=network (mcs deals its own worlds)")
         self.belief = load_belief(belief)  # None: uniform deals
+        self.mixture = OpponentMixture() if others == "mixture" else None
+        if others == "mixture":
+            others = ""
+            if mix != 1:
+                raise ValueError("mix needs others=FILE (the mixture weighs its models by their plays)")
+        if self.mixture is not None and rollout != "network":
+            raise ValueError("others=mixture needs rollout=network (mcs rolls the others out at random)")
         if others and rollout != "network":
             raise ValueError("others needs rollout=network (mcs rolls the others out at random)")
         if not 0 <= mix <= 1:
@@ -145,25 +156,6 @@ class GuidedSearchAgent:
             raise ValueError("mix needs others=FILE (the network that plays that share of the other seats)")
         self.others = PPOAgent(others) if others else None  # None: the others play the searching network
         self.mix = float(mix)
-
-    def _others_cards(self, st, P: int, W: int, kind: NDArray[np.bool_] | None, model, layout, config) -> NDArray:
-        """(P-1, W) the cards (encoded) seats 1..P-1 of the W simulated games play now: where
-        `kind` (P-1, W) is set the `others` network's, elsewhere the searching network's. Why
-        a second network: the search's gain rests on its model of the others, and against a
-        table that is not the network (three `mcs`) the network's card is the wrong guess
-        (experiments/training-2026-12-05g.md); `mix` below 1 models the others as a mixture
-        of the two, a seat of each world being one or the other throughout."""
-        view = SeatView(st, np.repeat(np.arange(1, P), W), np.tile(np.arange(W), P - 1))
-        theirs = np.zeros(view.n, dtype=bool) if kind is None else kind.reshape(-1)
-        players = [(~theirs, model, layout)]
-        if theirs.any():
-            players.insert(0, (theirs, *self.others.network_for(config, P)))
-        cards = np.empty(view.n, dtype=np.int64)
-        for where, net, net_layout in players:  # each network encodes only the seats it plays
-            if where.any():
-                part = view.subset(np.flatnonzero(where))
-                cards[where] = self._policy(net, net_layout.encode(part), part.action_mask())
-        return cards.reshape(P - 1, W)
 
     def check(self, game) -> None:
         """Refuse, before the first turn, a table the network this agent would search with
@@ -188,7 +180,10 @@ class GuidedSearchAgent:
         return net.network_for(config, players)
 
     def act(self, view: SeatView, rng: np.random.Generator) -> NDArray[np.int64]:
-        model, layout = self.for_table(view.config, view.players)
+        model, layout = self.for_table(view.config, view.players)  # (a network's first load is not the decision's)
+        started = None if self.budget is None else self.budget.clock()
+        if self.mixture is not None:  # the plays made public since the last call re-weight the models
+            self.mixture.observe(view, rng)
         actions = np.full(view.n, pass_action(view.config), dtype=np.int64)
         if view.n == 0:
             return actions
@@ -196,13 +191,17 @@ class GuidedSearchAgent:
         plain = view.must_act & ~search  # rows, last cards: the network's choice
         if plain.any():
             actions[plain] = self._policy(model, layout.encode(view)[plain], view.action_mask()[plain])
-        for chunk, hands, values in self._searched(view, np.flatnonzero(search), rng, model, layout):
+        decisions = int(view.must_act.sum())
+        deadline = None if started is None else started + self.budget.seconds(decisions)
+        for chunk, hands, values in self._searched(view, np.flatnonzero(search), rng, model, layout, deadline):
             if values.ndim == 3:  # (k, n, worlds): each candidate in the same worlds
                 chosen = self._trusted(values, self._net_best(view, chunk, hands, model, layout)) if self.trust \
                     else values.mean(axis=2).argmin(axis=1)
             else:
                 chosen = values.argmin(axis=1)
             actions[chunk] = hands[np.arange(len(chunk)), chosen].astype(np.int64) - 1
+        if started is not None:
+            self.budget.record(self.budget.clock() - started, decisions)
         return actions
 
     def batched_estimates(self, view: SeatView, rng) -> dict[int, tuple[NDArray[np.int64], NDArray[np.float64]]]:
@@ -214,7 +213,11 @@ class GuidedSearchAgent:
         (the network's own: the labeller asks `act` for them)."""
         model, layout = self.for_table(view.config, view.players)
         out: dict[int, tuple[NDArray[np.int64], NDArray[np.float64]]] = {}
-        for chunk, hands, values in self._searched(view, np.flatnonzero(self._searching(view)), rng, model, layout):
+        if self.mixture is not None:
+            self.mixture.observe(view, rng)
+        searching = np.flatnonzero(self._searching(view))
+        deadline = None if self.budget is None else self.budget.clock() + self.budget.seconds(len(searching))
+        for chunk, hands, values in self._searched(view, searching, rng, model, layout, deadline):
             if values.ndim == 3:
                 values = self._judged(values, self._net_best(view, chunk, hands, model, layout))
             for e, hand, q in zip(chunk, hands, values):
@@ -226,13 +229,41 @@ class GuidedSearchAgent:
         """(n,) the entries the search decides: a card to choose from a hand of several."""
         return (view.phase == PHASE_CARDS) & (view.hand_size > 1)
 
-    def _searched(self, view: SeatView, entries: NDArray, rng, model, layout):
+    def _searched(self, view: SeatView, entries: NDArray, rng, model, layout, deadline: float | None = None):
         """(chunk of entries, their candidate cards (k, m), the values of `card_values` or
-        `rollout_values`) for the `entries`, those holding as many cards together."""
+        `rollout_values`) for the `entries`, those holding as many cards together; with a
+        budget, each chunk in its share of the time to `deadline` (`_budgeted_values`)."""
         values_of = self.card_values if self.mcs is None else self.rollout_values
-        for chunk in same_hand_chunks(entries, view.hand_size, lambda n: min(n, self.top or n) * self.worlds,
+        worlds = self.worlds if self.budget is None else BREADTH
+        left = len(entries)
+        for chunk in same_hand_chunks(entries, view.hand_size, lambda n: min(n, self.top or n) * worlds,
                                       WORLDS_PER_CALL):
-            yield (chunk, *values_of(view, chunk, rng, model, layout))
+            if deadline is None:
+                yield (chunk, *values_of(view, chunk, rng, model, layout))
+                continue
+            seconds = (deadline - self.budget.clock()) * len(chunk) / left
+            left -= len(chunk)
+            yield (chunk, *self._budgeted_values(view, chunk, rng, model, layout, seconds))
+
+    def _budgeted_values(self, view: SeatView, chunk: NDArray, rng, model, layout, seconds: float):
+        """`card_values` of `chunk` in as many worlds as `seconds` buy, at the depth they buy
+        (agents/cards/budget.py): batches of worlds, each paired across the candidates, joined."""
+        budget, P, clock = self.budget, view.players, self.budget.clock
+        start, k, n = clock(), len(chunk), int(view.hand_size[chunk[0]])
+        m = min(n, self.top or n)
+        depth = budget.depth(P, seconds, k, m, n)
+        turns = min(depth, n)
+        parts: list[NDArray] = []
+        while True:
+            worlds = budget.worlds(P, depth, seconds - (clock() - start), k, m, turns, sum(v.shape[2] for v in parts))
+            worlds = min(worlds, max(WORLDS_PER_CALL // (k * m), 1))
+            if worlds < 1:
+                break
+            began = clock()
+            hands, values = self.card_values(view, chunk, rng, model, layout, worlds=worlds, depth=depth)
+            budget.learn(P, depth, clock() - began, k, m, worlds, turns)
+            parts.append(values)
+        return hands, np.concatenate(parts, axis=2)
 
     def _judged(self, values: NDArray, net: NDArray[np.intp]) -> NDArray[np.float64]:
         """(k, n) each candidate's paired mean difference to the network's card over the same
@@ -264,105 +295,3 @@ class GuidedSearchAgent:
         rows = np.arange(len(net))
         clear = mean[rows, best] < -self.trust * se[rows, best]
         return np.where(clear, best, net)
-
-    def _net_best(self, view: SeatView, entries: NDArray, hands: NDArray, model, layout) -> NDArray[np.intp]:
-        """(k,) the position in `hands` (k, m) card ids of the card the network rates best."""
-        return self._hand_logits(view, entries, hands, model, layout).argmax(axis=1)
-
-    @staticmethod
-    def _hand_logits(view: SeatView, entries: NDArray, hands: NDArray, model, layout) -> NDArray:
-        """(k, m) the network's logits of the cards `hands` (k, m) of the entries."""
-        logits = action_logits(model.policy, layout.encode(view.subset(entries)))
-        return np.take_along_axis(logits, hands.astype(np.intp) - 1, axis=1)
-
-    def rollout_values(self, view: SeatView, entries: NDArray, rng, model, layout):
-        """(cards (k, m), values (k, m)): `mcs`'s estimates of the entries' cards (each
-        holding as many), of the `top` the network rates best when `top` is set."""
-        hands = np.sort(view.hand[entries], axis=1)
-        n = int((hands[0] > 0).sum())
-        slots = self._top_slots(view, entries, hands[:, hands.shape[1] - n:], model, layout) if 0 < self.top < n else None
-        out = self.mcs.card_estimates_many(view, entries, rng, slots)
-        return np.stack([c for c, _ in out]), np.stack([v for _, v in out])
-
-    def _top_slots(self, view: SeatView, entries: NDArray, hands: NDArray, model, layout) -> NDArray[np.intp]:
-        """(k, top) the positions in `hands` (k, n) ascending card ids of the `top` cards the
-        network's logits rate best, for both searches' `top=K`."""
-        return top_k(self._hand_logits(view, entries, hands, model, layout), self.top)
-
-    @staticmethod
-    def _policy(model, obs: NDArray, mask: NDArray) -> NDArray[np.int64]:
-        if len(obs) == 0:
-            return np.zeros(0, dtype=np.int64)
-        chosen, _ = model.predict(obs, deterministic=True, action_masks=mask)
-        return np.asarray(chosen, dtype=np.int64)
-
-    def _values(self, model, obs: NDArray) -> NDArray[np.float64]:
-        """The value head's estimate of the bullheads to come (it predicts minus them)."""
-        import torch as th
-        with th.no_grad():
-            value = model.policy.predict_values(th.as_tensor(obs))
-        return -value.numpy()[:, 0].astype(np.float64)
-
-    def card_values(self, view: SeatView, entries: NDArray, rng, model=None, layout=None):
-        """(candidates (k, m) ascending, values (k, m, worlds)): each candidate card's
-        estimated bullheads from now to the round's end in each world (the same worlds for
-        every card of an entry), for entries holding n cards each; the candidates are the
-        hand, or its `top` best by the network. Every world deals the whole hands (n cards
-        a seat, the round's real turn and history): until 2026-12-06 a world held only
-        the candidates, so with `top=3` the others chose from three random cards, the value
-        head judged a round two turns from its end and `depth` rollouts stopped there."""
-        if model is None:
-            model, layout = self.for_table(view.config, view.players)
-        P, K = view.players, self.worlds
-        held = np.sort(view.hand[entries], axis=1)
-        n = int((held[0] > 0).sum())
-        held = held[:, held.shape[1] - n:]  # (k, n) the whole hands: every world is dealt the real sizes
-        hands = held  # the candidates
-        if 0 < self.top < n:  # only the cards the network rates best: their worlds are what decide
-            hands = np.take_along_axis(held, self._top_slots(view, entries, held, model, layout), axis=1)
-        m, k = hands.shape[1], len(entries)
-        if self.belief is not None:  # the worlds dealt as the belief model expects the hands
-            worlds = self.belief.sample(view, entries, n, K, rng)
-        else:
-            unseen = view.unseen
-            worlds = np.concatenate([sample_hands(np.flatnonzero(unseen[e]), (P - 1) * n, K, rng).reshape(K, P - 1, n)
-                                     for e in entries])  # (k*K, P-1, n)
-        W = k * K
-        deal = np.concatenate([np.repeat(held, K, axis=0)[:, None, :], worlds], axis=1)
-        config = sim_config(view.config)
-        known = dict(rows=np.repeat(view.rows[entries], K, axis=0), dealer=np.repeat(view.dealer[entries], K),
-                     score=np.repeat(view.scores[entries] - view.round_penalty[entries], K, axis=0),
-                     penalty=np.repeat(view.round_penalty[entries], K, axis=0),
-                     played=np.repeat(view.played[entries][:, :, :HAND_SIZE - n], K, axis=0),
-                     starters=np.repeat(view.starters[entries], K, axis=0))
-        st = from_deal(config, deal, **known)
-        # the others' cards this turn: the network's (or `others`'), from their seats in each world
-        kind = None if self.others is None else rng.random((P - 1, W)) < self.mix
-        other_cards = self._others_cards(st, P, W, kind, model, layout, view.config)
-        # every candidate in every world: G = k * m * K games, candidate-major within an entry
-        G = W * m
-        expand = np.repeat(np.arange(k), m * K) * K + np.tile(np.arange(K), k * m)  # world of each game
-        known = {key: value[expand] for key, value in known.items()}
-        st = from_deal(config, deal[expand], **known)
-        actions = np.zeros((P, G), dtype=np.int64)
-        # the engine takes card ids (the encoded card actions are ids - 1)
-        actions[0] = np.repeat(hands.reshape(-1), K)
-        actions[1:] = other_cards[:, expand] + 1
-        before = st.total()[0].astype(np.float64)
-        step(st, actions, inplace=True, validate=False)
-        for _ in range(self.depth - 1):
-            if st.game_over()[0]:
-                break
-            if kind is None:  # one network in every seat: one call
-                every = SeatView(st, np.repeat(np.arange(P), G), np.tile(np.arange(G), P))
-                chosen = self._policy(model, layout.encode(every), every.action_mask()).reshape(P, G)
-            else:
-                chosen = np.empty((P, G), dtype=np.int64)
-                mine = SeatView(st, np.zeros(G, np.intp), np.arange(G))
-                chosen[0] = self._policy(model, layout.encode(mine), mine.action_mask())
-                chosen[1:] = self._others_cards(st, P, G, kind[:, expand], model, layout, view.config)
-            step(st, chosen + 1, inplace=True, validate=False)  # cards only: rows are automatic
-        taken = st.total()[0].astype(np.float64) - before
-        if not st.game_over()[0]:
-            taken += self._values(model, layout.encode(SeatView(st, np.zeros(G, np.intp), np.arange(G))))
-        return hands, taken.reshape(k, m, K)

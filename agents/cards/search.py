@@ -1,9 +1,10 @@
 """Search agents: they sample the cards they cannot see and simulate with the engine.
 
-Both deal the unseen cards (`SeatView.unseen`) to the other seats at random —
-determinization — and never read the real hidden hands. Simulations run batched
-through the engine, with the observing seat as seat 0 and the others in their real
-relative order; every seat in a simulation takes its cheapest row when too low.
+Both simulate in the game's own worlds (`SeatView.worlds`: the real game as the seat
+knows it, the other hands dealt anew from the cards it has not seen) — determinization —
+and never read the real hidden hands. Simulations run batched through the engine, every
+seat where it sits in the real game; every seat in a simulation takes its cheapest row
+when too low, and a simulation ends with the round.
 
 - `bayes`: one-step expected penalty. For each card in hand, `samples` sampled plays
   of the others for this turn; the card with the lowest mean immediate penalty wins.
@@ -22,14 +23,13 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sixnimmt_env.cards.actions import pass_action, row_action
-from sixnimmt_env.cards.engine import from_deal, play_slots, step
+from sixnimmt_env.cards.engine import play_slots, step
 from sixnimmt_env.cards.rules import HAND_SIZE, N_ROWS, RuleConfig
 from sixnimmt_env.cards.seat_view import SeatView
-from sixnimmt_env.cards.state import PHASE_CARDS
+from sixnimmt_env.cards.state import PHASE_CARDS, concat
 
 from .heuristics import cheapest_rows
 
-_INDEX_BITS = 7  # unseen-card index in the low bits of a sampling key (decks <= 128)
 WORLDS_PER_CALL = 65536  # simulated games per batched call (memory, not speed)
 
 
@@ -38,15 +38,17 @@ def sim_config(config: RuleConfig) -> RuleConfig:
     return dataclasses.replace(config, row_choice="cheapest", end_score=None, max_rounds=1)
 
 
-def sample_hands(unseen_ids: NDArray, count: int, draws: int, rng: np.random.Generator) -> NDArray:
-    """(draws, count) distinct cards drawn from `unseen_ids` (a shuffle per draw)."""
-    u = len(unseen_ids)
-    if count > u:
-        raise ValueError(f"cannot deal {count} cards from {u} unseen")
-    keys = rng.integers(0, 1 << 24, size=(draws, u), dtype=np.uint32) << _INDEX_BITS
-    keys |= np.arange(u, dtype=np.uint32)
-    keys.sort(axis=1)
-    return unseen_ids[(keys[:, :count] & ((1 << _INDEX_BITS) - 1)).astype(np.intp)]
+def sim_worlds(view: SeatView, entries, count: int, rng: np.random.Generator, deal: NDArray | None = None):
+    """`count` worlds of each of `entries` (the game's own: `SeatView.worlds`, world r of
+    entry i at game i * count + r), played under the simulation rules (`sim_config`)."""
+    st = view.worlds(entries, count, rng, deal)
+    return dataclasses.replace(st, config=sim_config(st.config))
+
+
+def seat_order(seats: NDArray, players: int) -> NDArray[np.intp]:
+    """(P, G) the absolute seat of each relative seat (0: the observer's `seats` (G,), 1 the
+    seat to its left, ...): a world keeps the real game's seats."""
+    return (np.asarray(seats, dtype=np.intp)[None, :] + np.arange(players)[:, None]) % players
 
 
 def same_hand_chunks(entries: NDArray, hand_size: NDArray, worlds, limit: int = WORLDS_PER_CALL):
@@ -60,24 +62,28 @@ def same_hand_chunks(entries: NDArray, hand_size: NDArray, worlds, limit: int = 
             yield same[at:at + per_call]
 
 
-def _score(st, relative: bool) -> NDArray:
-    """(G,) own (seat 0) result of finished simulations, lower is better."""
-    own = st.score[0].astype(np.float64)
+def _score(st, before: NDArray, order: NDArray, relative: bool) -> NDArray:
+    """(G,) the observer's result of finished simulations, lower is better: its bullheads
+    since `before` (st.total() when they began), less the others' mean with `relative`;
+    `order` (P, G) the seats from the observer's (`seat_order`)."""
+    games = np.arange(st.batch_size)
+    taken = st.total().astype(np.float64) - before
+    own = taken[order[0], games]
     if not relative:
         return own
-    return own - st.score[1:].mean(axis=0)
+    return own - (taken.sum(axis=0) - own) / (st.players - 1)
 
 
-def _random_round(st, rng: np.random.Generator, first_slots: NDArray | None = None) -> None:
-    """Play the rest of the round with uniformly random cards (the rollout policy)."""
+def _random_round(st, rng: np.random.Generator, first: tuple[NDArray, NDArray] | None = None) -> None:
+    """Play the rest of the round with uniformly random cards (the rollout policy); `first`
+    (seats (G,), hand slots (G,)): those seats' first cards."""
     P, G = st.players, st.batch_size
-    first = True
     while not st.game_over()[0]:
         left = HAND_SIZE - int(st.turn[0])
         slots = (rng.random((P, G)) * left).astype(np.intp)
-        if first and first_slots is not None:
-            slots[0] = first_slots
-        first = False
+        if first is not None:
+            slots[first[0], np.arange(G)] = first[1]
+            first = None
         play_slots(st, slots)
 
 
@@ -193,22 +199,15 @@ class MonteCarloAgent:
             raise ValueError("card_estimates_many: the entries must hold as many cards each")
         slots = np.tile(np.arange(n), (k, 1)) if slots is None else np.asarray(slots, dtype=np.intp)
         m = slots.shape[1]
-        unseen_all = view.unseen
         G = m * R
-        worlds = []
-        for i, e in enumerate(entries):
-            hand = hands[i]
-            others = sample_hands(np.flatnonzero(unseen_all[e]), (P - 1) * n, G, rng).reshape(G, P - 1, n)
-            mine = np.repeat(hand[None, :], G, axis=0)
-            cand = np.repeat(slots[i], R)
-            # the candidate goes to slot 0 of the observer's hand: first turn plays slot 0
-            mine[np.arange(G), cand], mine[:, 0] = mine[:, 0], hand[cand]
-            worlds.append(np.concatenate([mine[:, None, :], others], axis=1))
-        rows = np.repeat(view.rows[entries], G, axis=0)
-        st = from_deal(sim_config(view.config), np.concatenate(worlds), rows,
-                       dealer=np.repeat(view.dealer[entries], G))
-        _random_round(st, rng, first_slots=np.zeros(k * G, dtype=np.intp))
-        means = _score(st, self.relative).reshape(k, m, R).mean(axis=2)
+        st = sim_worlds(view, entries, G, rng)  # world g of entry i at i * G + g: candidate g // R
+        order = seat_order(np.repeat(view.seats[entries], G), P)
+        cards = np.repeat(np.take_along_axis(hands, slots, axis=1).reshape(-1), R)  # (k * G,)
+        held = st.hands[order[0], :, np.arange(k * G)]  # (k * G, H) the observer's hand in each world
+        first = (order[0], np.argmax(held == cards[:, None], axis=1))
+        before = st.total().astype(np.float64)
+        _random_round(st, rng, first)
+        means = _score(st, before, order, self.relative).reshape(k, m, R).mean(axis=2)
         return [(hands[i, slots[i]], means[i]) for i in range(k)]
 
     def row_estimates(self, view: SeatView, e: int, rng) -> tuple[NDArray, NDArray[np.float64]]:
@@ -220,25 +219,18 @@ class MonteCarloAgent:
         batch (random numbers drawn as `card_estimates_many` does)."""
         entries = np.asarray(entries, dtype=np.intp)
         P, R = view.players, self.rollouts
-        unseen_all, row_options = view.unseen, view.row_options
+        row_options = view.row_options
         options = [np.flatnonzero(row_options[e]) for e in entries]
         sizes = np.array([len(o) * R for o in options])
-        worlds = []
-        for e, G in zip(entries, sizes):
-            hand = view.hand[e][view.hand[e] > 0]
-            m = len(hand)
-            others = sample_hands(np.flatnonzero(unseen_all[e]), (P - 1) * m, G, rng).reshape(G, P - 1, m)
-            worlds.append(np.concatenate([np.repeat(hand[None, None, :], G, axis=0), others], axis=1))
-        rows = np.repeat(view.rows[entries], sizes, axis=0)
-        pending = (np.repeat(view.revealed[entries], sizes, axis=0),
-                   np.repeat(view.revealed_seat[entries], sizes, axis=0))
-        st = from_deal(sim_config(view.config), np.concatenate(worlds), rows,
-                       dealer=np.repeat(view.dealer[entries], sizes), pending=pending)
+        # each entry's worlds (as many as its candidates' rollouts), one batch
+        st = concat([sim_worlds(view, [e], int(G), rng) for e, G in zip(entries, sizes)])
+        order = seat_order(np.repeat(view.seats[entries], sizes), P)
         actions = np.zeros((P, int(sizes.sum())), dtype=np.int64)
-        actions[0] = np.concatenate([np.repeat(o, R) for o in options])
+        actions[order[0], np.arange(st.batch_size)] = np.concatenate([np.repeat(o, R) for o in options])
+        before = st.total().astype(np.float64)
         step(st, actions, inplace=True, validate=False)
         _random_round(st, rng)
-        scores = _score(st, self.relative)
+        scores = _score(st, before, order, self.relative)
         out, at = [], 0
         for o, G in zip(options, sizes):
             out.append((o, scores[at:at + G].reshape(len(o), R).mean(axis=1)))
@@ -270,13 +262,15 @@ class BayesAgent:
         n, P, K = len(hand), view.players, self.samples
         if n == 1:
             return int(hand[0])
-        unseen = np.flatnonzero(view.unseen[e])
         G = n * K
-        others = sample_hands(unseen, P - 1, G, rng)  # each other seat plays one unseen card
-        mine = np.repeat(hand, K)[:, None]
-        cards = np.concatenate([mine, others], axis=1)  # (G, P)
-        rows = np.broadcast_to(view.rows[e], (G,) + view.rows.shape[1:])
-        st = from_deal(sim_config(view.config), cards[:, :, None], rows, dealer=int(view.dealer[e]))
-        step(st, cards.T, inplace=True, validate=False)
-        means = st.score[0].reshape(n, K).mean(axis=1)
+        st = sim_worlds(view, [e], G, rng)
+        order = seat_order(np.full(G, view.seats[e]), P)
+        games = np.arange(G)
+        actions = np.zeros((P, G), dtype=np.int64)
+        actions[order[0], games] = np.repeat(hand, K)
+        # each other seat plays its first card: the worlds' hands are dealt in random order
+        actions[order[1:], games] = st.hands[order[1:], 0, games]
+        before = st.total()[order[0], games]
+        step(st, actions, inplace=True, validate=False)
+        means = (st.total()[order[0], games] - before).reshape(n, K).mean(axis=1)
         return int(hand[int(np.argmin(means))])

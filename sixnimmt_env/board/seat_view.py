@@ -22,6 +22,7 @@ from ._kernel.calls import Fast
 from .actions import N_ACTIONS
 from .rules import N_TILES
 from .state import PHASE_ASK, PHASE_PICK_SECOND, BoardState
+from .worlds import deal_worlds
 
 _NONE = np.zeros(0)  # no numbers drawn
 # the views' kernels called without numba's dispatch on every call (calls.py)
@@ -36,6 +37,12 @@ class BoardSeatView(SeatViewBase):
 
     _st: BoardState
     _counts: tuple[int, int, int]  # entries picking, asked, asked a pro question (set with _status)
+    public = ("phase", "must_act", "is_asker", "picking", "ask", "hand_size", "action_cards", "action_counts",
+              "hand_sizes", "stops", "stops_left", "deck_size", "discard", "picked", "picks", "tiles", "length",
+              "row_end", "gone", "revealed", "revealed_seat", "current", "scores", "luck", "luck_usable", "stack",
+              "pointer", "turn", "unseen")
+    """What the seat knows beside its hand, by property: a world (`worlds`) keeps every one
+    (sixnimmt_env.testing.worlds checks it)."""
 
     @cached_property
     def _arrays(self) -> inputs.Arrays:
@@ -230,11 +237,6 @@ class BoardSeatView(SeatViewBase):
                       self.games, self._status, np.zeros(N_ACTIONS, dtype=np.int64), mask)
         return mask
 
-    @cached_property
-    def pro_ask(self) -> NDArray[np.bool_]:
-        """(n,) the question is a pro one (action cards, free row): its answers are not yes/no."""
-        return self._status == kernel_views.ASKED_PRO
-
     def random_legal_actions(self, rng: np.random.Generator) -> NDArray[np.int64]:
         """(n,) a uniformly random legal action per entry: a tile of the hand, no or yes
         (a luck card from a stack that holds one), one of a pro question's legal answers.
@@ -266,10 +268,15 @@ class BoardSeatView(SeatViewBase):
                         actions)
         return actions
 
+    def worlds(self, entries: NDArray, count: int, rng: np.random.Generator,
+               deal: NDArray | None = None) -> BoardState:
+        """The board game's worlds (core.seat_view.SeatViewBase.worlds; board/worlds.py)."""
+        return deal_worlds(self, entries, count, rng, deal)
+
     def known_state(self) -> BoardState:
         """The entries' games as this seat knows them, for search agents: a copy of the
-        state (one game per entry) with every other hand and the supply emptied. A search
-        agent deals the `unseen` tiles into them itself (determinization)."""
+        state (one game per entry) with every other hand and the supply emptied; `worlds`
+        deals the `unseen` tiles into them (board/worlds.py)."""
         st = self._st.take(self.games)
         others = np.arange(self.players)[:, None] != self.seats[None, :]  # (P, n)
         st.hands *= ~others[:, None, :]

@@ -18,6 +18,7 @@ from ..core.seat_view import SeatViewBase
 from .actions import action_size, pass_action
 from .rules import N_ROWS, ROW_CAPACITY
 from .state import PHASE_CARDS, PHASE_ROW, State
+from .worlds import deal_worlds
 
 
 class SeatView(SeatViewBase):
@@ -33,6 +34,11 @@ class SeatView(SeatViewBase):
     """
 
     _st: State
+    public = ("phase", "must_act", "is_chooser", "hand_size", "rows", "row_count", "row_bulls", "row_last", "seen",
+              "played", "starters", "revealed", "revealed_seat", "unseen", "row_options", "scores", "round_penalty",
+              "dealer", "round", "turn")
+    """What the seat knows beside its hand, by property: a world (`worlds`) keeps every one
+    (sixnimmt_env.testing.worlds checks it)."""
 
     @cached_property
     def is_chooser(self) -> NDArray[np.bool_]:
@@ -169,7 +175,6 @@ class SeatView(SeatViewBase):
         mask[:, n_ids + N_ROWS] = ~self.must_act
         return mask
 
-
     def random_legal_actions(self, rng: np.random.Generator) -> NDArray[np.int64]:
         """(n,) a uniformly random legal action per entry.
 
@@ -191,6 +196,10 @@ class SeatView(SeatViewBase):
             row = (np.cumsum(options, axis=1) <= u).sum(axis=1)
             actions[choosing] = n_ids + row
         return actions
+
+    def worlds(self, entries: NDArray, count: int, rng: np.random.Generator, deal: NDArray | None = None) -> State:
+        """The card game's worlds (core.seat_view.SeatViewBase.worlds; cards/worlds.py)."""
+        return deal_worlds(self, entries, count, rng, deal)
 
     def table_ids(self) -> NDArray[np.int16]:
         """(C, R, n) ids on the table, 0 beyond each row's count (engine layout)."""

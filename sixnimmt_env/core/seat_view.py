@@ -22,6 +22,10 @@ class SeatViewBase:
         games: (n,) the game of each entry (default: 0..B-1).
     """
 
+    public: tuple[str, ...] = ()
+    """The names of the properties that hold what the seat knows beside its own hand (the
+    worlds check compares them); each game's view lists its own."""
+
     def __init__(self, state, seats, games=None):
         self._st = state
         self.config = state.config
@@ -68,6 +72,15 @@ class SeatViewBase:
     def phase(self) -> NDArray[np.int8]:
         """(n,) the game's phase (the game's state.PHASE_*)."""
         return self._st.phase[self._g]
+
+    def worlds(self, entries: NDArray, count: int, rng: np.random.Generator, deal: NDArray | None = None):
+        """The game's state of `count` worlds of each of `entries` (world r of entry i is
+        game i * count + r): whole games this seat cannot tell from the real one — its
+        view, legal actions and public history the same — with what it has not seen (the
+        other hands, the undealt cards or tiles, the seed) dealt anew, uniformly or from
+        `deal` (core.worlds: (len(entries), N+1, P) probabilities per unseen id). Every
+        search of the lab deals its worlds here (sixnimmt_env.testing.worlds checks them)."""
+        raise NotImplementedError(f"{type(self).__name__} deals no worlds")
 
     _tabler = None  # the game's table_view, set by Game.view (the views module cannot import it: a cycle)
 

@@ -73,11 +73,15 @@ def test_sampled_worlds_deal_each_seat_its_hand_from_the_unseen_cards():
 
     _, view = mid_round_views(turns=3)
     entries = np.arange(view.n)
-    count, worlds = int(view.hand_size[0]), 50
-    dealt = BeliefModel(random_weights(3)).sample(view, entries, count, worlds, np.random.default_rng(0))
-    assert dealt.shape == (view.n * worlds, view.players - 1, count)
-    for w, hands in enumerate(dealt):
-        cards = hands.reshape(-1)
+    count, worlds, P = int(view.hand_size[0]), 50, view.players
+    belief = BeliefModel(random_weights(3)).of_view(view)
+    st = view.worlds(entries, worlds, np.random.default_rng(0), deal=belief)
+    assert st.batch_size == view.n * worlds
+    for w in range(st.batch_size):
+        seat = int(view.seats[w // worlds])
+        dealt = st.hands[[(seat + j) % P for j in range(1, P)], :, w]
+        cards = dealt[dealt > 0]
+        assert (dealt > 0).sum(axis=1).tolist() == [count] * (P - 1)
         assert len(set(cards.tolist())) == cards.size  # no card twice in a world
         assert view.unseen[w // worlds, cards].all()  # only cards another seat can hold
 

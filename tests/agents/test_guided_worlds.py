@@ -1,4 +1,4 @@
-"""`guided`'s worlds are the real position with the unseen cards dealt: every seat holds as
+"""`guided`'s worlds (the game's: `SeatView.worlds`) are the real position with the unseen cards dealt: every seat holds as
 many cards as at the table (not only the searched candidates), the round is at its real
 turn, the earlier turns show who played what as they were played, and the seat has seen
 what the real seat has seen (agents/cards/guided.py)."""
@@ -37,11 +37,11 @@ def test_the_worlds_deal_whole_hands_at_the_real_turn_with_the_real_history(monk
     W = st.batch_size
     sim = SeatView(st, np.repeat(np.arange(P), W), np.tile(np.arange(W), P)).played.reshape(P, W, P, 10)
     real = view.played[entries]  # (2, P, 10), relative to the searching seat
-    for j in range(P):  # seat j of a world is relative seat j of the searcher
-        expect = np.roll(real, -j, axis=1)  # seen from relative seat j
+    for j in range(P):  # a world keeps the real seats: seat j is relative seat j - 1 of the searcher (seat 1)
+        expect = np.roll(real, -((j - 1) % P), axis=1)  # seen from that relative seat
         assert np.array_equal(sim[j], np.repeat(expect, 5, axis=0))
     # the searcher's seen cards in every world are the real seat's (the taken rows' starters too)
-    assert np.array_equal(SeatView(st, np.zeros(W, np.intp), np.arange(W)).seen, np.repeat(view.seen[entries], 5, axis=0))
+    assert np.array_equal(SeatView(st, np.ones(W, np.intp), np.arange(W)).seen, np.repeat(view.seen[entries], 5, axis=0))
     # the searcher's own hand in every world is its real hand
-    mine = np.sort(st.hands[0].T, axis=1)[:, -n:]
+    mine = np.sort(st.hands[1].T, axis=1)[:, -n:]
     assert np.array_equal(mine, np.repeat(np.sort(view.hand[entries], axis=1)[:, -n:], 5, axis=0))

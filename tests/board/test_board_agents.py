@@ -11,7 +11,7 @@ import pytest
 
 from agents.arena import run_match
 from agents.board.heuristics import BoardHeuristicAgent, answer_questions
-from agents.board.search import BoardMonteCarloAgent, determinize
+from agents.board.search import BoardMonteCarloAgent
 from agents.registry import PerGameAgent, describe, make_agent
 from sixnimmt_env.board import engine
 from sixnimmt_env.board.actions import ANSWER_YES, LUCK_ACTION, PASS_ACTION
@@ -25,6 +25,7 @@ from sixnimmt_env.board.state import (
     PHASE_PICK,
     PHASE_PICK_SECOND,
 )
+from sixnimmt_env.board.worlds import determinize
 from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.core.game import make_game
 
@@ -532,7 +533,7 @@ def test_pro_answers_and_tile_values_match_their_oracles(variant):
 
 def _numpy_determinize(known, seats, unseen, rng, sizes=None):
     """search.determinize as plain NumPy (its version before the compiled deal): the
-    oracle of agents/board/worlds.py, drawing the same random numbers."""
+    oracle of sixnimmt_env/board/_kernel/worlds.py, drawing the same random numbers."""
     from sixnimmt_env.board.rules import N_TILES
 
     G, P, H = known.batch_size, known.players, known.hands.shape[1]
@@ -566,7 +567,7 @@ def _numpy_determinize(known, seats, unseen, rng, sizes=None):
 
 @pytest.mark.parametrize("variant, players", [("luck", 2), ("basic", 5), ("pro", 3), ("pro-luck", 4)])
 def test_determinize_deals_what_the_numpy_deal_deals(variant, players):
-    """The compiled deal of the hidden tiles (agents/board/worlds.py) writes the worlds the
+    """The compiled deal of the hidden tiles (sixnimmt_env/board/_kernel/worlds.py) writes the worlds the
     NumPy version wrote, from the same random numbers, at every step of random games."""
     game = make_game("board", players=players, variant=variant)
     st = game.new_games(np.arange(8))

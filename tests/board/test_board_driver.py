@@ -12,7 +12,7 @@ import pytest
 
 from agents.board import search
 from agents.board.search import BoardMonteCarloAgent, rollout_actions
-from sixnimmt_env.board import engine
+from sixnimmt_env.board import engine, worlds
 from sixnimmt_env.board.actions import ANSWER_NO, LUCK_ACTION, N_ACTIONS, PASS_ACTION
 from sixnimmt_env.board.driver import answer_masks
 from sixnimmt_env.board.rules import DOUBLE, PLUS5, VARIANTS
@@ -164,7 +164,7 @@ def test_the_unseen_action_cards_are_dealt_as_the_others_hold_them_and_the_rest_
     absolute = (np.arange(P)[None, :] - view.seats[:, None]) % P
     counts = np.take_along_axis(view.action_counts, absolute, axis=1)
     before = known.action.copy()
-    search.deal_action_cards(known, view.seats, counts, np.random.default_rng(0))
+    worlds.deal_action_cards(known, view.seats, counts, np.random.default_rng(0))
     for g in range(known.batch_size):
         seat = view.seats[g]
         pool = np.array(st.config.action_cards) - before[:, seat, g] - known.discard[:, g]

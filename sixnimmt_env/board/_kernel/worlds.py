@@ -1,7 +1,7 @@
-"""The search's deal of the hidden tiles into its worlds, compiled (`search.determinize`
-draws the random numbers and sorts the unseen tiles; this writes them into the state).
+"""The deal of the hidden tiles into a seat's worlds, compiled (board/worlds.py draws the
+random numbers and orders the unseen tiles; this writes them into the state).
 
-One game at a time, as `search.determinize` documents: the observing seat's own tiles in
+One game at a time, as `board.worlds.determinize` documents: the observing seat's own tiles in
 the order of its random keys, then the other seats' hands from the shuffled unseen tiles,
 their face-down first tiles under play-two, and the rest into the supply's undrawn part.
 It reads no module's constants (everything comes in as an argument), so numba's own cache,
@@ -66,14 +66,14 @@ _LOADED: list[bool] = []
 
 def load_deal_worlds() -> None:
     """Once a process: call `deal_worlds` with no games and the argument types
-    `search.determinize` passes, so numba loads its machine code from the cache (or
+    `board.worlds.determinize` passes, so numba loads its machine code from the cache (or
     compiles it) when a search agent is made, not inside the first decision it is timed on."""
     if _LOADED:
         return
     _LOADED.append(True)
     import numpy as np
 
-    from sixnimmt_env.board.rules import N_TILES
+    from ..rules import N_TILES
     deal_worlds(np.zeros((0, 1, 1), np.int8), np.zeros((0, 2, 1), np.int8), np.zeros((0, 1), np.int8),
                 np.zeros(0, np.int64), np.zeros(0, np.bool_), np.zeros(0, np.int64), np.zeros((0, 1), np.int8),
                 np.zeros(0, np.int64), np.zeros((0, 1), np.float64), np.zeros((0, 0), np.int64), N_TILES)

@@ -1,0 +1,175 @@
+"""The other players modelled from their play: a likelihood-weighted mixture of candidate models.
+
+A search is as good as its model of the other seats (issue 61: modelled as our own network,
+a table of `mcs` is misread and the search loses to the network alone). `OpponentMixture`
+keeps, for every game and observing seat, a weight per other seat and candidate model —
+the shipped network `ppo`, `ppo-all` (the imitation of `mcs`), the heuristics `min-gap` and
+`greedy`, random — and
+re-weights them every turn by how likely each candidate made the card that seat played:
+
+- before a card turn, the game's worlds of the observing seat are kept (`remember`);
+- once the turn's cards are public, each other seat's card is put into its hand in those
+  worlds (swapped with the card's place there), and each candidate's probability of that
+  card from the seat's view, averaged over the worlds, multiplies its weight (`observe`;
+  a floor keeps one odd card from ruling a model out for the game).
+
+The search (`guided:others=mixture`) plays each other seat of each world by a candidate
+drawn from that seat's weights (`assign`, `play`). Networks play their argmax and are
+scored by their softmax; a heuristic plays its rule and is scored as that card with
+probability 1 - `SLIP` (else uniform); random plays and is scored uniformly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from sixnimmt_env.cards.seat_view import SeatView
+from sixnimmt_env.cards.state import PHASE_CARDS, concat
+
+from ..ppo import PPOAgent, action_logits
+from .heuristics import HeuristicAgent
+
+SLIP = 0.1
+"""A heuristic's chance of a card other than its rule's, when its plays are scored."""
+FLOOR = 0.02
+"""The least probability a candidate gives a play (one unexpected card costs it a factor 50, not the game)."""
+WORLDS = 8
+"""The worlds a play is scored in."""
+CANDIDATES = ("ppo", "ppo-all", "min-gap", "greedy", "random")
+"""The candidate models by name: the table's shipped network, the imitation of mcs, two heuristics, random."""
+
+
+class Candidate:
+    """One model of a seat: `probabilities(view)` (n, A) of its actions, `play(view, rng)` (n,)."""
+
+    def __init__(self, name: str):
+        self.name = name
+        if name == "ppo":
+            self.net = PPOAgent("")
+        elif name == "ppo-all":
+            self.net = PPOAgent("", trained="imitation")
+        elif name == "random":
+            self.net = None
+        else:
+            self.net, self.rule = None, HeuristicAgent(name)
+
+    def probabilities(self, view: SeatView, rng: np.random.Generator) -> NDArray[np.float64]:
+        mask = view.action_mask()
+        uniform = mask / np.maximum(mask.sum(axis=1, keepdims=True), 1)
+        if self.name == "random":
+            return uniform
+        if self.net is None:
+            chosen = np.zeros_like(uniform)
+            chosen[np.arange(view.n), self.rule.act(view, rng)] = 1
+            return (1 - SLIP) * chosen + SLIP * uniform
+        model, layout = self.net.network_for(view.config, view.players)
+        logits = np.where(mask, action_logits(model.policy, layout.encode(view)), -np.inf)
+        p = np.exp(logits - logits.max(axis=1, keepdims=True))
+        return p / p.sum(axis=1, keepdims=True)
+
+    def play(self, view: SeatView, rng: np.random.Generator) -> NDArray[np.int64]:
+        if self.name == "random":
+            return view.random_legal_actions(rng)
+        if self.net is None:
+            return self.rule.act(view, rng)
+        return self.net.act(view, rng)
+
+
+class OpponentMixture:
+    """Weights of candidate models for the other seats of each (game, seat) a search plays."""
+
+    def __init__(self, names: tuple[str, ...] = CANDIDATES):
+        self.candidates = [Candidate(n) for n in names]
+        self._log: dict[tuple[int, int], NDArray[np.float64]] = {}  # (game, seat) -> (P-1, M) log weights
+        self._at: dict[tuple[int, int], tuple[int, int]] = {}  # (game, seat) -> (round, turn) last seen
+        self._kept: dict[tuple[int, int], tuple] = {}  # (game, seat) -> (round, turn, worlds) before a turn
+
+    def _key(self, view: SeatView, e: int) -> tuple[int, int]:
+        return int(view.games[e]), int(view.seats[e])
+
+    def weights(self, view: SeatView, entries: NDArray) -> NDArray[np.float64]:
+        """(k, P-1, M) each entry's weights of the candidates for each other seat (relative order)."""
+        M, P = len(self.candidates), view.players
+        out = np.full((len(entries), P - 1, M), 1.0 / M)
+        for i, e in enumerate(entries):
+            log = self._log.get(self._key(view, e))
+            if log is not None:
+                w = np.exp(log - log.max(axis=1, keepdims=True))
+                out[i] = w / w.sum(axis=1, keepdims=True)
+        return out
+
+    def observe(self, view: SeatView, rng: np.random.Generator) -> None:
+        """Re-weight from the plays made public since the kept worlds; keep new worlds for
+        the entries about to play a card that is not the round's last; forget a game
+        that began anew in an entry's place."""
+        scored = []
+        for e in range(view.n):
+            key, now = self._key(view, e), (int(view.round[e]), int(view.turn[e]))
+            if now < self._at.get(key, now):  # the game went back: another game in its place
+                self._log.pop(key, None)
+                self._kept.pop(key, None)
+            self._at[key] = now
+            kept = self._kept.get(key)
+            if kept is not None and kept[0] == now[0] and kept[1] < now[1]:
+                scored.append((e, kept[1], kept[2]))
+                del self._kept[key]
+        if scored:
+            self._score(view, scored, rng)
+        keep = np.flatnonzero((view.phase == PHASE_CARDS) & (view.hand_size > 1))
+        if len(keep):
+            worlds = view.worlds(keep, WORLDS, rng)
+            for i, e in enumerate(keep):
+                self._kept[self._key(view, e)] = (int(view.round[e]), int(view.turn[e]),
+                                                  worlds.take(np.arange(i * WORLDS, (i + 1) * WORLDS)))
+
+    @staticmethod
+    def _with_plays(worlds, seat: int, plays: NDArray) -> None:
+        """In place: each card of `plays` (P-1,) into its relative seat's hand (slot 0) in
+        every world, swapped with where the world had dealt it."""
+        P, games = worlds.players, np.arange(worlds.batch_size)
+        for j, card in enumerate(plays, start=1):
+            holder = (seat + j) % P
+            p, h, g = np.nonzero(worlds.hands == card)
+            worlds.hands[p, h, g] = worlds.hands[holder, 0, g]
+            worlds.hands[holder, 0, games] = card
+
+    def _score(self, view: SeatView, scored: list, rng: np.random.Generator) -> None:
+        """Each candidate's log likelihood of the cards the other seats played in the kept
+        worlds' turn, for every (entry, turn, worlds) of `scored`, added to the weights:
+        one view of every other seat of every world, one call per candidate."""
+        P, W = view.players, WORLDS
+        plays = np.stack([view.played[e, 1:, turn] for e, turn, _ in scored])  # (k, P-1)
+        for (e, _, worlds), cards in zip(scored, plays):
+            self._with_plays(worlds, int(view.seats[e]), cards)
+        joined = concat([worlds for _, _, worlds in scored])
+        k = len(scored)
+        seats = np.array([int(view.seats[e]) for e, _, _ in scored])
+        # entry i, other seat j, world r at (i * (P-1) + j-1) * W + r
+        order = ((np.repeat(seats, P - 1) + np.tile(np.arange(1, P), k)) % P).repeat(W)
+        games = np.repeat(np.arange(k) * W, (P - 1) * W) + np.tile(np.arange(W), k * (P - 1))
+        others = SeatView(joined, order, games)
+        actions = plays.reshape(-1).astype(np.int64).repeat(W) - 1
+        for m, candidate in enumerate(self.candidates):
+            likely = candidate.probabilities(others, rng)[np.arange(others.n), actions].reshape(k, P - 1, W)
+            log = np.log(np.maximum(likely.mean(axis=2), FLOOR))  # (k, P-1)
+            for i, (e, _, _) in enumerate(scored):
+                key = self._key(view, e)
+                self._log.setdefault(key, np.zeros((P - 1, len(self.candidates))))[:, m] += log[i]
+
+    def assign(self, weights: NDArray, worlds: int, rng: np.random.Generator) -> NDArray[np.intp]:
+        """(P-1, k * worlds) the candidate playing each other seat of each world: drawn from
+        the entry's weights (k, P-1, M), world r of entry i at i * worlds + r."""
+        k, S, M = weights.shape
+        cumulative = np.repeat(weights.cumsum(axis=2), worlds, axis=0)  # (k*worlds, P-1, M)
+        u = rng.random((k * worlds, S, 1))
+        return np.minimum((u > cumulative).sum(axis=2), M - 1).T
+
+    def play(self, view: SeatView, which: NDArray[np.intp], rng: np.random.Generator) -> NDArray[np.int64]:
+        """(n,) the action each entry's candidate `which` (n,) plays from its view."""
+        actions = np.empty(view.n, dtype=np.int64)
+        for m, candidate in enumerate(self.candidates):
+            at = np.flatnonzero(which == m)
+            if len(at):
+                actions[at] = candidate.play(view.subset(at), rng)
+        return actions

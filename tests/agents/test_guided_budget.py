@@ -1,0 +1,95 @@
+"""`guided:ms=N` (agents/cards/budget.py): a budgeted decision searches as many worlds as
+fit and stops on time, breadth first, on a slow table (10 players). The clock is a fake
+one that the search's batches advance by a fixed cost a world, candidate and turn, so the
+test reads the stop logic, not a machine's speed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sixnimmt_env.core.errors import ConfigError
+
+from .test_guided_recipe import views
+
+UNIT = 20e-6  # fake seconds a world, candidate and turn cost
+OVERHEAD = 2e-3  # and a batch's fixed cost
+
+
+class FakeClock:
+    """Seconds that pass only when a batch of the search says so."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def budgeted(ms: float, players: int):
+    """A `guided:ms=` agent whose search costs UNIT a world, candidate and turn on a fake
+    clock (the values are random: the decisions do not matter here), and its batches."""
+    from agents.cards.guided import GuidedSearchAgent
+    agent = GuidedSearchAgent(ms=ms)
+    clock = FakeClock()
+    agent.budget.clock = clock
+    batches = []
+
+    def card_values(view, entries, rng, model=None, layout=None, worlds=None, depth=None):
+        n = int(view.hand_size[entries[0]])
+        m = min(n, agent.top or n)
+        clock.now += OVERHEAD + UNIT * len(entries) * m * worlds * min(depth, n)
+        batches.append((len(entries), worlds, depth))
+        hands = np.sort(view.hand[entries], axis=1)[:, -m:]
+        return hands, rng.random((len(entries), m, worlds))
+
+    agent.card_values = card_values
+    return agent, clock, batches
+
+
+@pytest.mark.parametrize("ms", [10, 100, 1000])
+def test_a_budgeted_decision_on_a_ten_player_table_stops_on_time(ms):
+    agent, clock, batches = budgeted(ms, 10)
+    view = views("classic", 10, turns=2, games=3)
+    rng = np.random.default_rng(0)
+    for _ in range(4):  # the first call learns the cost; the later ones plan with it
+        before, batches[:] = clock.now, []
+        agent.act(view, rng)
+        spent = (clock.now - before) / int(view.must_act.sum())
+    assert spent <= 1.1 * ms / 1000  # the mean of a call's decisions within the budget (the arena's figure)
+    assert spent >= 0.5 * ms / 1000  # and most of it spent: the worlds that fit were searched
+    from agents.cards.guided import WORLDS_PER_CALL
+    k, m = len(view.seats), int(view.hand_size.max())  # every seat decides, every card (10 players: top=0)
+    memory_bound = sum(w for _, w, _ in batches) * k * m // WORLDS_PER_CALL
+    assert len(batches) <= 3 + memory_bound  # a few batches (each pays a fixed cost), more only for memory
+    assert agent.budget.spent[-1] == pytest.approx(1000 * spent)
+
+
+def test_breadth_first_then_depth():
+    """A small budget searches one turn ahead in as many worlds as fit; only one that buys
+    BREADTH worlds at one turn goes deeper, and never past the round's end."""
+    from agents.cards.budget import BREADTH
+    view = views("classic", 10, turns=2, games=3)
+    rng = np.random.default_rng(0)
+    depths = {}
+    for ms in (30, 3000):
+        agent, clock, batches = budgeted(ms, 10)
+        for _ in range(3):
+            batches[:] = []
+            agent.act(view, rng)
+        depths[ms] = {d for _, _, d in batches}
+        worlds = sum(w for _, w, _ in batches)
+        assert worlds >= (BREADTH if max(depths[ms]) > 1 else 1)
+    assert depths[30] == {1} and 1 < max(depths[3000]) <= int(view.hand_size.max())  # the round's end
+
+
+def test_a_budget_is_given_alone():
+    from agents.registry import make_agent
+    for spec in ("guided:ms=10:worlds=8", "guided:ms=10:depth=3", "guided:ms=10:rollout=mcs", "guided:ms=0"):
+        if spec.endswith("ms=0"):  # 0: no budget, the plain recipe
+            assert make_agent(spec, game="cards").budget is None
+            continue
+        with pytest.raises(ConfigError, match="ms decides worlds and depth"):
+            make_agent(spec, game="cards")
+    with pytest.raises(ConfigError, match="ms must be > 0"):
+        make_agent("guided:ms=-5", game="cards")
