@@ -118,32 +118,63 @@ def head_to_head(rows: list[dict], utility: int = -1) -> tuple[list[str], np.nda
         return names, won / met, met
 
 
+def period(game: str) -> str:
+    """What the game's points are counted per in words: a round of the card games, a game of
+    the board game (it has no rounds). The data keep their `points_per_round` keys (a board
+    game is one round), so older files and scripts read on."""
+    return "game" if game == "board" else "round"
+
+
+SHORT_NAME = 16
+"""Longer agent names are plotted as A, B, ... with the names in a legend below."""
+
+
+def plot_names(names: list[str]) -> tuple[list[str], str]:
+    """Short names for a plot's ticks and the legend text that spells out the long ones."""
+    short, legend, letter = [], [], iter("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    for n in names:
+        if len(n) <= SHORT_NAME:
+            short.append(n)
+        else:
+            tag = next(letter, n[:SHORT_NAME])
+            short.append(tag)
+            legend.append(f"{tag} = {n}")
+    return short, "\n".join(legend)
+
+
 def _plots(out: Path, by_players: dict[int, list], rows: list[dict], h2h, unit: str = "bullheads",
-           utility: int = -1) -> list[str]:
+           utility: int = -1, per: str = "round") -> list[str]:
     plt = pyplot()
     files = []
     fig, axes = plt.subplots(1, len(by_players), figsize=(6 * len(by_players), 0.45 * max(
         len(v) for v in by_players.values()) + 1.5), squeeze=False)
     for ax, (p, results) in zip(axes[0], sorted(by_players.items())):
         results = ranked(results, utility)[::-1]  # barh draws bottom up: the best on top
-        ax.barh([a.name for a in results], [a.points_per_round for a in results],
+        ax.barh(plot_names([a.name for a in results])[0], [a.points_per_round for a in results],
                 xerr=[a.points_ci for a in results], color="#4c72b0", capsize=3)
-        ax.set_xlabel(f"{unit} per round (95% CI), {'lower' if utility < 0 else 'higher'} is better")
+        ax.set_xlabel(f"{unit} per {per} (95% CI), {'lower' if utility < 0 else 'higher'} is better")
+        legend = plot_names([a.name for a in results])[1]
+        if legend:
+            ax.text(0, -0.25, legend, transform=ax.transAxes, va="top", fontsize=8, family="monospace")
         ax.set_title(f"{p} players")
         ax.grid(axis="x", alpha=0.3)
     files += save_figure(fig, out, "leaderboard.png")
 
     names, share, met = h2h
-    fig, ax = plt.subplots(figsize=(1.0 + 0.7 * len(names), 0.8 + 0.6 * len(names)))
+    short, legend = plot_names(names)
+    fig, ax = plt.subplots(figsize=(max(5.0, 1.0 + 0.7 * len(names)), 1.6 + 0.6 * len(names)))
     im = ax.imshow(share, cmap="RdYlGn", vmin=0, vmax=1)
-    ax.set_xticks(range(len(names)), names, rotation=45, ha="right")
-    ax.set_yticks(range(len(names)), names)
+    ax.set_xticks(range(len(names)), short, rotation=45, ha="right")
+    ax.set_yticks(range(len(names)), short)
     for i in range(len(names)):
         for j in range(len(names)):
             if met[i, j]:
                 ax.text(j, i, f"{share[i, j]:.2f}", ha="center", va="center", fontsize=8)
-    ax.set_title("row agent beat column agent (share of shared games)")
+    ax.set_title("row agent beat column agent\n(share of shared games)")
     fig.colorbar(im, ax=ax, shrink=0.8)
+    if legend:  # the specs in full below the map, not squeezed beside it
+        fig.text(0.02, 0.01, legend, va="bottom", fontsize=8, family="monospace")
+        fig.subplots_adjust(bottom=0.12 + 0.045 * legend.count("\n"))
     files += save_figure(fig, out, "head_to_head.png")
 
     per_agent = defaultdict(list)
@@ -153,8 +184,8 @@ def _plots(out: Path, by_players: dict[int, list], rows: list[dict], h2h, unit: 
     order = sorted(per_agent, key=lambda n: -utility * np.mean(per_agent[n]))  # the best first
     fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(order)), 4))
     ax.boxplot([per_agent[n] for n in order], showfliers=False)
-    ax.set_xticks(range(1, len(order) + 1), order, rotation=45, ha="right")
-    ax.set_ylabel(f"{unit} per round in a game")
+    ax.set_xticks(range(1, len(order) + 1), plot_names(order)[0], rotation=45, ha="right")
+    ax.set_ylabel(f"{unit} per {per} in a game" if per == "round" else f"{unit} per game")
     ax.set_title(f"{unit} distributions")
     ax.grid(axis="y", alpha=0.3)
     files += save_figure(fig, out, "points.png")
@@ -221,20 +252,22 @@ def _build_report(out: Path, plots: bool) -> dict:
                          "games": h2h[2].astype(int).tolist()},
     }
     (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
-    files = _plots(out, by_players, rows, h2h, score_unit, utility) if plots else []
+    files = _plots(out, by_players, rows, h2h, score_unit, utility, period(info.game)) if plots else []
     (out / "report.md").write_text(_markdown(summary, by_players, rating, files))
     return summary
 
 
 # Why the rating column may order agents differently from the rank (which is by points).
-RATING_NOTE = ("rank: by mean points per round at this seat count. rating: PlackettLuce (openskill) over every "
+RATING_NOTE = ("rank: by mean points (a round; a game in the board game) at this seat count. rating: PlackettLuce (openskill) over every "
                "game of the tournament, by finishing order only (not by how many points), ordinal = mu - 3 sigma: "
                "it can order two agents differently from the rank, and it is lower for an agent with fewer games.")
 
 
-def leaderboard_markdown(results, rating: dict, players: int, unit: str = "bullheads", utility: int = -1) -> str:
-    """The agents of one seat count as a markdown table, best first (by `utility`)."""
-    lines = [f"| rank | agent | {unit} / round (95% CI) | win share (fair " + f"{1 / players:.3f}" +
+def leaderboard_markdown(results, rating: dict, players: int, unit: str = "bullheads", utility: int = -1,
+                         per: str = "round") -> str:
+    """The agents of one seat count as a markdown table, best first (by `utility`); `per`:
+    what the points are counted per (period)."""
+    lines = [f"| rank | agent | {unit} / {per} (95% CI) | win share (fair " + f"{1 / players:.3f}" +
              ") | rating (ordinal) | ms / decision |", "| --- | --- | --- | --- | --- | --- |"]
     from agents.results import agent_labels
 
@@ -257,7 +290,8 @@ def leaderboards(summary: dict) -> str:
     parts = []
     for p, rows in summary["by_players"].items():
         results = [AgentResult.from_dict(a) for a in rows]
-        table = leaderboard_markdown(results, summary["ratings"], int(p), summary["score_unit"], summary["utility"])
+        table = leaderboard_markdown(results, summary["ratings"], int(p), summary["score_unit"], summary["utility"],
+                                     period(summary.get("game", "cards")))
         parts.append(f"\n{p} players ({summary['games']} games in all):\n{table}")
     parts.append(RATING_NOTE)
     return "\n".join(parts)
@@ -274,12 +308,12 @@ def _markdown(summary: dict, by_players: dict, rating: dict, files: list[str]) -
              f"{summary['games']} games, {summary['rounds']} rounds. Agents: "
              f"{', '.join('`' + a + '`' for a in cfg.get('agents', []))}. Game {summary['game']}, variant "
              f"{summary['variant']}, seed {cfg.get('seed')}, {rules}; {cfg.get('games')} deals per line-up, "
-             f"each in every seat rotation. {unit.capitalize()} per round: "
+             f"each in every seat rotation. {unit.capitalize()} per {period(summary['game'])}: "
              f"{'fewer' if utility < 0 else 'more'} is better. ± is a 95% confidence interval over deals. "
              + RATING_NOTE.replace("mu - 3 sigma", "mu − 3 sigma") + " The head-to-head plot lists the agents in "
              "rank order.\n"]
     for p, results in sorted(by_players.items()):
-        parts.append(f"## {p} players\n\n{leaderboard_markdown(results, rating, p, unit, utility)}\n")
+        parts.append(f"## {p} players\n\n{leaderboard_markdown(results, rating, p, unit, utility, period(summary['game']))}\n")
     for f in files:
         parts.append(f"![{f}]({f})\n")
     return "\n".join(parts)

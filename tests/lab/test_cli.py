@@ -262,7 +262,7 @@ def test_tournament_plays_the_board_game(tmp_path):
     run = CliRunner().invoke(app, ["tournament", "--game", "board", "--variant", "luck", "--agents", "random,board-greedy",
                                    "--players-range", "2-3", "--games", "2", "--out", str(out), "--no-progress"])
     assert run.exit_code == 0, run.output
-    assert "points / round" in run.output and "bullheads" not in run.output
+    assert "points / game" in run.output and "bullheads" not in run.output and "per round" not in run.output
     config = json.loads((out / "tournament.json").read_text())
     assert config["game"] == "board" and config["rule_options"] == {"variant": "luck"}
     summary = json.loads((out / "summary.json").read_text())
@@ -270,13 +270,14 @@ def test_tournament_plays_the_board_game(tmp_path):
     for results in summary["by_players"].values():  # summary order is the agents'; the report ranks
         assert {a["name"] for a in results} == {"random", "board-greedy"}
     report = (out / "report.md").read_text()
-    assert "Game board, variant luck" in report and "Points per round: more is better" in report
+    assert "Game board, variant luck" in report and "Points per game: more is better" in report
     tables = re.findall(r"\| rank \|.*?(?=\n\n|\Z)", report, re.S)
     assert len(tables) == 2  # 2 and 3 players
     for table in tables:
         values = [float(v) for v in re.findall(r"^\| \d+ \| `[^`]+` \| (-?[\d.]+) ±", table, re.M)]
         assert len(values) == 2 and values == sorted(values, reverse=True)
-    assert "points_per_round" in (out / "results.csv").read_text().splitlines()[0]
+    assert "| points / game (95% CI) |" in report and "points / round" not in report
+    assert "points_per_round" in (out / "results.csv").read_text().splitlines()[0]  # the column keeps its name
     for name in ("leaderboard.png", "head_to_head.png", "points.png"):
         assert (out / name).exists()
     again = CliRunner().invoke(app, ["report", str(out)])
