@@ -74,6 +74,7 @@ class TableSession(WebSession):
         self.listeners: dict = {}  # connection -> seat (None: spectator); tables_app.py delivers
         self.decision, self.journal, self.saved_steps, self.dirty = 0, [], 0, False
         self._agents_next, self._by_seat, self.audit = None, {}, None
+        self._views: dict = {}  # seat -> its table view of the current state (cleared by every step)
         import threading
         self.lock = threading.Lock()
         self.last_used = time.monotonic()
@@ -203,6 +204,7 @@ class TableSession(WebSession):
         """One `step` message per seat (its own view) and one for spectators."""
         self.state = after
         self.deadline = None  # a new step: a new clock
+        self._views = {}
         for seat in self.histories:
             table = self.game.table_view(after, seat, before=before, events=events, actions=self._actions)
             message = self._made({"type": "step", "seat": seat, "table": table}, before)
@@ -211,7 +213,9 @@ class TableSession(WebSession):
 
     def _waiting_for(self, seat) -> dict:
         """Where the game waits, as `seat` sees it: over, its turn, or others to answer."""
-        table = self.game.table_view(self.state, seat)
+        if seat not in self._views:  # a seat's table changes only with a step: each answer re-sends it
+            self._views[seat] = self.game.table_view(self.state, seat)
+        table = self._views[seat]
         left = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
         if self._over():
             winners = np.flatnonzero(self.game.winners(self.state)[:, 0]).tolist()
