@@ -100,36 +100,51 @@ def board_layout(config: BoardConfig, observation: str = "basic") -> ObsLayout:
               turn_bound(config) / MAX_TURNS),
     ]
     if config.pro:
-        deck = max(sum(config.action_cards), 1)
-        most = max(max(config.action_cards), 1)
-        fields += [
-            Field("actions", (len(ACTION_KINDS),), f"own action cards by kind ({', '.join(ACTION_KINDS)}) / {most}"),
-            Field("action_counts", (MAX_PLAYERS,), f"action cards held by relative seat i / {deck}"),
-            Field("hand_sizes", (MAX_PLAYERS,), f"tiles in hand of relative seat i / {N_TILES}"),
-            Field("stops", (R,), "1 where a stop sign stands on the row"),
-            Field("stops_left", (1,), f"stop signs not on the board / {STOP_SIGNS}"),
-            Field("deck", (1,), f"action cards left in the deck / {deck}"),
-            Field("discard", (len(ACTION_KINDS),), f"the discard pile by kind / {most}"),
-        ]
+        fields += _pro_fields(config)
     if observation in ("tile-features", "tile-answers"):
-        high = slot_bound(config)
-        fields.append(Field("hand_slots", (config.hand_slots, len(SLOT_FEATURES)),
-                            f"slot j's features at {len(SLOT_FEATURES)}j+k, tiles in hand ascending, empty slots "
-                            "last and 0: " + "; ".join(f"{k} {name}" for k, name in enumerate(SLOT_FEATURES)),
-                            high, -high))
-        if config.pro:  # what each answer to an action-card offer or a free row would do (option_features.py)
-            fields.append(Field("options", (4 * R + 2, len(OPTION_FEATURES)),
-                                f"the pro questions' answers, row i for action option_actions(R)[i], features at "
-                                f"{len(OPTION_FEATURES)}i+k: " + "; ".join(f"{k} {name}" for k, name in
-                                                                        enumerate(OPTION_FEATURES)),
-                                2 * high, -2 * high))
-        if observation == "tile-answers" and config.luck:  # what each answer to a luck question would do
-            fields.append(Field("luck_options", (LUCK_ROWS, len(LUCK_FEATURES)),
-                                f"the luck questions' answers, row i for action luck_option_actions()[i], features at "
-                                f"{len(LUCK_FEATURES)}i+k: " + "; ".join(f"{k} {name}" for k, name in
-                                                                        enumerate(LUCK_FEATURES)),
-                                luck_bound(config), -luck_bound(config)))
+        fields += _feature_fields(config, observation)
     return ObsLayout(observation, fields, encoder=_encode)
+
+
+def _pro_fields(config: BoardConfig) -> list[Field]:
+    """The professional side's fields: action cards, hand sizes, stop signs, deck, discards."""
+    R = config.board.kind.shape[0]
+    deck = max(sum(config.action_cards), 1)
+    most = max(max(config.action_cards), 1)
+    return [
+        Field("actions", (len(ACTION_KINDS),), f"own action cards by kind ({', '.join(ACTION_KINDS)}) / {most}"),
+        Field("action_counts", (MAX_PLAYERS,), f"action cards held by relative seat i / {deck}"),
+        Field("hand_sizes", (MAX_PLAYERS,), f"tiles in hand of relative seat i / {N_TILES}"),
+        Field("stops", (R,), "1 where a stop sign stands on the row"),
+        Field("stops_left", (1,), f"stop signs not on the board / {STOP_SIGNS}"),
+        Field("deck", (1,), f"action cards left in the deck / {deck}"),
+        Field("discard", (len(ACTION_KINDS),), f"the discard pile by kind / {most}"),
+    ]
+
+
+def _feature_fields(config: BoardConfig, observation: str) -> list[Field]:
+    """The feature observations' fields: each hand slot's features, then (pro) each answer's
+    to an action-card offer or a free row, and (tile-answers with luck) each luck answer's."""
+    R = config.board.kind.shape[0]
+    fields = []
+    high = slot_bound(config)
+    fields.append(Field("hand_slots", (config.hand_slots, len(SLOT_FEATURES)),
+                        f"slot j's features at {len(SLOT_FEATURES)}j+k, tiles in hand ascending, empty slots "
+                        "last and 0: " + "; ".join(f"{k} {name}" for k, name in enumerate(SLOT_FEATURES)),
+                        high, -high))
+    if config.pro:  # what each answer to an action-card offer or a free row would do (option_features.py)
+        fields.append(Field("options", (4 * R + 2, len(OPTION_FEATURES)),
+                            f"the pro questions' answers, row i for action option_actions(R)[i], features at "
+                            f"{len(OPTION_FEATURES)}i+k: " + "; ".join(f"{k} {name}" for k, name in
+                                                                    enumerate(OPTION_FEATURES)),
+                            2 * high, -2 * high))
+    if observation == "tile-answers" and config.luck:  # what each answer to a luck question would do
+        fields.append(Field("luck_options", (LUCK_ROWS, len(LUCK_FEATURES)),
+                            f"the luck questions' answers, row i for action luck_option_actions()[i], features at "
+                            f"{len(LUCK_FEATURES)}i+k: " + "; ".join(f"{k} {name}" for k, name in
+                                                                    enumerate(LUCK_FEATURES)),
+                            luck_bound(config), -luck_bound(config)))
+    return fields
 
 
 def _encode(view: BoardSeatView, layout: ObsLayout) -> NDArray[np.float32]:
@@ -177,15 +192,7 @@ def _encode(view: BoardSeatView, layout: ObsLayout) -> NDArray[np.float32]:
     parts["hand_size"][:, 0] = view.hand_size / HAND_SIZE
     parts["turn"][:, 0] = np.minimum(view.turn, turn_bound(cfg)) / MAX_TURNS
     if cfg.pro:
-        deck = max(sum(cfg.action_cards), 1)
-        most = max(max(cfg.action_cards), 1)
-        parts["actions"][:] = view.action_cards / most
-        parts["action_counts"][:, :P] = view.action_counts / deck
-        parts["hand_sizes"][:, :P] = view.hand_sizes / N_TILES
-        parts["stops"][:] = view.stops
-        parts["stops_left"][:, 0] = view.stops_left / STOP_SIGNS
-        parts["deck"][:, 0] = view.deck_size / deck
-        parts["discard"][:] = view.discard / most
+        _encode_pro(view, parts)
     if "hand_slots" in parts:
         parts["hand_slots"][:] = slot_features(view)
     if "options" in parts:
@@ -193,3 +200,17 @@ def _encode(view: BoardSeatView, layout: ObsLayout) -> NDArray[np.float32]:
     if "luck_options" in parts:
         parts["luck_options"][:] = luck_option_features(view)
     return out
+
+
+def _encode_pro(view: BoardSeatView, parts: dict) -> None:
+    """The professional side's fields of `view`'s entries, into `parts` (see `_pro_fields`)."""
+    cfg, P = view.config, view.players
+    deck = max(sum(cfg.action_cards), 1)
+    most = max(max(cfg.action_cards), 1)
+    parts["actions"][:] = view.action_cards / most
+    parts["action_counts"][:, :P] = view.action_counts / deck
+    parts["hand_sizes"][:, :P] = view.hand_sizes / N_TILES
+    parts["stops"][:] = view.stops
+    parts["stops_left"][:, 0] = view.stops_left / STOP_SIGNS
+    parts["deck"][:, 0] = view.deck_size / deck
+    parts["discard"][:] = view.discard / most

@@ -34,6 +34,9 @@ class BoardGame(GameBase):
 
     config_class = BoardConfig
     kind_words = "the board game"
+    seat_view_class = BoardSeatView
+    layout_of = staticmethod(board_layout)
+    observations = OBSERVATIONS
 
     def __init__(self, rules: BoardConfig):
         self.rules = rules
@@ -68,14 +71,6 @@ class BoardGame(GameBase):
         # the second play-two pick passes.
         picking = ((state.phase == PHASE_PICK) | (state.phase == PHASE_PICK_SECOND))[None, :] & (state.hands[:, 0] > 0)
         return picking | ((state.phase == PHASE_ASK)[None, :] & (seats == state.asker[None, :]))
-
-    def view(self, state: BoardState, seats, games=None) -> BoardSeatView:
-        view = BoardSeatView(state, seats, games)
-        view._tabler = self.table_view
-        return view
-
-    def layout(self, observation: str | None = None):
-        return board_layout(self.rules, observation or OBSERVATIONS[0])
 
     def totals(self, state: BoardState) -> np.ndarray:
         """(P, B) points so far: a copy, since the engine steps the state in place and

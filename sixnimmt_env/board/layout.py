@@ -114,6 +114,17 @@ def _allowed_codes(side: str) -> str:
     return f"., +, -, +N/-N, 2, T{pro}"
 
 
+def _check_list(items, not_a_list: str, least: tuple[int, str], most: tuple[int, str]) -> None:
+    """`items` is a list (else `not_a_list`, got ...) of at least least[0] and at most
+    most[0] entries (else the message beside the bound, {n} their number)."""
+    if not _is_seq(items):
+        raise _bad(f"{not_a_list}, got {items!r}")
+    n = len(items)
+    for message, outside in ((least[1], n < least[0]), (most[1], n > most[0])):
+        if outside:
+            raise _bad(message.format(n=n))
+
+
 def _bad(what: str) -> ConfigError:
     return ConfigError(f"invalid board layout: {what}")
 
@@ -192,21 +203,14 @@ class BoardLayout:
 
     def _checked_rows(self) -> tuple[tuple[str, ...], ...]:
         rows, side = self.rows, self.side
-        if not _is_seq(rows):
-            raise _bad(f"rows must be a list of rows, each a list of field codes, got {rows!r}")
-        if len(rows) < MIN_ROWS:
-            raise _bad(f"{len(rows)} rows; a board needs at least {MIN_ROWS} "
-                       f"({ACTIVE_ROWS} active rows and a free one for a taken row's tile)")
-        if len(rows) > MAX_ROWS:
-            raise _bad(f"{len(rows)} rows; at most {MAX_ROWS}")
+        _check_list(rows, "rows must be a list of rows, each a list of field codes",
+                    (MIN_ROWS, f"{{n}} rows; a board needs at least {MIN_ROWS} ({ACTIVE_ROWS} active rows and a "
+                               "free one for a taken row's tile)"), (MAX_ROWS, f"{{n}} rows; at most {MAX_ROWS}"))
         for r, row in enumerate(rows, 1):
-            if not _is_seq(row):
-                raise _bad(f"row {r} must be a list of field codes, got {row!r}")
-            if len(row) < MIN_ROW_FIELDS:
-                raise _bad(f"row {r} has {len(row)} field(s); a row needs at least {MIN_ROW_FIELDS} "
-                           f"(a field to place on, then its take field)")
-            if len(row) > MAX_ROW_FIELDS:
-                raise _bad(f"row {r} has {len(row)} fields; at most {MAX_ROW_FIELDS}")
+            _check_list(row, f"row {r} must be a list of field codes",
+                        (MIN_ROW_FIELDS, f"row {r} has {{n}} field(s); a row needs at least {MIN_ROW_FIELDS} (a "
+                                         "field to place on, then its take field)"),
+                        (MAX_ROW_FIELDS, f"row {r} has {{n}} fields; at most {MAX_ROW_FIELDS}"))
             for f, code in enumerate(row, 1):
                 where = f"row {r}, field {f}"
                 parsed = field_kind(code)

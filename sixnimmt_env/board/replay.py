@@ -237,21 +237,9 @@ def _tile_count_reason(st: BoardState, n: int) -> str:
     return "no active row has an uncovered play-two field"
 
 
-def _replay_turn(st: BoardState, turn: Any, t: int) -> None:
-    """Play one recorded turn (its tiles, then every question the placing asks) in place."""
-    P = st.players
-    where = f"turn {t}"
-    if not isinstance(turn, dict):
-        raise fail(where, "a turn must be an object with tiles and decisions")
-    tiles = turn.get("tiles")
-    if not isinstance(tiles, list) or len(tiles) != P:
-        raise fail(where, f"tiles must list {P} seats' tiles, one list per seat, got {_got(tiles)}")
-    decisions = turn.get("decisions")
-    if decisions is None:
-        decisions = []
-    if not isinstance(decisions, list):
-        raise fail(where, f"decisions must be a list, got {short(decisions)}")
-    n = int(st.picks[0])
+def _check_tiles(st: BoardState, tiles: list, n: int, where: str) -> None:
+    """Every seat's recorded tiles are as many as the rules ask for (`n`, fewer from a
+    shorter hand) and tiles the seat holds, each once."""
     held = st.hand_lists(0)
     for s, put in enumerate(tiles):
         here = f"{where}, seat {s}"
@@ -269,6 +257,43 @@ def _replay_turn(st: BoardState, turn: Any, t: int) -> None:
                 raise fail(here, f"tile {tile} is put out twice" if again else
                             f"tile {tile} is not in the seat's hand (never dealt to it, or put out already)")
             held[s].remove(tile)
+
+
+def _check_answer(st: BoardState, seat: int, ask: str, answer: Any, here: str, asked: str) -> None:
+    """A recorded answer is a legal one to the question the rules ask now."""
+    if ask in (ASK_NAMES[ASK_ACTION], ASK_NAMES[ASK_FREE_ROW]):
+        from .seat_view import BoardSeatView  # the legal set, as the seat sees it
+        legal = BoardSeatView(st, [seat]).action_mask()[0]
+        if not well_formed(ask, answer) or not legal[answer_action(ask, answer)]:
+            options = [answer_value(int(st.ask[0]), int(a)) for a in np.flatnonzero(legal)]
+            raise fail(here, f"illegal answer {short(answer)} to {asked}; legal: "
+                              f"{short(options, 300)}")
+    elif ask == ASK_NAMES[ASK_LUCK_CARD]:
+        legal = [kind for k, kind in enumerate(LUCK_KINDS) if st.stack[k, 0] > 0]
+        if answer not in legal or not isinstance(answer, str):
+            empty = " (that stack is empty)" if answer in LUCK_KINDS and isinstance(answer, str) else ""
+            raise fail(here, f"illegal answer {short(answer)} to {ask}{empty}; legal: "
+                              f"{', '.join(short(k) for k in legal)}")
+    elif not isinstance(answer, bool):
+        raise fail(here, f"illegal answer {short(answer)} to {ask}; legal: true, false")
+
+
+def _replay_turn(st: BoardState, turn: Any, t: int) -> None:
+    """Play one recorded turn (its tiles, then every question the placing asks) in place."""
+    P = st.players
+    where = f"turn {t}"
+    if not isinstance(turn, dict):
+        raise fail(where, "a turn must be an object with tiles and decisions")
+    tiles = turn.get("tiles")
+    if not isinstance(tiles, list) or len(tiles) != P:
+        raise fail(where, f"tiles must list {P} seats' tiles, one list per seat, got {_got(tiles)}")
+    decisions = turn.get("decisions")
+    if decisions is None:
+        decisions = []
+    if not isinstance(decisions, list):
+        raise fail(where, f"decisions must be a list, got {short(decisions)}")
+    n = int(st.picks[0])
+    _check_tiles(st, tiles, n, where)
     for k in range(n):
         _step(st, np.array([[put[k] - 1 if len(put) > k else PASS_ACTION] for put in tiles]), where)
     i = 0
@@ -287,21 +312,7 @@ def _replay_turn(st: BoardState, turn: Any, t: int) -> None:
             raise fail(here, f"decision {i} is missing or out of place: the rules ask {asked}, the "
                               f"record has seat {short(d['seat'])} {_ask_name(d['ask'])}")
         answer = d["answer"]
-        if ask in (ASK_NAMES[ASK_ACTION], ASK_NAMES[ASK_FREE_ROW]):
-            from .seat_view import BoardSeatView  # the legal set, as the seat sees it
-            legal = BoardSeatView(st, [seat]).action_mask()[0]
-            if not well_formed(ask, answer) or not legal[answer_action(ask, answer)]:
-                options = [answer_value(int(st.ask[0]), int(a)) for a in np.flatnonzero(legal)]
-                raise fail(here, f"illegal answer {short(answer)} to {asked}; legal: "
-                                  f"{short(options, 300)}")
-        elif ask == ASK_NAMES[ASK_LUCK_CARD]:
-            legal = [kind for k, kind in enumerate(LUCK_KINDS) if st.stack[k, 0] > 0]
-            if answer not in legal or not isinstance(answer, str):
-                empty = " (that stack is empty)" if answer in LUCK_KINDS and isinstance(answer, str) else ""
-                raise fail(here, f"illegal answer {short(answer)} to {ask}{empty}; legal: "
-                                  f"{', '.join(short(k) for k in legal)}")
-        elif not isinstance(answer, bool):
-            raise fail(here, f"illegal answer {short(answer)} to {ask}; legal: true, false")
+        _check_answer(st, seat, ask, answer, here, asked)
         actions = np.full((P, 1), PASS_ACTION, dtype=np.int64)
         actions[seat, 0] = answer_action(ask, answer)
         _step(st, actions, here)

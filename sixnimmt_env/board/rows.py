@@ -1,12 +1,6 @@
-"""The board's batched row primitives, beside `cards/rows.py`: Rules 1-2 on packed rows
-(the pro questions' legal answers use them, `actioncards.py`) and the field effects as
-lookup tables (read by the placing kernel, which states every placing rule once per game).
-
-Rows are packed one int32 per row and game: `end * R + row` for an active row (its last
-tile and its index), -1 for a free one. Ordering by the packed value is ordering by row
-end, so Rules 1-2 are one max over the rows. `placement.py` restates Rules 1-2 on row ends
-for agents, tested against the engine.
-"""
+"""The board's field effects as lookup tables, read by the placing kernel (which states
+every placing rule once per game, `_kernel/inputs.py`) and by `placement.py`, which
+restates Rules 1-2 on row ends for agents, tested against the engine."""
 
 from __future__ import annotations
 
@@ -17,8 +11,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .layout import FIXED, GREEN, PLAY_TWO, RED, BoardLayout
-
-FREE_ROW = -1  # the packed value of a row that holds no tile
 
 
 @dataclass(frozen=True)
@@ -61,30 +53,3 @@ def _field_tables(layout: BoardLayout) -> FieldTables:
     uncovered = np.arange(F)[None, :] >= lengths[:, None]  # (F+1, F): field f uncovered at length l
     two_ahead = ((kind == PLAY_TWO)[:, None, :] & uncovered[None]).any(axis=2) & (lengths > 0)[None, :]
     return FieldTables(bull_sign, fixed, two_ahead)
-
-
-def packed_rows(tiles: NDArray[np.int8], length: NDArray[np.int8]) -> NDArray[np.int32]:
-    """(R, b) the packed rows of boards `tiles` (R, F, b) with `length` (R, b)."""
-    R = length.shape[0]
-    last = np.maximum(length.astype(np.intp) - 1, 0)[:, None, :]
-    ends = np.take_along_axis(tiles, last, axis=1)[:, 0, :].astype(np.int32)
-    return np.where(length > 0, ends * R + np.arange(R, dtype=np.int32)[:, None], FREE_ROW)
-
-
-def target_rows(packed: NDArray[np.int32], tile: NDArray, scale: int) -> NDArray[np.intp]:
-    """Rules 1-2 and the too-low exception: (b,) the row each tile (b,) joins.
-
-    Rows come packed (n, b) as `end * scale + index` (index < scale), -1 for a free row;
-    the result is the chosen row's index. The active row whose end is the highest one
-    below the tile; a tile lower than every row end goes after the highest row end.
-    Active rows ineligible for the tile count 0 in the first max and eligible ones at
-    least `scale`, so 0 means "too low" (every board has an active row).
-    """
-    return (best_rows(packed, tile, scale) % scale).astype(np.intp)
-
-
-def best_rows(packed: NDArray[np.int32], tile: NDArray, scale: int) -> NDArray[np.int32]:
-    """`target_rows`, but the chosen row's packed value itself."""
-    below = (packed * (packed < tile.astype(packed.dtype) * scale)).max(axis=0)
-    return np.where(below > 0, below, packed.max(axis=0))
-

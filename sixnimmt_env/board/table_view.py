@@ -131,8 +131,31 @@ def table_view(state: BoardState, seat: int | None, game: int = 0, *, before: Bo
     config, layout = state.config, state.config.board
     observer = 0 if seat is None else int(seat)
     view = BoardSeatView(state, [observer], [game])
-    P = state.players
-    absolute = [(p - observer) % P for p in range(P)]  # view order -> absolute seats
+    picking = seat is not None and bool(view.picking[0])
+    asked = seat is not None and bool(view.is_asker[0])
+    hand = [] if seat is None else [dict(_tile(layout, t), action=int(tile_action(t)) if picking else None)
+                                    for t in sorted(int(t) for t in view.hand[0] if t)]
+    over = int(view.phase[0]) == PHASE_OVER
+    two = int(view.picks[0]) == 2
+    info, legend = _info_and_legend(view)
+    out = {"title": "6 nimmt! Das Brettspiel (" + {"basic": "basic game", "luck": "with luck cards",
+                                                    "pro": "professional game",
+                                                    "pro-luck": "professional game with luck cards"}[config.variant] + ")",
+           "status": "Game over" if over else f"Turn {int(view.turn[0]) + 1}" + (", two tiles each" if two else ""),
+           "unit": "points", "rows": _rows(view), "hand": hand, "hand_label": "your tiles",
+           "scores": _scores(view, seat, observer), "prompt": _prompt(view, state, seat, game),
+           "choices": _choices(view) if asked else [], "over": over, "info": info, "legend": legend}
+    # The public history a person at the table has: every tile taken off the board with a
+    # row (revealed, placed and maybe taken in one turn: a bot never saw it on the rows).
+    out["gone"] = [_tile(layout, t) for t in np.flatnonzero(view.gone[0]) if t]
+    if events is not None and before is not None:
+        out["events"] = _step_items(before, events, state, game, actions)
+    return out
+
+
+def _rows(view: BoardSeatView) -> list[dict]:
+    """Every row's fields, the tiles on them and where the next tile lands (stop signs noted)."""
+    config, layout = view.config, view.config.board
     rows = []
     for r in range(len(layout.rows)):
         length = int(view.length[0, r])
@@ -151,10 +174,14 @@ def table_view(state: BoardState, seat: int | None, game: int = 0, *, before: Bo
         if config.pro and view.stops[0, r]:
             rows[-1]["note"] = "STOP: no tile may join this row this turn"
             rows[-1]["alert"] = True
-    picking = seat is not None and bool(view.picking[0])
-    asked = seat is not None and bool(view.is_asker[0])
-    hand = [] if seat is None else [dict(_tile(layout, t), action=int(tile_action(t)) if picking else None)
-                                    for t in sorted(int(t) for t in view.hand[0] if t)]
+    return rows
+
+
+def _scores(view: BoardSeatView, seat: int | None, observer: int) -> list[dict]:
+    """Every seat's points by absolute seat; the note: luck cards held, and on the pro side
+    action cards (the seat's own by kind, the others' by count) and tiles in hand."""
+    config, P = view.config, view.players
+    absolute = [(p - observer) % P for p in range(P)]  # view order -> absolute seats
     scores = []
     for p in range(P):
         held = view.luck[0, absolute[p]]
@@ -168,19 +195,29 @@ def table_view(state: BoardState, seat: int | None, game: int = 0, *, before: Bo
             note = ", ".join(x for x in (note, cards or "no action card",
                                          f"{int(view.hand_sizes[0, absolute[p]])} tiles") if x)
         scores.append({"seat": p, "total": int(view.scores[0, absolute[p]]), "note": note})
-    over = int(view.phase[0]) == PHASE_OVER
-    two = int(view.picks[0]) == 2
-    if over:
-        prompt = "The game is over."
-    elif asked:
-        prompt = question_text(view)
-    elif int(view.phase[0]) == PHASE_ASK:
-        prompt = f"Seat {int(state.asker[game]) + 1} {QUESTIONS[int(state.ask[game])].asked}."
-    elif picking:
-        prompt = ("Put out your second tile." if int(view.phase[0]) == PHASE_PICK_SECOND else "Put out your first tile (two this turn)."
-                  ) if two else "Put out a tile."
-    else:
-        prompt = "The players put out their tiles." if seat is None else "Waiting for the others."
+    return scores
+
+
+def _prompt(view: BoardSeatView, state: BoardState, seat: int | None, game: int) -> str:
+    """What the seat is asked now, or what the table waits for."""
+    if int(view.phase[0]) == PHASE_OVER:
+        return "The game is over."
+    if seat is not None and view.is_asker[0]:
+        return question_text(view)
+    if int(view.phase[0]) == PHASE_ASK:
+        return f"Seat {int(state.asker[game]) + 1} {QUESTIONS[int(state.ask[game])].asked}."
+    if seat is not None and view.picking[0]:
+        if int(view.picks[0]) != 2:
+            return "Put out a tile."
+        return ("Put out your second tile." if int(view.phase[0]) == PHASE_PICK_SECOND
+                else "Put out your first tile (two this turn).")
+    return "The players put out their tiles." if seat is None else "Waiting for the others."
+
+
+def _info_and_legend(view: BoardSeatView) -> tuple[list[str], list[dict]]:
+    """The rules in force and the stacks left (info lines), and what each field code and
+    (pro) each action card does (the legend)."""
+    config, layout = view.config, view.config.board
     end = ("as soon as a hand is empty at the end of a turn" if config.pro else "when every tile is placed")
     info = [f"Board {layout.name}" + (" (an approximation of the printed board)" if layout.approximation else "")
             + f"; the most points win; the game ends {end}."]
@@ -196,19 +233,7 @@ def table_view(state: BoardState, seat: int | None, game: int = 0, *, before: Bo
     if config.pro:
         legend += [{"card": name, "text": name, "meaning": ACTION_HELP[k]} for k, name in enumerate(ACTION_NAMES)]
         info.append(ACTION_WHEN)
-    out = {"title": "6 nimmt! Das Brettspiel (" + {"basic": "basic game", "luck": "with luck cards",
-                                                    "pro": "professional game",
-                                                    "pro-luck": "professional game with luck cards"}[config.variant] + ")",
-           "status": "Game over" if over else f"Turn {int(view.turn[0]) + 1}" + (", two tiles each" if two else ""),
-           "unit": "points", "rows": rows, "hand": hand, "hand_label": "your tiles", "scores": scores,
-           "prompt": prompt, "choices": _choices(view) if asked else [], "over": over, "info": info,
-           "legend": legend}
-    # The public history a person at the table has: every tile taken off the board with a
-    # row (revealed, placed and maybe taken in one turn: a bot never saw it on the rows).
-    out["gone"] = [_tile(layout, t) for t in np.flatnonzero(view.gone[0]) if t]
-    if events is not None and before is not None:
-        out["events"] = _step_items(before, events, state, game, actions)
-    return out
+    return info, legend
 
 
 def _step_items(before: BoardState, events, after: BoardState, game: int, actions=None) -> list[dict]:

@@ -195,21 +195,35 @@ def from_deal(
     _lay_rows(st, rows.transpose(1, 2, 0))
     st.starters[:] = rows[:, :, 0].T if starters is None else _checked_ids(st, starters, (B, N_ROWS), "starters").T
     st.turn[:] = HAND_SIZE - n - (pending is not None)
+    _set_round(st, dealer, round, score, penalty)
+    _lay_history(st, seen, played, pending)
+    return st
+
+
+def _set_round(st: State, dealer: ArrayLike, round: ArrayLike, score: ArrayLike | None,
+               penalty: ArrayLike | None) -> None:
+    """`from_deal`'s dealer, round, totals and this round's penalties (None: 0)."""
+    B = st.batch_size
     st.dealer[:] = np.broadcast_to(np.asarray(dealer, dtype=np.int16), (B,))
     st.round[:] = np.broadcast_to(np.asarray(round, dtype=np.int32), (B,))
     if score is not None:
         st.score[:] = np.asarray(score, dtype=np.int32).T
     if penalty is not None:
         st.penalty[:] = np.asarray(penalty, dtype=np.int16).T
+
+
+def _lay_history(st: State, seen: ArrayLike | None, played: ArrayLike | None,
+                 pending: tuple[ArrayLike, ArrayLike] | None) -> None:
+    """`from_deal`'s history of the round: the cards seen or who played what, and a turn's
+    cards waiting to be placed."""
     if seen is not None and played is not None:
         raise ConfigError("give seen or played, not both (played says which cards were seen)")
     if seen is not None:
         _lay_seen(st, np.asarray(seen, dtype=bool))
     if played is not None:
-        _lay_played(st, _checked_ids(st, played, (B, st.players, int(st.turn[0])), "played"))
+        _lay_played(st, _checked_ids(st, played, (st.batch_size, st.players, int(st.turn[0])), "played"))
     if pending is not None:
         _resume_pending(st, *pending)
-    return st
 
 
 def _lay_seen(st: State, seen: NDArray[np.bool_]) -> None:

@@ -29,11 +29,6 @@ RULE_NAMES = {RULE_TOO_LOW: "too_low", RULE_SIXTH: "sixth", RULE_ON_TWIN: "on_tw
               RULE_TWIN_SHORTER: "twin_shorter", RULE_TWIN_CHOICE: "twin_choice"}
 
 
-def rule_names(flags: int) -> list[str]:
-    """The names of the RULE_* bits set in one placement's `flags` (lowest bit first)."""
-    return [name for bit, name in RULE_NAMES.items() if flags & bit]
-
-
 @dataclass
 class StepEvents:
     """What one step did, for records and renderers (built only when asked for).

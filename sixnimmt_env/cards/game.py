@@ -37,6 +37,9 @@ class CardGame(GameBase):
 
     config_class = RuleConfig
     kind_words = "the card games"
+    seat_view_class = SeatView
+    layout_of = staticmethod(card_layout)
+    observations = OBSERVATIONS
 
     def __init__(self, rules: RuleConfig):
         self.rules = rules
@@ -70,15 +73,6 @@ class CardGame(GameBase):
                 | ((state.phase == PHASE_ROW)[None, :] & (seats == state.chooser[None, :])))
 
     # ------------------------------------------------------------------ what seats see
-
-    # Alike by design (repeated-code scan): each game binds its own seat view and layout to the Game protocol.
-    def view(self, state: State, seats, games=None) -> SeatView:
-        view = SeatView(state, seats, games)
-        view._tabler = self.table_view
-        return view
-
-    def layout(self, observation: str | None = None):
-        return card_layout(self.rules, observation or OBSERVATIONS[0])
 
     def totals(self, state: State) -> np.ndarray:
         return state.total()

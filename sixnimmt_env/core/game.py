@@ -219,15 +219,29 @@ class Game(Protocol):
 
 class GameBase:
     """What every game kind's Game class shares (the Protocol above can hold no code):
-    equality and hashing by rules, and binding rules or rule options (`bind`).
+    equality and hashing by rules, binding rules or rule options (`bind`), and a seat's
+    view and an observation's layout from the kind's own classes.
 
-    A subclass sets `config_class` (its frozen rules dataclass) and `kind_words` (the kind
-    as error messages name it: "the card games") and takes the rules in `__init__`.
+    A subclass sets `config_class` (its frozen rules dataclass), `kind_words` (the kind
+    as error messages name it: "the card games"), `seat_view_class`, `layout_of` (a
+    staticmethod: (rules, observation) -> ObsLayout) and `observations` (the default
+    first), and takes the rules in `__init__`.
     """
 
     config_class: ClassVar[type]
     kind_words: ClassVar[str]
+    seat_view_class: ClassVar[type]
+    layout_of: ClassVar[Any]
+    observations: ClassVar[tuple[str, ...]]
     rules: Any
+
+    def view(self, state, seats, games=None):
+        view = self.seat_view_class(state, seats, games)
+        view._tabler = self.table_view  # the view's own table_view goes through the game
+        return view
+
+    def layout(self, observation: str | None = None):
+        return self.layout_of(self.rules, observation or self.observations[0])
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.rules})"

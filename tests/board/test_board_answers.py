@@ -27,11 +27,11 @@ from sixnimmt_env.board.actions import (
     SWAP_ACTION,
 )
 from sixnimmt_env.board.driver import answer_masks
-from sixnimmt_env.board.rows import packed_rows, target_rows
 from sixnimmt_env.board.rules import ASCENDING, FRONT, N_TILES, ONE_MORE, SKIP, STOP, SWAP
 from sixnimmt_env.board.state import ASK_ACTION, ASK_FREE_ROW, ASK_LUCK_CARD, PHASE_ASK, PHASE_OVER
 from sixnimmt_env.core.game import make_game
 from sixnimmt_env.core.rng import game_seeds
+from tests.support.board_rows import packed_rows, target_rows
 
 
 def oracle_masks(st, games):

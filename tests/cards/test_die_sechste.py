@@ -25,11 +25,11 @@ from sixnimmt_env import (
     new_games,
     step,
 )
-from sixnimmt_env.cards.events import rule_names
 from sixnimmt_env.cards.records import Recorder, replay
 from sixnimmt_env.cards.rules import VARIANTS
 from sixnimmt_env.core.errors import InvalidRecordError
 from tests.support import reference_sechste as ref
+from tests.support.rule_flags import rule_names
 
 V = VARIANTS["die-sechste"]
 

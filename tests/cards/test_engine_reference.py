@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from sixnimmt_env import PHASE_CARDS, PHASE_OVER, PHASE_ROW, RuleConfig, game_seeds, new_games, step
-from sixnimmt_env.cards.events import rule_names
 from tests.support import reference as ref
+from tests.support.rule_flags import rule_names
 
 
 def random_actions(st, rng: np.random.Generator) -> np.ndarray:

@@ -22,12 +22,12 @@ from sixnimmt_env.cards.events import (
     RULE_TWIN_CHOICE,
     RULE_TWIN_SHORTER,
     StepEvents,
-    rule_names,
 )
 from sixnimmt_env.cards.rules import N_ROWS, ROW_CAPACITY
 from tests.cards.test_die_sechste import _random_actions, cid, position
 from tests.cards.test_die_sechste import cfg as sechste
 from tests.cards.test_rules_cases import pad_rows
+from tests.support.rule_flags import rule_names
 
 TWIN_ROW = RULE_TWIN_SHORTER | RULE_TWIN_CHOICE
 

@@ -378,7 +378,8 @@ def test_the_pro_variants_through_the_commands(tmp_path, variant):
     assert "mcs" in out and "board-green" in out
     proc = sixnimmt("play", "--game", "board", "--variant", variant, "--players", "2", "--seed", "1",
                     check_code=0, stdin="quit\n")
-    assert "action cards: yours" in proc.stdout.lower()
+    # the table view's: the deck in the info, your own cards by kind beside your points
+    assert "Action cards: deck" in proc.stdout and "Points: you 0 (" in proc.stdout
 
 
 def test_serve_answers_and_stops():
