@@ -115,7 +115,7 @@ def run_cell(job: tuple[str, int, str], cfg: SkillStudyConfig) -> dict:
     }
 
 
-# Alike by design (repeated-code scan): each study's entry point binds its cells, plot and report to study_runner.
+# Alike by design (repeated-code scan): each study's entry point binds its cells, plot and report to runner.run_and_write.
 def run_skill_study(cfg: SkillStudyConfig, out: str | Path, *, workers: int = 1, progress: bool = True) -> dict:
     """Every cell (in `workers` processes), then results.json, report.md and a plot in `out`."""
     return run_and_write(run_cell, cfg, out, job_of=lambda r: (r["variant"], r["players"], r["opponents"]), plot=plot_skill,

@@ -2,7 +2,7 @@
 (`backends.LocalBackend`, the one local pool), results.json, report.md and the plots
 written, and the shape of its report (a ± figure, the figures at the end).
 
-A study (`study.py`, `board_study.py`, `board_skill.py`) writes its config (with a
+A study (`die_sechste.py`, `board.py`, `board_skill.py`) writes its config (with a
 `jobs()` list), a `run_cell(job, cfg)` that plays one cell and returns a JSON-able dict
 naming its job, a report and a plot; `run_and_write` does the rest.
 """
