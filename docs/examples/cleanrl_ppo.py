@@ -87,10 +87,14 @@ def main(game: str = "cards", players: int = 4, steps: int = 20_000, games: int 
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="cards")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],  # the whole first paragraph
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default="cards", help="cards or board")
+    parser.add_argument("--variant", default=None,
+                        help="cards: classic or die-sechste; board: basic, luck, pro or pro-luck (default: the game's)")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--steps", type=int, default=200_000)
     args = parser.parse_args()
-    for i, r in enumerate(main(args.game, args.players, args.steps)):
+    rules = {"variant": args.variant} if args.variant else {}
+    for i, r in enumerate(main(args.game, args.players, args.steps, **rules)):
         print(f"rollout {i}: mean episode return {r:.2f}")

@@ -23,10 +23,10 @@ def make_env(config: dict):
     from ray.rllib.env.wrappers.pettingzoo_env import ParallelPettingZooEnv
     return ParallelPettingZooEnv(sixnimmt_env.parallel_env(
         config.get("players", 3), game=config.get("game", "cards"),
-        observation_key="observations", illegal_action="penalize"))
+        observation_key="observations", illegal_action="penalize", **config.get("rules", {})))
 
 
-def build(game: str = "cards", players: int = 3, batch: int = 512):
+def build(game: str = "cards", players: int = 3, batch: int = 512, **rules):
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
@@ -36,7 +36,7 @@ def build(game: str = "cards", players: int = 3, batch: int = 512):
     register_env(ENV_NAME, make_env)
     config = (
         PPOConfig()
-        .environment(ENV_NAME, env_config={"game": game, "players": players})
+        .environment(ENV_NAME, env_config={"game": game, "players": players, "rules": rules})
         .multi_agent(policies={"shared"}, policy_mapping_fn=lambda agent_id, *args, **kwargs: "shared")
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={
             "shared": RLModuleSpec(module_class=ActionMaskingTorchRLModule,
@@ -47,11 +47,11 @@ def build(game: str = "cards", players: int = 3, batch: int = 512):
     return config.build_algo()
 
 
-def main(game: str = "cards", players: int = 3, iterations: int = 1, batch: int = 512) -> list[dict]:
+def main(game: str = "cards", players: int = 3, iterations: int = 1, batch: int = 512, **rules) -> list[dict]:
     import ray
     ray.init(num_cpus=1, include_dashboard=False, ignore_reinit_error=True)
     try:
-        algo = build(game, players, batch)
+        algo = build(game, players, batch, **rules)
         results = [algo.train() for _ in range(iterations)]
         algo.stop()
         return results
@@ -60,10 +60,14 @@ def main(game: str = "cards", players: int = 3, iterations: int = 1, batch: int 
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="cards")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],  # the whole first paragraph
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default="cards", help="cards or board")
+    parser.add_argument("--variant", default=None,
+                        help="cards: classic or die-sechste; board: basic, luck, pro or pro-luck (default: the game's)")
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--iterations", type=int, default=5)
     args = parser.parse_args()
-    for i, result in enumerate(main(args.game, args.players, args.iterations)):
+    rules = {"variant": args.variant} if args.variant else {}
+    for i, result in enumerate(main(args.game, args.players, args.iterations, **rules)):
         print(i, result.get("env_runners", {}).get("episode_return_mean"))

@@ -37,10 +37,14 @@ def main(game: str = "cards", players: int = 3, steps: int = 2048, seed: int = 0
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="cards")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],  # the whole first paragraph
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default="cards", help="cards or board")
+    parser.add_argument("--variant", default=None,
+                        help="cards: classic or die-sechste; board: basic, luck, pro or pro-luck (default: the game's)")
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--steps", type=int, default=20_000)
     args = parser.parse_args()
-    main(args.game, args.players, args.steps)
+    rules = {"variant": args.variant} if args.variant else {}
+    main(args.game, args.players, args.steps, **rules)
     print("trained", args.steps, "steps")

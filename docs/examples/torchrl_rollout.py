@@ -30,13 +30,17 @@ def main(game: str = "cards", players: int = 3, steps: int = 50, parallel: bool 
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="cards")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],  # the whole first paragraph
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default="cards", help="cards or board")
+    parser.add_argument("--variant", default=None,
+                        help="cards: classic or die-sechste; board: basic, luck, pro or pro-luck (default: the game's)")
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--steps", type=int, default=100)
     args = parser.parse_args()
+    rules = {"variant": args.variant} if args.variant else {}
     for parallel in (True, False):
-        td = main(args.game, args.players, args.steps, parallel)
+        td = main(args.game, args.players, args.steps, parallel, **rules)
         reward = td["next", "player", "reward"].sum(dim=0).squeeze(-1)
         print("parallel" if parallel else "AEC", "rollout", tuple(td.batch_size), "rewards", reward.tolist())
     torch.set_num_threads(1)
