@@ -139,13 +139,10 @@ def _truncate_eval(eval_csv: Path, steps: int, evaluated: bool = True) -> None:
             tmp.replace(eval_csv)
 
 
-def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None,
-          runs_dir: str | Path = "runs", progress: bool = True, on_eval=None, overrides=()) -> Path:
-    """Train a new run from `cfg` under `runs_dir`, or resume the run directory `resume`
-    from its last complete checkpoint (with its saved config, less `overrides` of its
-    budget: runs.RESUME_OPTIONS); returns the run directory.
-    `on_eval`: called with every evaluation's row (see Bookkeeping)."""
-    # ------------------------------------------------------------------ the run directory
+def _open_run(cfg, resume, runs_dir, overrides):
+    """The run directory, its config, its last complete checkpoint (None: none yet) and its
+    counters: a new run of `cfg` under `runs_dir`, or the run `resume` with its saved config
+    (less `overrides` of its budget), its evaluations after that checkpoint dropped."""
     ckpt = None
     if resume is not None:
         run, cfg = resume_run(resume, TrainConfig, "training", "no config.json, no complete checkpoint")
@@ -157,11 +154,22 @@ def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None,
                 raise ConfigError(f"{ckpt} is not a complete checkpoint (state.json, model.zip)")
         else:  # killed before its first checkpoint: nothing to keep, start it again
             state = _fresh_state(cfg)
-        _truncate_eval(run / "eval.csv", int(state["timesteps"]), state.get("evaluated_at", state["timesteps"]) == state["timesteps"])
+        _truncate_eval(run / "eval.csv", int(state["timesteps"]),
+                       state.get("evaluated_at", state["timesteps"]) == state["timesteps"])
     else:
         assert cfg is not None
         run = new_run(Path(runs_dir) / cfg.name, cfg)
         state = _fresh_state(cfg)
+    return run, cfg, ckpt, state
+
+
+def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None,
+          runs_dir: str | Path = "runs", progress: bool = True, on_eval=None, overrides=()) -> Path:
+    """Train a new run from `cfg` under `runs_dir`, or resume the run directory `resume`
+    from its last complete checkpoint (with its saved config, less `overrides` of its
+    budget: runs.RESUME_OPTIONS); returns the run directory.
+    `on_eval`: called with every evaluation's row (see Bookkeeping)."""
+    run, cfg, ckpt, state = _open_run(cfg, resume, runs_dir, overrides)
     torch.set_num_threads(cfg.torch_threads)
     (run / "snapshots").mkdir(exist_ok=True)
 
