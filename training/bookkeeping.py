@@ -205,7 +205,8 @@ class Bookkeeping(BaseCallback):
             tmp.replace(self.run / "best.zip")
             write_model_meta(self.run / "best.zip", model_meta(self.cfg, n, result["points_per_round"]))
         # in words: the last evaluation's and the best points per round, the env's share of the wall time
-        self.bar.set_postfix_str(f"eval {result['points_per_round']:.2f} pts/round, best {state['best']:.2f}, "
+        unit = "points/game" if self.cfg.game == "board" else "pts/round"  # the board game has no rounds
+        self.bar.set_postfix_str(f"eval {result['points_per_round']:.2f} {unit}, best {state['best']:.2f}, "
                                  f"env {self.env_share():.0%} of the time")
         if self.on_eval is not None:
             self.on_eval({**dict(zip(EVAL_COLUMNS, row)), "field_points_per_round": result["field_points_per_round"]})
