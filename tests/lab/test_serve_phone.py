@@ -11,9 +11,7 @@ from __future__ import annotations
 import pytest
 
 from experiments.serve.bench import served
-from tests.lab.test_serve_browser import ARGS, CHROMIUM, PHONE, TIMEOUT, _no_browser
-
-FIRST_LOAD = 180_000  # ms: a fresh server's first seat defaults load the shipped model (a minute when the machine is busy)
+from tests.lab.test_serve_browser import ARGS, CHROMIUM, FIRST_LOAD, PHONE, TIMEOUT, _no_browser
 
 
 @pytest.fixture(scope="module")

@@ -16,11 +16,9 @@ from pathlib import Path
 import pytest
 
 from experiments.serve.bench import served
-from tests.lab.test_serve_browser import ARGS, CHROMIUM, TIMEOUT, _no_browser
+from tests.lab.test_serve_browser import ARGS, CHROMIUM, FIRST_LOAD, TIMEOUT, _no_browser
 
 MAX_CLICKS = 200  # a one-round game of two people asks each at most ~15 times
-
-FIRST_LOAD = 180_000  # ms: a fresh server's first seat defaults load the shipped model (a minute when the machine is busy)
 
 
 @pytest.fixture(scope="module")
