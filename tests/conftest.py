@@ -29,7 +29,7 @@ def pytest_configure(config):
     compile_kernels()
     load_deal_worlds()  # the seat views' world dealer (not in the engine's warm-up)
     if time.perf_counter() - t0 > 5:
-        print(f"board kernels compiled in {time.perf_counter() - t0:.0f} s (numba caches them: once per checkout)")
+        print(f"board kernels compiled in {time.perf_counter() - t0:.0f} s (numba caches them: once per machine)")
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the marks
