@@ -90,10 +90,10 @@ def test_two_people_and_a_spectator_at_one_table(chromium):
         link = ada.input_value("#share-link")
         assert "waiting for seat 2 to join" in ada.inner_text("#prompt")
         bob.goto(link)
-        bob.fill("#j-name", "Bob")
+        bob.fill("#j-name", "Bob", timeout=FIRST_LOAD)  # a fresh page of a loaded server: as its first load
         bob.click("#j-join")
         eve.goto(link)
-        eve.click("#j-watch")
+        eve.click("#j-watch", timeout=FIRST_LOAD)
         for page in (ada, bob):
             page.wait_for_selector('#prompt[data-state="turn"]')
             page.fill("#speed", "0")
