@@ -206,8 +206,9 @@ def action_logits(policy, observations: np.ndarray) -> np.ndarray:
     higher, better), so the guided searches read them as estimates of every action."""
     import torch as th
     with th.no_grad():
-        features = policy.extract_features(th.as_tensor(observations), policy.pi_features_extractor)
-        return policy.action_net(policy.mlp_extractor.forward_actor(features)).numpy()
+        obs = th.as_tensor(observations, device=policy.device)  # a network trained on a GPU plays there
+        features = policy.extract_features(obs, policy.pi_features_extractor)
+        return policy.action_net(policy.mlp_extractor.forward_actor(features)).cpu().numpy()
 
 
 def top_k(scores: np.ndarray, k: int) -> np.ndarray:
