@@ -91,7 +91,8 @@ class DistillConfig(RunConfig):
         """The TrainConfig of the student's network and rules (to build and describe it)."""
         from .config import NETWORK_KEYS, RULE_KEYS, TrainConfig
         keep = {k: getattr(self, k) for k in (*NETWORK_KEYS, *RULE_KEYS, "game", "players", "episode", "seed")}
-        return TrainConfig(name=self.name, reward="penalty" if self.game == "cards" else "points", **keep)
+        # the CPU: the teacher plays there and the fit reads its tensors (a GPU fit: not yet)
+        return TrainConfig(name=self.name, reward="penalty" if self.game == "cards" else "points", device="cpu", **keep)
 
 
 def distill(cfg: DistillConfig, runs_dir: str | Path = "runs", progress: bool = True) -> Path:
