@@ -41,6 +41,12 @@ class OpponentPool:
             for spec in members.get(group, []):
                 self._add(make_agent(spec), spec, group)
 
+    @classmethod
+    def for_run(cls, cfg) -> "OpponentPool":
+        """A new run's pool: `cfg`'s group weights, its heuristics and search agents, `random`."""
+        return cls(cfg.pool_weights, {"random": ["random"], "heuristics": list(cfg.pool_heuristics),
+                                      "search": list(cfg.pool_search)}, cfg.players, cfg.max_snapshots)
+
     def _add(self, agent, name: str, group: str) -> None:
         """Append one opponent (its index in `agents` is what `sample` returns)."""
         self.agents.append(agent)

@@ -177,9 +177,7 @@ def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None,
     if ckpt is not None:
         pool = OpponentPool.load(ckpt / "pool.json", cfg.players)
     else:
-        pool = OpponentPool(cfg.pool_weights, {"random": ["random"], "heuristics": list(cfg.pool_heuristics),
-                                               "search": list(cfg.pool_search)},
-                            cfg.players, cfg.max_snapshots)
+        pool = OpponentPool.for_run(cfg)
     # a resumed run plays new games: the seed moves on with the steps done
     env = TimedVecEnv(VecMonitor(training_env(cfg, pool, seed=cfg.seed + int(state["timesteps"]))))
 

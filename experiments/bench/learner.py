@@ -68,8 +68,7 @@ def bench_recipe(name: str, overrides: list[str], seconds: float, threads: int) 
 
     cfg = TrainConfig.load(None, [f"name=bench-{name}", f"torch_threads={threads}", *overrides])
     torch.set_num_threads(threads)
-    pool = OpponentPool(cfg.pool_weights, {"random": ["random"], "heuristics": list(cfg.pool_heuristics),
-                                           "search": list(cfg.pool_search)}, cfg.players, cfg.max_snapshots)
+    pool = OpponentPool.for_run(cfg)
     env = VecMonitor(training_env(cfg, pool, seed=cfg.seed))
     rollout = env.num_envs * cfg.n_steps
 
