@@ -24,9 +24,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
+import torch as th
+from torch.nn import functional as F
+
 from sixnimmt_env.core.errors import ConfigError
 
 from .config import RunConfig, check_types
+from .lab_ppo import _forward, masked_log_probs
 from .runs import new_run
 
 MAX_GAMES = 1 << 14
@@ -97,14 +101,10 @@ class DistillConfig(RunConfig):
 
 def distill(cfg: DistillConfig, runs_dir: str | Path = "runs", progress: bool = True) -> Path:
     """Run the distillation of `cfg`; returns the run directory (see the module docstring)."""
-    import torch as th
-    from torch.nn import functional as F
-
     from agents.ppo import load_model, write_model_meta
     from sixnimmt_env.adapters.vec_env import SixNimmtVecEnv
 
     from .bookkeeping import model_meta
-    from .lab_ppo import _forward, masked_log_probs
     from .train import new_model
 
     teacher, meta = load_model(cfg.teacher)
@@ -141,7 +141,7 @@ def distill(cfg: DistillConfig, runs_dir: str | Path = "runs", progress: bool = 
                 obs, _, _, _ = env.step(actions.numpy())
                 samples += env.num_envs
             data = {k: th.cat(v) for k, v in batch.items()}
-            kl, agree, vmse = _fit(policy, optimizer, data, cfg, F, th)
+            kl, agree, vmse = _fit(policy, optimizer, data, cfg)
             writer.writerow([samples, round(time.perf_counter() - t0, 1), round(kl, 5), round(agree, 4), round(vmse, 3)])
             log.flush()
             if progress:
@@ -154,11 +154,10 @@ def distill(cfg: DistillConfig, runs_dir: str | Path = "runs", progress: bool = 
     return run
 
 
-def _fit(policy, optimizer, data: dict, cfg: DistillConfig, F, th) -> tuple[float, float, float]:
+def _fit(policy, optimizer, data: dict, cfg: DistillConfig) -> tuple[float, float, float]:
     """Measure the student on `data` (unseen), then fit it for `cfg.n_epochs`; returns the
     measured KL, argmax agreement and value MSE."""
     policy.set_training_mode(False)
-    from .lab_ppo import _forward, masked_log_probs
     with th.no_grad():
         logits, value = _forward(policy, data["obs"])
         logq = masked_log_probs(logits, data["mask"])

@@ -121,10 +121,10 @@ def test_a_student_learns_a_fixed_teachers_moves():
     # a fixed teacher that prefers low cards: logits falling with the action (card id - 1)
     logits = -0.5 * th.arange(mask.shape[1], dtype=th.float32).expand(mask.shape[0], -1)
     data = {"obs": obs, "mask": mask, "logp": masked_log_probs(logits, mask), "value": th.full((len(obs),), -5.0)}
-    _, before, _ = _fit(student.policy, student.policy.optimizer, data, cfg, th.nn.functional, th)
+    _, before, _ = _fit(student.policy, student.policy.optimizer, data, cfg)
     for _ in range(2):
-        _fit(student.policy, student.policy.optimizer, data, cfg, th.nn.functional, th)
-    kl, after, _ = _fit(student.policy, student.policy.optimizer, data, cfg, th.nn.functional, th)
+        _fit(student.policy, student.policy.optimizer, data, cfg)
+    kl, after, _ = _fit(student.policy, student.policy.optimizer, data, cfg)
     assert after >= 0.9 > before
 
 
