@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
 from experiments.cli.app import EXIT_DIFFERENCES, EXIT_INTERRUPTED, app
 from experiments.options import GAME_OPTIONS, PLAYERS_HELP, GameOptions, game_options
 from sixnimmt_env.core.errors import ConfigError, SixNimmtError
+
+if TYPE_CHECKING:
+    from experiments.serve.limits import Limits
 
 EXIT_FAILED = 1  # an unexpected failure (a bug) stopped a terminal game: one line, its record kept
 
@@ -163,33 +166,11 @@ def serve(
     from experiments.serve.allowed import AllowList
     from experiments.serve.app import create_app
     from experiments.serve.db import Database, default_data_dir
-    from experiments.serve.guard import origin_of
-    from experiments.serve.limits import Limits
-    from experiments.serve.server import is_loopback, run
+    from experiments.serve.server import run
 
-    if not 0 <= port <= 65535:
-        raise ConfigError(f"--port must be 0..65535, got {port}")
-    if not 0 < idle_minutes < float("inf"):
-        raise ConfigError("--idle-minutes must be > 0")
-    levels = ("critical", "error", "warning", "info", "debug")
-    if log_level not in levels:
-        raise ConfigError(f"--log-level must be one of {', '.join(levels)}")
-    shown = f"[{host}]" if ":" in host else host
-    origins = [origin_of(o) for o in allow_origin or []]
-    if not is_loopback(host):
-        if not public:
-            raise ConfigError(f"--host {host} listens beyond this machine: add --public to mean it "
-                              "(docs/robustness.md, Security: what a page on the network can then do)")
-        if host not in ("0.0.0.0", "::") and port:
-            origins.append(f"http://{shown}:{port}")
-        typer.echo(f"warning: sixnimmt serve listens on {host}: anyone who reaches this address can play "
-                   f"(no login, no TLS); pages accepted from: {', '.join(origins) or 'this machine only'}", err=True)
-    if not 1 <= connections_per_address <= max_connections <= 10_000 or not 1 <= tables_per_address <= 10_000:
-        raise ConfigError("--connections-per-address, --max-connections, --tables-per-address: "
-                          "1 <= per address <= max <= 10000")
-    limits = Limits(idle_seconds=idle_minutes * 60, max_connections=max_connections,
-                    connections_per_address=connections_per_address, tables_per_address=tables_per_address,
-                    max_games=max(Limits.max_games, max_connections * Limits.games_per_connection))
+    _check_serve_options(port, idle_minutes, log_level)
+    shown, origins = _serve_origins(host, port, public, allow_origin or [])
+    limits = _serve_limits(idle_minutes, max_connections, connections_per_address, tables_per_address)
     if memory and data is not None:
         raise ConfigError("--memory keeps nothing: give it or --data, not both")
     db = None if memory else Database(data or default_data_dir(), max_bytes=limits.db_bytes)
@@ -201,6 +182,54 @@ def serve(
     finally:
         if db is not None:
             db.close()
+
+
+SERVE_LOG_LEVELS = ("critical", "error", "warning", "info", "debug")  # uvicorn's
+
+
+def _check_serve_options(port: int, idle_minutes: float, log_level: str) -> None:
+    """ConfigError (one line) for a port, idle time or log level serve cannot use."""
+    if not 0 <= port <= 65535:
+        raise ConfigError(f"--port must be 0..65535, got {port}")
+    if not 0 < idle_minutes < float("inf"):
+        raise ConfigError("--idle-minutes must be > 0")
+    if log_level not in SERVE_LOG_LEVELS:
+        raise ConfigError(f"--log-level must be one of {', '.join(SERVE_LOG_LEVELS)}")
+
+
+def _serve_origins(host: str, port: int, public: bool, allow_origin: list[str]) -> tuple[str, list[str]]:
+    """The host as an address shows it (IPv6 in brackets) and the page origins accepted.
+
+    A host beyond loopback needs --public; it then adds its own origin and is warned about
+    on stderr, since anyone who reaches it can play.
+    """
+    from experiments.serve.guard import origin_of
+    from experiments.serve.server import is_loopback
+
+    shown = f"[{host}]" if ":" in host else host
+    origins = [origin_of(o) for o in allow_origin]
+    if not is_loopback(host):
+        if not public:
+            raise ConfigError(f"--host {host} listens beyond this machine: add --public to mean it "
+                              "(docs/robustness.md, Security: what a page on the network can then do)")
+        if host not in ("0.0.0.0", "::") and port:
+            origins.append(f"http://{shown}:{port}")
+        typer.echo(f"warning: sixnimmt serve listens on {host}: anyone who reaches this address can play "
+                   f"(no login, no TLS); pages accepted from: {', '.join(origins) or 'this machine only'}", err=True)
+    return shown, origins
+
+
+def _serve_limits(idle_minutes: float, max_connections: int, connections_per_address: int,
+                  tables_per_address: int) -> Limits:
+    """The server's Limits from the options, checked: 1 <= per address <= max <= 10000."""
+    from experiments.serve.limits import Limits
+
+    if not 1 <= connections_per_address <= max_connections <= 10_000 or not 1 <= tables_per_address <= 10_000:
+        raise ConfigError("--connections-per-address, --max-connections, --tables-per-address: "
+                          "1 <= per address <= max <= 10000")
+    return Limits(idle_seconds=idle_minutes * 60, max_connections=max_connections,
+                  connections_per_address=connections_per_address, tables_per_address=tables_per_address,
+                  max_games=max(Limits.max_games, max_connections * Limits.games_per_connection))
 
 
 @app.command()
