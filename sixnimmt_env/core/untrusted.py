@@ -108,16 +108,9 @@ def loads_json(text: str | bytes, *, error: type[Exception] = ConfigError, what:
     """
     if isinstance(text, bytes):
         text = decode(text, error=error, what=what)
-    try:
-        data = json.loads(text, parse_int=_PARSE_INT if long_int is None else _int_parser(long_int))
-    except json.JSONDecodeError as e:
-        raise error(f"{what}: not JSON ({e.msg} at line {e.lineno} column {e.colno})") from None
-    except RecursionError:
-        raise error(f"{what}: nested deeper than {depth} levels") from None
-    except ValueError as e:
-        raise error(f"{what}: not accepted as JSON ({e})") from None
-    check_tree(data, depth, error, what)
-    return data
+    parse_int = _PARSE_INT if long_int is None else _int_parser(long_int)
+    return _parse_bounded(lambda t: json.loads(t, parse_int=parse_int), text, "JSON", json.JSONDecodeError,
+                          error=error, what=what, depth=depth, level=1)
 
 
 def loads_toml(text: str, *, error: type[Exception] = ConfigError, what: str = "input",
@@ -125,16 +118,33 @@ def loads_toml(text: str, *, error: type[Exception] = ConfigError, what: str = "
     """Parse TOML with the depth and integer limits; `error` naming `what` on any failure."""
     import tomllib
 
+    # level 0: the document is a table without brackets
+    return _parse_bounded(tomllib.loads, text, "TOML", tomllib.TOMLDecodeError, error=error, what=what,
+                          depth=depth, level=0)
+
+
+def _parse_bounded(parse: Callable[[str], Any], text: str, kind: str, syntax_error: type[ValueError], *,
+                   error: type[Exception], what: str, depth: int, level: int) -> Any:
+    """`parse(text)` within the depth and integer limits: one home for how the JSON and TOML
+    readers turn each failure into `error` naming `what` (a syntax error, nesting past
+    Python's recursion limit, a value the parser refuses), then the walk of `check_tree`."""
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise error(f"{what}: not TOML ({e})") from None
+        data = parse(text)
+    except syntax_error as e:
+        raise error(f"{what}: not {kind} ({_syntax_message(e)})") from None
     except RecursionError:
         raise error(f"{what}: nested deeper than {depth} levels") from None
     except ValueError as e:
-        raise error(f"{what}: not accepted as TOML ({e})") from None
-    check_tree(data, depth, error, what, level=0)  # level 0: the document is a table without brackets
+        raise error(f"{what}: not accepted as {kind} ({e})") from None
+    check_tree(data, depth, error, what, level=level)
     return data
+
+
+def _syntax_message(e: ValueError) -> str:
+    """A parser's syntax error in a few words: json's message and place, tomllib's text."""
+    if isinstance(e, json.JSONDecodeError):
+        return f"{e.msg} at line {e.lineno} column {e.colno}"
+    return str(e)
 
 
 def read_json(path: str | Path, *, limit: int = MAX_FILE_BYTES, error: type[Exception] = ConfigError,
