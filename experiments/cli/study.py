@@ -78,14 +78,14 @@ def study_die_sechste(
 ) -> None:
     """Card game only: Die Sechste next to the classic game (points, game length, rule frequencies, seat position)."""
     from agents.registry import make_agent
-    from experiments.studies.die_sechste import StudyConfig, run_study
+    from experiments.studies.die_sechste import DIE_SECHSTE_STUDY, StudyConfig
 
     GameOptions.given("cards", variant="die-sechste").check(grid.counts)
     _at_least_one(heuristic_games=heuristic_games, mcs_games=mcs_games, workers=workers)
     make_agent(mcs)
     out = grid.out
-    run_study(StudyConfig(grid.counts, heuristic_games, mcs_games, mcs, seed), out, workers=workers,
-              progress=progress)
+    DIE_SECHSTE_STUDY.run(StudyConfig(grid.counts, heuristic_games, mcs_games, mcs, seed), out, workers=workers,
+                          progress=progress)
     typer.echo(f"report: {out}/report.md  plots: {out}/points_and_length.png, twin_rules.png, seat_position.png")
 
 
@@ -105,13 +105,13 @@ def study_board(
 ) -> None:
     """Board game only: points per seat, field kinds per game, luck cards, play-two turns."""
     from agents.registry import make_agent
-    from experiments.studies.board import BoardStudyConfig, run_board_study
+    from experiments.studies.board import BOARD_STUDY, BoardStudyConfig
 
     grid.check("board", layout=layout)
     _at_least_one(random_games=random_games, search_games=search_games, workers=workers)
     make_agent(search, "board")
     config = BoardStudyConfig(grid.counts, grid.variants, random_games, search_games, search, layout, seed)
-    run_board_study(config, grid.out, workers=workers, progress=progress)
+    BOARD_STUDY.run(config, grid.out, workers=workers, progress=progress)
     typer.echo(f"report: {grid.out}/report.md  plot: {grid.out}/board_numbers.png")
 
 
@@ -130,7 +130,7 @@ def study_board_skill(
     """Board game only: does the professional side reward skill? One searcher against tables of random, heuristic
     (or any) opponents."""
     from agents.registry import make_agent
-    from experiments.studies.board_skill import SkillStudyConfig, run_skill_study
+    from experiments.studies.board_skill import SKILL_STUDY, SkillStudyConfig
 
     grid.check("board")
     _at_least_one(games=games, workers=workers)
@@ -139,6 +139,6 @@ def study_board_skill(
         raise ConfigError(f"--opponents {opponents!r}: one or more specs, each once, none the searcher's ({search!r})")
     for spec in [search, *kinds]:
         make_agent(spec, "board")
-    run_skill_study(SkillStudyConfig(grid.counts, grid.variants, games, search, kinds, seed), grid.out,
+    SKILL_STUDY.run(SkillStudyConfig(grid.counts, grid.variants, games, search, kinds, seed), grid.out,
                     workers=workers, progress=progress)
     typer.echo(f"report: {grid.out}/report.md  plot: {grid.out}/board_skill.png")

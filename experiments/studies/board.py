@@ -24,7 +24,7 @@ import numpy as np
 from agents.arena import build_agents, play_duplicate
 from agents.results import mean_ci, ms_per_decision
 from experiments.figures import pyplot, save_figure
-from experiments.studies.runner import fmt_ci, markdown_table, run_and_write, with_figures
+from experiments.studies.runner import Study, fmt_ci, markdown_table, with_figures
 from sixnimmt_env.board.layout import KIND_NAMES, TAKE
 from sixnimmt_env.core.game import make_game
 from sixnimmt_env.core.rng import game_seeds
@@ -97,13 +97,6 @@ def run_cell(job: tuple[str, int, str], cfg: BoardStudyConfig) -> dict:
     }
 
 
-# Alike by design (repeated-code scan): each study's entry point binds its cells, plot and report to runner.run_and_write.
-def run_board_study(cfg: BoardStudyConfig, out: str | Path, *, workers: int = 1, progress: bool = True) -> dict:
-    """Every cell (in `workers` processes), then results.json, report.md and a plot in `out`."""
-    return run_and_write(run_cell, cfg, out, job_of=lambda r: (r["variant"], r["players"], r["table"]), plot=plot_board_study,
-                         report=report_markdown, workers=workers, progress=progress, desc="board study")
-
-
 def report_markdown(summary: dict, files: list[str]) -> str:
     """Tables of every measure, as markdown."""
     cfg, cells = summary["config"], summary["cells"]
@@ -167,3 +160,7 @@ def plot_board_study(summary: dict, out: Path) -> list[str]:
     ax.grid(alpha=0.3, axis="y")
     ax.legend(fontsize=8)
     return save_figure(fig, out, "board_numbers.png")
+
+
+BOARD_STUDY = Study(run_cell, ("variant", "players", "table"), plot_board_study, report_markdown, "board study")
+"""`sixnimmt study board`: `BOARD_STUDY.run(BoardStudyConfig(...), out)`."""

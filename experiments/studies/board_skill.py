@@ -29,7 +29,7 @@ import numpy as np
 from agents.arena import build_agents, play_duplicate
 from agents.results import mean_ci, ms_per_decision
 from experiments.figures import pyplot, save_figure
-from experiments.studies.runner import fmt_ci, markdown_table, run_and_write, with_figures
+from experiments.studies.runner import Study, fmt_ci, markdown_table, with_figures
 from sixnimmt_env.board.actioncards import decode_play
 from sixnimmt_env.board.layout import KIND_NAMES, TAKE
 from sixnimmt_env.board.rules import ACTION_KINDS
@@ -115,13 +115,6 @@ def run_cell(job: tuple[str, int, str], cfg: SkillStudyConfig) -> dict:
     }
 
 
-# Alike by design (repeated-code scan): each study's entry point binds its cells, plot and report to runner.run_and_write.
-def run_skill_study(cfg: SkillStudyConfig, out: str | Path, *, workers: int = 1, progress: bool = True) -> dict:
-    """Every cell (in `workers` processes), then results.json, report.md and a plot in `out`."""
-    return run_and_write(run_cell, cfg, out, job_of=lambda r: (r["variant"], r["players"], r["opponents"]), plot=plot_skill,
-                         report=report_markdown, workers=workers, progress=progress, desc="board skill study")
-
-
 def report_markdown(summary: dict, files: list[str]) -> str:
     """Tables of every measure, as markdown."""
     cfg, cells = summary["config"], summary["cells"]
@@ -173,3 +166,7 @@ def plot_skill(summary: dict, out: Path) -> list[str]:
         ax.legend(fontsize=7)
     axes[0][0].axhline(0, color="grey", lw=0.8)
     return save_figure(fig, out, "board_skill.png")
+
+
+SKILL_STUDY = Study(run_cell, ("variant", "players", "opponents"), plot_skill, report_markdown, "board skill study")
+"""`sixnimmt study board-skill`: `SKILL_STUDY.run(SkillStudyConfig(...), out)`."""

@@ -28,7 +28,7 @@ import numpy as np
 from agents.arena import build_agents, play_duplicate
 from agents.results import mean_ci
 from experiments.figures import pyplot, save_figure
-from experiments.studies.runner import fmt_ci, markdown_table, run_and_write, with_figures
+from experiments.studies.runner import Study, fmt_ci, markdown_table, with_figures
 from sixnimmt_env.cards.events import RULE_ON_TWIN, RULE_SIXTH, RULE_TOO_LOW, RULE_TWIN_CHOICE, RULE_TWIN_SHORTER
 from sixnimmt_env.cards.rules import RuleConfig
 from sixnimmt_env.cards.state import PHASE_CARDS, PHASE_OVER
@@ -136,12 +136,6 @@ def run_cell(job: tuple[str, str, int, str], cfg: StudyConfig) -> dict:
     return out
 
 
-def run_study(cfg: StudyConfig, out: str | Path, *, workers: int = 1, progress: bool = True) -> dict:
-    """Every cell (in `workers` processes), then results.json, report.md and plots in `out`."""
-    return run_and_write(run_cell, cfg, out, job_of=lambda r: (r["variant"], r["deck"], r["players"], r["table"]),
-                         plot=plot_study, report=report_markdown, workers=workers, progress=progress)
-
-
 def _label(r: dict) -> str:
     return r["variant"] + (" (exact)" if r["deck"] == "exact" else "")
 
@@ -245,3 +239,7 @@ def _plot_positions(cells: list[dict], out: Path) -> list[str]:
     axes[0][0].set_ylabel("points / round minus table mean")
     axes[0][0].legend()
     return save_figure(fig, out, "seat_position.png")
+
+
+DIE_SECHSTE_STUDY = Study(run_cell, ("variant", "deck", "players", "table"), plot_study, report_markdown)
+"""`sixnimmt study die-sechste`: `DIE_SECHSTE_STUDY.run(StudyConfig(...), out)`."""

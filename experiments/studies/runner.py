@@ -4,14 +4,16 @@ written, and the shape of its report (a ± figure, the figures at the end).
 
 A study (`die_sechste.py`, `board.py`, `board_skill.py`) writes its config (with a
 `jobs()` list), a `run_cell(job, cfg)` that plays one cell and returns a JSON-able dict
-naming its job, a report and a plot; `run_and_write` does the rest.
+naming its job, a report and a plot, and binds them in one `Study`; `Study.run` does the
+rest.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -33,23 +35,39 @@ def run_cells(cell, jobs: list, cfg, *, workers: int = 1, progress: bool = True,
     return results
 
 
-def run_and_write(cell, cfg, out: str | Path, *, job_of, plot, report, workers: int = 1, progress: bool = True,
-                  desc: str = "study") -> dict:
-    """A study's whole run: `cell(job, cfg)` for every job of `cfg.jobs()` (in `workers`
-    processes), the results in job order (`job_of(result)` is its job), then results.json,
-    the plots (`plot(summary, out)` -> file names) and report.md (`report(summary, files)`)
-    in `out`. Returns the summary ({"config", "cells"})."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    jobs = cfg.jobs()
-    results = run_cells(cell, jobs, cfg, workers=workers, progress=progress, desc=desc)
-    order = {j: i for i, j in enumerate(jobs)}
-    results.sort(key=lambda r: order[job_of(r)])
-    summary = {"config": asdict(cfg), "cells": results}
-    (out / "results.json").write_text(json.dumps(summary, indent=1) + "\n")
-    files = plot(summary, out)
-    (out / "report.md").write_text(report(summary, files))
-    return summary
+@dataclass(frozen=True)
+class Study:
+    """What a study is made of; `run` plays it and writes its files.
+
+    Attributes:
+        cell: `cell(job, cfg)` plays one job of `cfg.jobs()` and returns a JSON-able dict
+            (a module-level function: the worker processes import it).
+        job_keys: the keys of that dict that name its job, in the job tuple's order.
+        plot: `plot(summary, out)` draws the figures into `out` and returns their file names.
+        report: `report(summary, files)` is report.md's text.
+        desc: the progress bar's words.
+    """
+
+    cell: Callable[[tuple, object], dict]
+    job_keys: tuple[str, ...]
+    plot: Callable[[dict, Path], list[str]]
+    report: Callable[[dict, list[str]], str]
+    desc: str = "study"
+
+    def run(self, cfg, out: str | Path, *, workers: int = 1, progress: bool = True) -> dict:
+        """Every cell of `cfg` (in `workers` processes), the results in job order, then
+        results.json, the plots and report.md in `out`. Returns the summary ({"config", "cells"})."""
+        out = Path(out)
+        out.mkdir(parents=True, exist_ok=True)
+        jobs = cfg.jobs()
+        results = run_cells(self.cell, jobs, cfg, workers=workers, progress=progress, desc=self.desc)
+        order = {j: i for i, j in enumerate(jobs)}
+        results.sort(key=lambda r: order[tuple(r[k] for k in self.job_keys)])
+        summary = {"config": asdict(cfg), "cells": results}
+        (out / "results.json").write_text(json.dumps(summary, indent=1) + "\n")
+        files = self.plot(summary, out)
+        (out / "report.md").write_text(self.report(summary, files))
+        return summary
 
 
 def fmt_ci(pair, digits: int = 2) -> str:
