@@ -15,14 +15,13 @@ from typing import ClassVar
 
 from sixnimmt_env.core.checks import is_int
 from sixnimmt_env.core.errors import ConfigError
-from sixnimmt_env.core.options import canonical_rule_options
 from sixnimmt_env.core.rewards import EPISODES, REWARDS, check_option
 from sixnimmt_env.core.untrusted import decode, loads_json, loads_toml, read_bytes
 
-from .game_rules import GameRules, board_defaults
+from .game_rules import CardRules, GameRules, board_defaults
 from .pool import GROUPS
 
-POLICIES = ("mlp", "card-scorer", "tile-scorer")
+POLICIES = ("mlp", "card-scorer", "tile-scorer", "tile-set")
 LEARNERS = ("sb3", "lab")
 """The PPO implementations a run can learn with (TrainConfig.learner)."""
 DEVICES = ("cpu", "cuda", "auto")
@@ -43,7 +42,10 @@ class NetworkConfig:
 
     policy: str = "mlp"
     """mlp (SB3's MlpPolicy), card-scorer (agents/cards/policy.py; needs card-features) or, for
-    the board game, tile-scorer (agents/board/policy.py; needs tile-features or tile-answers)."""
+    the board game, tile-scorer (agents/board/policy.py; needs tile-features or tile-answers)
+    or tile-set (agents/board/tile_set.py: the same observations, a cost per sample that
+    follows the tiles held; scorer_context and scorer_hidden are its context and per-tile
+    layers, net_arch its value head's)."""
     observation: str = "basic"
     """Observation variant: basic or card-features (sixnimmt_env.cards.encoding)."""
     net_arch: tuple[int, ...] = (256, 256)
@@ -84,13 +86,14 @@ class NetworkConfig:
         if game == "board" and self.policy == "card-scorer":
             raise ConfigError("policy card-scorer scores cards from the card game's features; "
                               "the board game's networks are policy=mlp and tile-scorer")
-        if game == "cards" and self.policy == "tile-scorer":
-            raise ConfigError("policy tile-scorer scores the board game's tiles; the card game's is card-scorer")
+        if game == "cards" and self.policy in ("tile-scorer", "tile-set"):
+            raise ConfigError(f"policy {self.policy} scores the board game's tiles; the card game's is card-scorer")
         known = {"board": BOARD_OBSERVATIONS, "cards": CARD_OBSERVATIONS}.get(
             game, tuple(dict.fromkeys(CARD_OBSERVATIONS + BOARD_OBSERVATIONS)))
         check_option("observation", self.observation, known)
         for policy, observations in (("card-scorer", CARD_SCORER_OBSERVATIONS),
-                                     ("tile-scorer", ("tile-features", "tile-answers"))):
+                                     ("tile-scorer", ("tile-features", "tile-answers")),
+                                     ("tile-set", ("tile-features", "tile-answers"))):
             if self.policy == policy and self.observation not in observations:
                 raise ConfigError(f"policy {policy} needs observation {' or '.join(observations)}")
 
@@ -104,45 +107,35 @@ NETWORK_KEYS = ("policy", "observation", "net_arch", "scorer_context", "scorer_h
 """The fields of NetworkConfig, in order."""
 
 
-RULE_KEYS = ("variant", "deck", "row_choice", "end_score", "max_rounds")
-"""The fields of CardRules, in order: the card game's rule options but the seat count."""
+@dataclass(frozen=True)
+class FitOptions:
+    """The optimizer's settings, written once for every run that fits a network (training,
+    imitation, distillation); a kind of run may give them other defaults, never other
+    meanings or bounds."""
+
+    learning_rate: float = 3e-4
+    """Adam step size (training: constant; imitation: halved for the last third of the fit)."""
+    batch_size: int = 4096
+    """Minibatch size."""
+    seed: int = 0
+    """Seed of the games, the opponents or teacher's draws, and the network."""
+    torch_threads: int = 2
+    """CPU threads for torch."""
+
+    def check_fit(self) -> None:
+        """Check the optimizer's settings and the run's name (a ConfigError names the option)."""
+        name = getattr(self, "name", "")
+        if not name or name in (".", "..") or any(c in name for c in "/\\\0"):
+            raise ConfigError(f"name must be a directory name (no slashes), got {name!r}")
+        if not (math.isfinite(self.learning_rate) and self.learning_rate > 0):
+            raise ConfigError(f"learning_rate must be a positive number, got {self.learning_rate}")
+        for option, most in (("batch_size", MAX_SIZES["batch_size"]), ("torch_threads", MAX_SIZES["torch_threads"])):
+            if not 1 <= getattr(self, option) <= most:
+                raise ConfigError(f"{option} must be in 1..{most}, got {getattr(self, option)}")
 
 
 @dataclass(frozen=True)
-class CardRules:
-    """The card game's rule options of a run's games (RuleConfig's, less the seat count,
-    which a run gives per table). RuleConfig checks them (`card_rules`): the values they
-    allow are written there once. A config.json from before these fields was classic with
-    the full deck, which the defaults are."""
-
-    variant: str = "classic"
-    """classic or die-sechste (sixnimmt_env.cards.rules.VARIANTS)."""
-    deck: str = "full"
-    """full (every card of the variant) or exact (10 x players + 4 cards)."""
-    row_choice: str = "player"
-    """player (the rules) or cheapest (automatic rows, as in published results)."""
-    end_score: int = 66
-    """A game ends after the round in which someone reaches this (0: no end score)."""
-    max_rounds: int = 0
-    """A game ends after this many rounds (0: no round limit)."""
-
-    def rule_fields(self) -> dict:
-        """The rule options as this config holds them (0 for an unused limit)."""
-        return {name: getattr(self, name) for name in RULE_KEYS}
-
-    def rule_options(self) -> dict:
-        """The rule options as make_game and RuleConfig take them (None for an unused limit:
-        core/options.py is the one home of "0 means none")."""
-        return canonical_rule_options(self.rule_fields())
-
-    def card_rules(self, players: int):
-        """The RuleConfig of a table of `players` under these options (ConfigError if invalid)."""
-        from sixnimmt_env import RuleConfig
-        return RuleConfig(players=players, **self.rule_options())
-
-
-@dataclass(frozen=True)
-class RunConfig(GameRules, CardRules, NetworkConfig):
+class RunConfig(FitOptions, GameRules, CardRules, NetworkConfig):
     """A run's config (training, imitation): the network, the game (cards or board, see
     game_rules.py) and its rules, and the run's own options, read from a file and
     overrides, saved as a flat table in the run's config.json."""
@@ -215,12 +208,8 @@ class TrainConfig(RunConfig):
     (the CPU when torch sees no GPU)."""
     n_steps: int = 32
     """Steps per game between updates (rollout length)."""
-    batch_size: int = 4096
-    """Minibatch size."""
     n_epochs: int = 4
     """Passes over each rollout."""
-    learning_rate: float = 3e-4
-    """Adam step size (constant)."""
     gamma: float = 1.0
     """Discount: rounds are 10 decisions long, so no discounting is needed."""
     gae_lambda: float = 0.95
@@ -233,10 +222,6 @@ class TrainConfig(RunConfig):
     """Stop after this many learner steps."""
     minutes: float = 60.0
     """Stop after this much wall time (whichever comes first)."""
-    seed: int = 0
-    """Seed of the games, the opponents and the network."""
-    torch_threads: int = 2
-    """CPU threads for torch."""
     checkpoint_every: int = 500_000
     """Learner steps between checkpoints (also written at the end)."""
     eval_every: int = 1_000_000
@@ -276,8 +261,6 @@ class TrainConfig(RunConfig):
             raise ConfigError(f"self_play_games must be in 0..{MAX_SIZES['num_games']}, got {self.self_play_games}")
         if self.self_play_games and self.game_share:
             raise ConfigError("self_play_games and game_share cannot be combined (yet): choose one")
-        if not self.name or self.name in (".", "..") or any(c in self.name for c in "/\\\0"):
-            raise ConfigError(f"name must be a directory name (no slashes), got {self.name!r}")
         if not 0 <= self.game_share < 1:
             raise ConfigError(f"game_share must be in [0, 1), got {self.game_share}")
         if self.game_share and (self.episode != "round" or self.game != "cards" or self.num_games < 2):
@@ -285,9 +268,9 @@ class TrainConfig(RunConfig):
                               "(it turns that share of the rounds into whole games)")
         if isinstance(self.freeze_policy_steps, int) and self.freeze_policy_steps < 0:
             raise ConfigError(f"freeze_policy_steps must be >= 0, got {self.freeze_policy_steps}")
-        for name in ("num_games", "n_steps", "batch_size", "n_epochs", "total_timesteps",
-                     "checkpoint_every", "eval_every", "eval_deals", "snapshot_every", "torch_threads",
-                     "max_snapshots"):
+        self.check_fit()
+        for name in ("num_games", "n_steps", "n_epochs", "total_timesteps",
+                     "checkpoint_every", "eval_every", "eval_deals", "snapshot_every", "max_snapshots"):
             if getattr(self, name) < 1:
                 raise ConfigError(f"{name} must be at least 1, got {getattr(self, name)}")
             if getattr(self, name) > MAX_SIZES.get(name, 10**12):
@@ -295,7 +278,7 @@ class TrainConfig(RunConfig):
         if self.num_games * self.n_steps > MAX_ROLLOUT_STEPS:
             raise ConfigError(f"num_games * n_steps must be at most {MAX_ROLLOUT_STEPS} (the rollout buffer), "
                               f"got {self.num_games * self.n_steps}")
-        for name, lo, hi in (("learning_rate", 0, None), ("clip_range", 0, None), ("minutes", 0, None),
+        for name, lo, hi in (("clip_range", 0, None), ("minutes", 0, None),
                              ("gamma", 0, 1), ("gae_lambda", 0, 1)):
             value = getattr(self, name)
             if not (math.isfinite(value) and value > lo and (hi is None or value <= hi)):

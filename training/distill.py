@@ -62,38 +62,33 @@ class DistillConfig(RunConfig):
     """Steps per game between fits (a batch is num_games * players * n_steps samples)."""
     n_epochs: int = 2
     """Passes over each batch."""
-    batch_size: int = 8192
-    """Minibatch size."""
-    learning_rate: float = 3e-4
-    """Adam step size."""
+    batch_size: int = 8192  # FitOptions' field: a distillation batch holds every seat's samples
     value_weight: float = 0.05
     """Weight of the value loss (squared bullheads) against the KL."""
     minutes: float = 20.0
     """Wall time of the run."""
     total_samples: int = 20_000_000
     """Stop after this many teacher decisions (whichever comes first)."""
-    seed: int = 0
-    torch_threads: int = 2
 
     def __post_init__(self) -> None:
         check_types(self)
         self.check_game()
         self.game_rules(self.players)
         self.check_network()
-        if not self.name or self.name in (".", "..") or any(c in self.name for c in "/\\\0"):
-            raise ConfigError(f"name must be a directory name (no slashes), got {self.name!r}")
+        self.check_fit()
         if not Path(self.teacher).is_file():
             raise ConfigError(f"teacher {self.teacher!r}: no such model file")
         for field, lo, hi in (("num_games", 1, MAX_GAMES), ("n_steps", 1, 1024), ("n_epochs", 1, 100),
-                              ("batch_size", 2, 1 << 20), ("total_samples", 1, 10**12), ("torch_threads", 1, 256)):
+                              ("total_samples", 1, 10**12)):
             if not lo <= getattr(self, field) <= hi:
                 raise ConfigError(f"{field} must be in {lo}..{hi}, got {getattr(self, field)}")
-        if not (self.minutes > 0 and self.learning_rate > 0 and self.value_weight >= 0):
-            raise ConfigError("minutes and learning_rate must be > 0, value_weight >= 0")
+        if not (self.minutes > 0 and self.value_weight >= 0):
+            raise ConfigError("minutes must be > 0, value_weight >= 0")
 
     def train_config(self):
         """The TrainConfig of the student's network and rules (to build and describe it)."""
-        from .config import NETWORK_KEYS, RULE_KEYS, TrainConfig
+        from .config import NETWORK_KEYS, TrainConfig
+        from .game_rules import RULE_KEYS
         keep = {k: getattr(self, k) for k in (*NETWORK_KEYS, *RULE_KEYS, "game", "players", "episode", "seed")}
         # the CPU: the teacher plays there and the fit reads its tensors (a GPU fit: not yet)
         return TrainConfig(name=self.name, reward="penalty" if self.game == "cards" else "points", device="cpu", **keep)

@@ -1,5 +1,5 @@
-"""Which game a run learns, and the board game's rule options (the card game's are
-config.CardRules'): the `game` option of training and imitation configs.
+"""Which game a run learns, and each game's rule options (CardRules for the card game,
+GameRules for the board game): the `game` option of training and imitation configs.
 
 A run's config holds the options of both games, flat (a file or `--set` names them
 like any other option); `game` says which are in force. The other game's options must
@@ -20,6 +20,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from sixnimmt_env.core.errors import ConfigError
+from sixnimmt_env.core.options import canonical_rule_options
 from sixnimmt_env.core.rewards import check_option
 
 RUN_GAMES = ("cards", "board")
@@ -28,6 +29,43 @@ BOARD_RULE_KEYS = ("next_row", "layout", "plus5_cards", "double_cards", "action_
 """The board game's rule options a run takes, besides variant and the seat count."""
 CARD_ONLY_KEYS = ("deck", "row_choice", "end_score", "max_rounds")
 """The card game's rule options besides variant (a board run leaves them at their defaults)."""
+
+
+RULE_KEYS = ("variant", "deck", "row_choice", "end_score", "max_rounds")
+"""The fields of CardRules, in order: the card game's rule options but the seat count."""
+
+
+@dataclass(frozen=True)
+class CardRules:
+    """The card game's rule options of a run's games (RuleConfig's, less the seat count,
+    which a run gives per table). RuleConfig checks them (`card_rules`): the values they
+    allow are written there once. A config.json from before these fields was classic with
+    the full deck, which the defaults are."""
+
+    variant: str = "classic"
+    """classic or die-sechste (sixnimmt_env.cards.rules.VARIANTS)."""
+    deck: str = "full"
+    """full (every card of the variant) or exact (10 x players + 4 cards)."""
+    row_choice: str = "player"
+    """player (the rules) or cheapest (automatic rows, as in published results)."""
+    end_score: int = 66
+    """A game ends after the round in which someone reaches this (0: no end score)."""
+    max_rounds: int = 0
+    """A game ends after this many rounds (0: no round limit)."""
+
+    def rule_fields(self) -> dict:
+        """The rule options as this config holds them (0 for an unused limit)."""
+        return {name: getattr(self, name) for name in RULE_KEYS}
+
+    def rule_options(self) -> dict:
+        """The rule options as make_game and RuleConfig take them (None for an unused limit:
+        core/options.py is the one home of "0 means none")."""
+        return canonical_rule_options(self.rule_fields())
+
+    def card_rules(self, players: int):
+        """The RuleConfig of a table of `players` under these options (ConfigError if invalid)."""
+        from sixnimmt_env import RuleConfig
+        return RuleConfig(players=players, **self.rule_options())
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,7 @@ from .label_runs import label, unit_files, unit_path  # noqa: F401 (unit_path: t
 from .labels import LabelBatch
 from .runs import new_run, resume_run, write_json
 
-MAX_SIZES = {"deal_seats": 1 << 16, "units": 10**7, "workers": 256, "batch_size": 1 << 20, "torch_threads": 256}
+MAX_SIZES = {"deal_seats": 1 << 16, "units": 10**7, "workers": 256}
 """The largest value of each size in an imitate config (docs/robustness.md): `workers =
 100000` was accepted and spawned processes on demand."""
 
@@ -102,14 +102,7 @@ class ImitationConfig(RunConfig):
     """Bullheads per unit of logit: the policy's softmax is the teacher's at this temperature."""
     value_weight: float = 0.02
     """Weight of the value loss (bullheads squared) against the policy loss."""
-    learning_rate: float = 1e-3
-    """Adam step size (halved for the last third of the fit)."""
-    batch_size: int = 4096
-    """Minibatch size of the fit."""
-    seed: int = 0
-    """Seed of the games, the teacher's draws and the network."""
-    torch_threads: int = 2
-    """CPU threads for torch in the fit."""
+    learning_rate: float = 1e-3  # FitOptions' field: labels take a larger step than PPO
     init_model: str = ""
     """A saved model of the same network shape whose weights the fit starts from (e.g. the
     network a guided teacher searched with: one step of search distillation); empty: a
@@ -118,8 +111,7 @@ class ImitationConfig(RunConfig):
     def __post_init__(self) -> None:
         from agents.registry import check_spec
         check_types(self)
-        if not self.name or self.name in (".", "..") or any(c in self.name for c in "/\\\0"):
-            raise ConfigError(f"name must be a directory name (no slashes), got {self.name!r}")
+        self.check_fit()
         if not self.players or any(not is_int(p) or not MIN_PLAYERS <= p <= MAX_PLAYERS for p in self.players):
             raise ConfigError(f"players must list table sizes {MIN_PLAYERS}..{MAX_PLAYERS}, got {list(self.players)}")
         self.check_game()
@@ -143,7 +135,7 @@ class ImitationConfig(RunConfig):
                 raise ConfigError(f"{name} must be 1..{most}, got {getattr(self, name)}")
         if self.field_seats < 0:
             raise ConfigError(f"field_seats must be >= 0, got {self.field_seats}")
-        for name in ("label_minutes", "fit_minutes", "tau", "learning_rate"):
+        for name in ("label_minutes", "fit_minutes", "tau"):
             if not (math.isfinite(getattr(self, name)) and getattr(self, name) > 0):
                 raise ConfigError(f"{name} must be a positive number, got {getattr(self, name)}")
         if not 0 <= self.explore <= 1 or not 0 <= self.holdout < 0.5 or self.value_weight < 0:
@@ -239,7 +231,6 @@ def start_model(cfg: ImitationConfig):
 def fit(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
     """The fit stage: the model fitted to every label unit on disk; writes model.zip/.json."""
     import torch as th
-    from tqdm import tqdm
 
     from .train import model_meta
 
@@ -251,13 +242,31 @@ def fit(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
     train_b, test_b = _split_units(files, cfg)
     model = start_model(cfg)
     policy = model.policy
-    policy.set_training_mode(True)
-    opt = th.optim.Adam(policy.parameters(), lr=cfg.learning_rate)
     train_t, test_t = _tensors(train_b, cfg.tau), _tensors(test_b, cfg.tau)
     N, held_out = len(train_b), len(test_b)
     del train_b, test_b  # their q: the targets hold what the fit needs of it
-    deadline = time.monotonic() + cfg.fit_minutes * 60
+    policy.set_training_mode(True)
+    steps = _descend(policy, train_t, N, cfg, progress)
+    policy.set_training_mode(False)
+    test = _held_out_losses(policy, test_t)
+    summary = {"records": N, "held_out": held_out, "steps": steps, "epochs": round(steps * cfg.batch_size / N, 2),
+               **{f"test_{k}": round(v, 4) for k, v in test.items()}}
+    with writing(run / "model.zip"):
+        model.save(run / "model.zip")
+        meta = fitted_meta(cfg, model_meta(cfg.train_config(), 0), summary)
+        (run / "model.json").write_text(json.dumps(meta, indent=1) + "\n")
+    return summary
+
+
+def _descend(policy, train_t, N: int, cfg: ImitationConfig, progress: bool) -> int:
+    """Adam over shuffled minibatches of the N training records until the fit's bound (its
+    epochs, else its minutes), the step size halved for the last third; returns the steps."""
+    import torch as th
+    from tqdm import tqdm
+
+    opt = th.optim.Adam(policy.parameters(), lr=cfg.learning_rate)
     start = time.monotonic()
+    deadline = start + cfg.fit_minutes * 60
     # with an epoch bound, the minibatches of one pass are ceil(N / batch_size), the last one short
     max_steps = math.ceil(cfg.fit_epochs * math.ceil(N / cfg.batch_size)) if cfg.fit_epochs else 0
     steps, lowered = 0, False
@@ -273,9 +282,8 @@ def fit(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
     while not done:
         for idx in th.randperm(N).split(cfg.batch_size):
             p_loss, v_loss, agree = losses(policy, *_minibatch(train_t, idx))
-            loss = p_loss + cfg.value_weight * v_loss
             opt.zero_grad()
-            loss.backward()
+            (p_loss + cfg.value_weight * v_loss).backward()
             opt.step()
             steps += 1
             now = time.monotonic()
@@ -293,15 +301,7 @@ def fit(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
                 break
     bar.n = position(time.monotonic())  # where it ended
     bar.close()
-    policy.set_training_mode(False)
-    test = _held_out_losses(policy, test_t)
-    summary = {"records": N, "held_out": held_out, "steps": steps, "epochs": round(steps * cfg.batch_size / N, 2),
-               **{f"test_{k}": round(v, 4) for k, v in test.items()}}
-    with writing(run / "model.zip"):
-        model.save(run / "model.zip")
-        meta = fitted_meta(cfg, model_meta(cfg.train_config(), 0), summary)
-        (run / "model.json").write_text(json.dumps(meta, indent=1) + "\n")
-    return summary
+    return steps
 
 
 def imitate(cfg: ImitationConfig | None = None, *, resume: str | Path | None = None, runs_dir: str | Path = "runs",

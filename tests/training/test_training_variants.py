@@ -112,7 +112,8 @@ def test_plain_ppo_and_guided_pick_a_shipped_model_by_variant(sechste_run, tmp_p
 
 def test_rule_options_of_runs_are_checked_by_the_rules(tmp_path):
     from tests.support.fuzz_support import run_cli
-    from training.config import RULE_KEYS, TrainConfig
+    from training.config import TrainConfig
+    from training.game_rules import RULE_KEYS
     from training.imitate import ImitationConfig
     for command in ("train", "imitate"):
         code, _, err = run_cli(command, "--runs-dir", tmp_path, "--set", "variant=nope")
