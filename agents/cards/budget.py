@@ -5,15 +5,21 @@ candidate cards (the network's best few, `top`) in as many of the game's worlds 
 the time: breadth first — the strongest public bot of this game found its search gains in
 more sampled worlds, not in deeper search (github jhurliman/take5bot, docs/ARCHITECTURE.md:
 16 worlds beat its raw network, 4 were level) — and only a budget that affords `BREADTH`
-worlds at one turn's lookahead buys depth (network play for more turns of the round before
+worlds at a deeper lookahead buys depth (network play for more turns of the round before
 the value head judges, to the round's end at most).
 
 The search is anytime: a first batch of worlds measures what one world costs at this table
-(`Budget.cost`, seconds per world, candidate and turn simulated, kept between decisions and
-updated after every batch), then batches sized to `SAFETY` of the time left follow until
-the next one would not fit or would be too small to pay its fixed cost. A decision's time
-is N ms for every seat of the call that must act (the arena's decisions), spent on the
-searched ones: rows and last cards cost nearly nothing.
+(`Budget.cost`), then batches sized to `SAFETY` of the time left follow until the next one
+would not fit or would be too small to pay its fixed cost. A world's cost has two parts,
+learnt apart: its first turn (the others' cards, the engine's step, the value head) and each
+further turn, which costs more (every seat of every candidate's game meets the network; about
+2.5 times the first, measured at 4 players) — a single cost a turn, as until 2026-12-07,
+planned the first batch at a new depth at half its time or less, and those calls took up to
+2.5 N. A decision's time is N ms for every seat of the call that must act (the arena's
+decisions), spent on the searched ones: rows and last cards cost nearly nothing. What the
+call spends outside the planned batches (the trust check's logits, the mixture's scoring, a
+batch's fixed cost, a machine whose speed changes) is met by the call's `pace`: the share
+of its allotted time the latest calls actually spent, by which the next call's plan shrinks.
 """
 
 from __future__ import annotations
@@ -33,7 +39,18 @@ FIRST_WORLDS = 4
 SMALLEST_BATCH = 4
 """Fewer worlds than this (or than a tenth of those searched) are not worth a batch's fixed cost."""
 LEARN = 0.5
-"""How far a batch's measured cost moves the estimate (an exponential average)."""
+"""How far a batch's measured cost moves the estimate down (an exponential average)..."""
+LEARN_UP = 0.9
+"""...and up: a cost found higher is believed at once, so one slow batch does not make the
+next overrun too (the worst call is what a budget's user waits for)."""
+FURTHER_TURN = 3.0
+"""A further turn's cost against the first turn's before a deeper batch has measured it
+(measured 2.2-2.5 at 4 players: pessimistic, so the first deeper batch falls short, not over)."""
+PACE_LEARN = 0.3
+"""How far one call's spent share of its allotted time moves `pace`."""
+PACE_LIMITS = (1.0, 3.0)
+"""`pace` stays within these: a call is never allotted more than its N ms a decision, nor
+less than a third of it."""
 
 
 class Budget:
@@ -51,7 +68,9 @@ class Budget:
         if not ms > 0:
             raise ValueError("ms must be > 0 (milliseconds a decision)")
         self.ms, self.clock = float(ms), clock
-        self.cost: dict[tuple, float] = {}  # (players, depth) -> seconds per world, candidate and turn
+        # players -> seconds per world and candidate: [its first turn, each further turn (None: not measured)]
+        self.cost: dict[int, list] = {}
+        self.pace = PACE_LIMITS[0]  # spent over allotted of the latest searching calls (an exponential average)
         self.spent: list[float] = []  # ms a decision of the latest calls (the figures of a report)
         self.seconds_total, self.decisions_total = 0.0, 0  # over every call
 
@@ -59,46 +78,72 @@ class Budget:
         """The time of `decisions` decisions."""
         return self.ms * decisions / 1000.0
 
-    def _unit(self, players: int, depth: int) -> float | None:
-        """Seconds per world, candidate and turn at this table and depth (that of depth 1
-        when this depth was never run), None before any batch at this table."""
-        return self.cost.get((players, depth), self.cost.get((players, 1)))
+    def allot(self, decisions: int) -> float:
+        """The seconds a call of `decisions` decisions plans to search in: their time over
+        `pace`, so what the latest calls spent outside their plan is left for."""
+        return self.seconds(decisions) / self.pace
+
+    def per_world(self, players: int, turns: int) -> float | None:
+        """Seconds a world and candidate of a `turns`-turn lookahead cost at this table (None
+        before any batch at this table)."""
+        if players not in self.cost:
+            return None
+        first, further = self.cost[players]
+        return first + (turns - 1) * (FURTHER_TURN * first if further is None else further)
 
     def depth(self, players: int, seconds: float, entries: int, candidates: int, turns_left: int) -> int:
-        """The lookahead `seconds` buy for `entries` decisions of `candidates` cards each:
-        1 until `BREADTH` worlds fit at one turn, then as many turns as keep `BREADTH` worlds
-        (the round's end at most)."""
-        unit = self._unit(players, 1)
-        if unit is None:
+        """The lookahead `seconds` buy for `entries` decisions of `candidates` cards each: the
+        most turns (1 at least, the round's end at most) at which `BREADTH` worlds fit."""
+        if players not in self.cost:
             return 1
-        worlds_at_one = SAFETY * seconds / (unit * entries * candidates)
-        return int(max(1, min(worlds_at_one // BREADTH, MAX_DEPTH, turns_left)))
+        fits = lambda d: BREADTH * self.per_world(players, d) * entries * candidates <= SAFETY * seconds  # noqa: E731
+        depth = 1
+        while depth < min(MAX_DEPTH, turns_left) and fits(depth + 1):
+            depth += 1
+        return depth
 
-    def worlds(self, players: int, depth: int, seconds_left: float, entries: int, candidates: int,
-               turns: int, searched: int) -> int:
+    def worlds(self, players: int, seconds_left: float, entries: int, candidates: int, turns: int,
+               searched: int) -> int:
         """The worlds of the next batch (0: stop): `SAFETY` of `seconds_left` at the known
         cost, `FIRST_WORLDS` when none is known; after the first batch (`searched` worlds
         so far), 0 when fewer than `SMALLEST_BATCH` or a tenth of `searched` fit. A
         decision searches one world at least."""
-        unit = self._unit(players, depth)
+        unit = self.per_world(players, turns)
         if unit is None:
             return FIRST_WORLDS
-        fit = int(SAFETY * max(seconds_left, 0.0) / (unit * entries * candidates * turns))
+        fit = int(SAFETY * max(seconds_left, 0.0) / (unit * entries * candidates))
         if not searched:
             return max(fit, 1)
         return fit if fit >= max(SMALLEST_BATCH, searched // 10) else 0
 
-    def learn(self, players: int, depth: int, seconds: float, entries: int, candidates: int, worlds: int,
-              turns: int) -> None:
-        """A batch of `worlds` worlds took `seconds`: the cost estimate moves toward it."""
-        unit = seconds / max(entries * candidates * worlds * turns, 1)
-        key = (players, depth)
-        self.cost[key] = unit if key not in self.cost else (1 - LEARN) * self.cost[key] + LEARN * unit
+    def learn(self, players: int, seconds: float, entries: int, candidates: int, worlds: int, turns: int) -> None:
+        """A batch of `worlds` worlds of a `turns`-turn lookahead took `seconds`: the cost
+        estimate of its first turn (`turns` 1) or of a further turn moves toward it."""
+        unit = seconds / max(entries * candidates * worlds, 1)
+        if players not in self.cost:
+            self.cost[players] = [unit, None] if turns == 1 else [unit / (1 + (turns - 1) * FURTHER_TURN), None]
+            return
+        first, further = self.cost[players]
+        if turns == 1:
+            self.cost[players][0] = _moved(first, unit)
+            return
+        measured = max(unit - first, 0.0) / (turns - 1)
+        self.cost[players][1] = measured if further is None else _moved(further, measured)
 
-    def record(self, seconds: float, decisions: int) -> None:
-        """A call of `decisions` decisions took `seconds` (the latest 10,000 calls are kept)."""
+    def record(self, seconds: float, decisions: int, allotted: float = 0.0) -> None:
+        """A call of `decisions` decisions took `seconds` (the latest 10,000 calls are kept);
+        one that searched in `allotted` seconds moves `pace` toward what it spent over them."""
         if decisions:
             self.spent.append(1000.0 * seconds / decisions)
             del self.spent[:-10000]
             self.seconds_total += seconds
             self.decisions_total += decisions
+        if allotted > 0:  # a call that overran its plan by x: the next plans to spend 1/x of the time
+            lo, hi = PACE_LIMITS
+            self.pace = min(max((1 - PACE_LEARN) * self.pace + PACE_LEARN * seconds / allotted, lo), hi)
+
+
+def _moved(estimate: float, measured: float) -> float:
+    """The estimate moved toward a measurement: at once when the measured cost is higher."""
+    rate = LEARN_UP if measured > estimate else LEARN
+    return (1 - rate) * estimate + rate * measured

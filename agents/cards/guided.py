@@ -192,7 +192,8 @@ class GuidedSearchAgent(Lookahead):
         if plain.any():
             actions[plain] = self._policy(model, layout.encode(view)[plain], view.action_mask()[plain])
         decisions = int(view.must_act.sum())
-        deadline = None if started is None else started + self.budget.seconds(decisions)
+        allotted = 0.0 if started is None or not search.any() else self.budget.allot(decisions)
+        deadline = None if started is None else started + allotted
         for chunk, hands, values in self._searched(view, np.flatnonzero(search), rng, model, layout, deadline):
             if values.ndim == 3:  # (k, n, worlds): each candidate in the same worlds
                 chosen = self._trusted(values, self._net_best(view, chunk, hands, model, layout)) if self.trust \
@@ -201,7 +202,7 @@ class GuidedSearchAgent(Lookahead):
                 chosen = values.argmin(axis=1)
             actions[chunk] = hands[np.arange(len(chunk)), chosen].astype(np.int64) - 1
         if started is not None:
-            self.budget.record(self.budget.clock() - started, decisions)
+            self.budget.record(self.budget.clock() - started, decisions, allotted)
         return actions
 
     def batched_estimates(self, view: SeatView, rng) -> dict[int, tuple[NDArray[np.int64], NDArray[np.float64]]]:
@@ -216,7 +217,7 @@ class GuidedSearchAgent(Lookahead):
         if self.mixture is not None:
             self.mixture.observe(view, rng)
         searching = np.flatnonzero(self._searching(view))
-        deadline = None if self.budget is None else self.budget.clock() + self.budget.seconds(len(searching))
+        deadline = None if self.budget is None else self.budget.clock() + self.budget.allot(len(searching))
         for chunk, hands, values in self._searched(view, searching, rng, model, layout, deadline):
             if values.ndim == 3:
                 values = self._judged(values, self._net_best(view, chunk, hands, model, layout))
@@ -255,13 +256,13 @@ class GuidedSearchAgent(Lookahead):
         turns = min(depth, n)
         parts: list[NDArray] = []
         while True:
-            worlds = budget.worlds(P, depth, seconds - (clock() - start), k, m, turns, sum(v.shape[2] for v in parts))
+            worlds = budget.worlds(P, seconds - (clock() - start), k, m, turns, sum(v.shape[2] for v in parts))
             worlds = min(worlds, max(WORLDS_PER_CALL // (k * m), 1))
             if worlds < 1:
                 break
             began = clock()
             hands, values = self.card_values(view, chunk, rng, model, layout, worlds=worlds, depth=depth)
-            budget.learn(P, depth, clock() - began, k, m, worlds, turns)
+            budget.learn(P, clock() - began, k, m, worlds, turns)
             parts.append(values)
         return hands, np.concatenate(parts, axis=2)
 

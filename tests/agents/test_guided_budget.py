@@ -1,7 +1,8 @@
 """`guided:ms=N` (agents/cards/budget.py): a budgeted decision searches as many worlds as
-fit and stops on time, breadth first, on a slow table (10 players). The clock is a fake
-one that the search's batches advance by a fixed cost a world, candidate and turn, so the
-test reads the stop logic, not a machine's speed."""
+fit and stops on time, breadth first, on a slow table (10 players); a call's mean stays
+within 1.1 N when further turns cost more than the first and when the call spends time
+outside its plan. The clock is a fake one that the search's batches advance by a fixed
+cost a world, candidate and turn, so the test reads the stop logic, not a machine's speed."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from sixnimmt_env.core.errors import ConfigError
 
 from .test_guided_recipe import views
 
-UNIT = 20e-6  # fake seconds a world, candidate and turn cost
+UNIT = 20e-6  # fake seconds a world and candidate cost at the first turn
+FURTHER = 2.5  # a further turn's cost against the first's (as measured at 4 players)
 OVERHEAD = 2e-3  # and a batch's fixed cost
 
 
@@ -27,8 +29,9 @@ class FakeClock:
 
 
 def budgeted(ms: float, players: int):
-    """A `guided:ms=` agent whose search costs UNIT a world, candidate and turn on a fake
-    clock (the values are random: the decisions do not matter here), and its batches."""
+    """A `guided:ms=` agent whose search costs UNIT a world and candidate (FURTHER times
+    that each further turn) on a fake clock (the values are random: the decisions do not
+    matter here), and its batches."""
     from agents.cards.guided import GuidedSearchAgent
     agent = GuidedSearchAgent(ms=ms)
     clock = FakeClock()
@@ -38,7 +41,7 @@ def budgeted(ms: float, players: int):
     def card_values(view, entries, rng, model=None, layout=None, worlds=None, depth=None):
         n = int(view.hand_size[entries[0]])
         m = min(n, agent.top or n)
-        clock.now += OVERHEAD + UNIT * len(entries) * m * worlds * min(depth, n)
+        clock.now += OVERHEAD + UNIT * len(entries) * m * worlds * (1 + FURTHER * (min(depth, n) - 1))
         batches.append((len(entries), worlds, depth))
         hands = np.sort(view.hand[entries], axis=1)[:, -m:]
         return hands, rng.random((len(entries), m, worlds))
@@ -63,6 +66,36 @@ def test_a_budgeted_decision_on_a_ten_player_table_stops_on_time(ms):
     memory_bound = sum(w for _, w, _ in batches) * k * m // WORLDS_PER_CALL
     assert len(batches) <= 3 + memory_bound  # a few batches (each pays a fixed cost), more only for memory
     assert agent.budget.spent[-1] == pytest.approx(1000 * spent)
+    assert max(agent.budget.spent[1:]) <= 1.1 * ms  # no call over, deeper lookaheads included (its first learns)
+
+
+@pytest.mark.parametrize("ms, outside", [(100, 0.0), (100, 0.3), (1000, 0.0)])
+def test_the_mean_stays_within_the_budget_when_a_call_spends_outside_its_plan(ms, outside):
+    """A call that spends `outside` of N a decision after its search (here the trust
+    check's logits, made costly) plans less from then on: the mean over the calls is within
+    1.1 N, none over 3 N, and most of the budget is spent. Without the call's pace the mean
+    would be about 1 + `outside` N. With nothing outside, no call after the first is over
+    1.1 N, those that buy a deeper lookahead (1000 ms) included: planned at the first
+    turn's cost a turn, they took up to 2.5 N."""
+    agent, clock, batches = budgeted(ms, 4)  # 4 players: the trusting recipe checks the network's card
+
+    def net_best(view, entries, hands, model, layout):
+        clock.now += outside * ms / 1000 * len(entries)
+        return np.zeros(len(entries), dtype=np.intp)
+
+    agent._net_best = net_best
+    view = views("classic", 4, turns=2, games=2)
+    rng = np.random.default_rng(0)
+    for _ in range(12):
+        agent.act(view, rng)
+    budget = agent.budget
+    mean = 1000 * budget.seconds_total / budget.decisions_total
+    assert 0.6 * ms <= mean <= 1.1 * ms
+    assert max(budget.spent) <= 3 * ms
+    assert budget.pace == pytest.approx(1 + outside, rel=0.15)
+    if not outside:
+        assert max(budget.spent[1:]) <= 1.1 * ms
+        assert max(d for _, _, d in batches) > 1 or ms < 1000  # the deeper lookahead was bought
 
 
 def test_breadth_first_then_depth():
