@@ -47,7 +47,7 @@ from .session import NotOverError, WebSession
 from .setup import catalog, default_specs, game_from, session_from
 from .store import Connection, GameStore, UnknownGameError
 from .tables import TableSession
-from .tables_app import TABLE_TYPES, handle_table, run_clocks, table_act
+from .tables_app import TABLE_TYPES, committed, handle_table, run_clocks, table_act
 
 log = logging.getLogger("sixnimmt.serve")
 TRY_AGAIN_LATER = 1013  # the WebSocket close code for a page refused while the server is full
@@ -55,15 +55,20 @@ GOING_AWAY = 1001  # the close code for a page closed after being idle without a
 CLOCK_SECONDS = 0.25  # how often the tables' turn clocks are looked at
 
 
-def _locked(session: WebSession, work, store: GameStore | None = None):
-    """`work()` with the game's lock held; with `store`, what it did is written to the
-    database before the lock is let go (so before the page hears of it)."""
+def _locked(session: WebSession, work):
+    """`work()` with the game's lock held."""
+    with session.lock:
+        session.last_used = time.monotonic()
+        return work()
+
+
+def _locked_kept(session: WebSession, work, store: GameStore):
+    """`work()` with the game's lock held, and what it did queued for the database before
+    the lock is let go: (its replies, the write's future: the page hears of it once done)."""
     with session.lock:
         session.last_used = time.monotonic()
         replies = work()
-        if store is not None:
-            store.kept(session)
-        return replies
+        return replies, store.kept_soon(session)
 
 
 async def handle(store: GameStore, text: str, conn: Connection | None = None,
@@ -91,14 +96,16 @@ async def handle(store: GameStore, text: str, conn: Connection | None = None,
             store.add(session, conn)
             return replies, session
         if kind in ("act", "next", "resume"):
-            session = await asyncio.to_thread(store.get, game_id, conn)  # may load it from the database
+            session = await store.fetch(game_id, conn)
             if isinstance(session, TableSession):
                 return await table_act(store, session, msg, conn), None
             if kind == "act":
                 work = lambda: session.act(msg.get("action"), msg.get("decision"))  # noqa: E731
             else:
                 work = session.next_turn if kind == "next" else session.snapshot
-            return await asyncio.to_thread(_locked, session, work, store), session
+            replies, future = await asyncio.to_thread(_locked_kept, session, work, store)
+            await committed(future)
+            return replies, session
         raise ConfigError(f"unknown message type {str(kind)[:40]!r}; types: new, act, next, resume, ping")
     except SixNimmtError as e:  # the code tells the page what to do: unknown-game goes back to the form
         code = {UnknownGameError: "unknown-game", IllegalActionError: "illegal"}.get(type(e), "invalid")
@@ -250,7 +257,8 @@ async def _send_pushed(ws: WebSocket, outbox: asyncio.Queue) -> None:
     """Send what tables push to this page (what the other seats did), in order."""
     try:
         while True:
-            await ws.send_text(json.dumps(await outbox.get()))
+            message = await outbox.get()
+            await ws.send_text(message if isinstance(message, str) else json.dumps(message))
     except (WebSocketDisconnect, RuntimeError, OSError):  # the page went away
         return
 

@@ -1,11 +1,16 @@
 """The server's SQLite database: one file, WAL, one writer thread, a versioned schema.
 
-Every write goes through one thread and its one connection (`Database.write`): the
-callers (the request threads of many tables) queue a function of the connection and wait
-until its transaction has committed, so a reply sent after `write` returns is in the
-database file's write-ahead log: a SIGKILL of the server loses no decision already
-answered (WAL with synchronous=NORMAL: the log is synced at checkpoints, not at every
-commit, so a power cut may lose the last few seconds; FULL would sync every answer).
+Every write goes through one thread and its one connection: the callers (the request
+threads of many tables) queue a function of the connection (`Database.submit`, or
+`write`, which waits) and get a future that is done once its transaction has committed,
+so a reply sent after it is done is in the database file's write-ahead log: a SIGKILL of
+the server loses no decision already answered (WAL with synchronous=NORMAL: the log is
+synced at checkpoints, not at every commit, so a power cut may lose the last few
+seconds; FULL would sync every answer). The writer commits what is queued together (a
+group commit: up to GROUP_JOBS writes in one transaction, each in a savepoint of its
+own, so one that fails is rolled back alone), and a write's `then` runs on the writer
+thread right after its commit, in the order the writes were queued: the server delivers
+a table's messages there, so pages hear of steps in order and only of committed ones.
 Reads open their own short-lived connections (WAL lets them run beside the writer).
 
 The schema is versioned: `schema_version` holds the version, and `MIGRATIONS[v]` takes a
@@ -27,6 +32,7 @@ Tables (docs/play.md, "Games kept"):
 
 from __future__ import annotations
 
+import logging
 import os
 import queue
 import sqlite3
@@ -38,7 +44,9 @@ from typing import Callable
 from sixnimmt_env.core.errors import ConfigError
 
 DB_NAME = "sixnimmt.db"
+log = logging.getLogger("sixnimmt.serve")
 BUSY_MS = 10_000  # a reader waits this long for a lock (the writer's transactions are short)
+GROUP_JOBS = 256  # writes committed in one transaction at most (each a savepoint): one commit for a burst
 
 MIGRATIONS: list[str] = [
     # 0 -> 1: games, seats, decisions, finished records
@@ -137,31 +145,68 @@ class Database:
     # ------------------------------------------------------------------ writing
 
     def write(self, work: Callable[[sqlite3.Connection], object], new_game: bool = False) -> object:
-        """Run `work(conn)` in one transaction on the writer thread; its result once committed.
-        ConfigError for a new game once the database has reached its size limit (the games
-        already kept go on being written)."""
+        """Run `work(conn)` on the writer thread; its result once committed (see `submit`)."""
+        return self.submit(work, new_game=new_game).result()
+
+    def submit(self, work: Callable[[sqlite3.Connection], object], new_game: bool = False,
+               then: Callable[[], None] | None = None) -> Future:
+        """Queue `work(conn)` for the writer thread: a future of its result, done once its
+        transaction has committed; `then()` runs on the writer thread right after that
+        commit (not when `work` failed). ConfigError for a new game once the database has
+        reached its size limit (the games already kept go on being written)."""
         if new_game and self.max_bytes is not None and self.size() > self.max_bytes:
             raise ConfigError(f"the server's database is full ({self.max_bytes // 2**20} MiB): "
                               "no new games are kept; ask its owner")
         done: Future = Future()
-        self._jobs.put((work, done))
-        return done.result()
+        self._jobs.put((work, done, then))
+        return done
 
     def _writer(self) -> None:
         while True:
-            job = self._jobs.get()
-            if job is None:
+            jobs = [self._jobs.get()]
+            while jobs[-1] is not None and len(jobs) < GROUP_JOBS:  # what else is queued: one commit for all
+                try:
+                    jobs.append(self._jobs.get_nowait())
+                except queue.Empty:
+                    break
+            stop = jobs[-1] is None
+            self._commit([job for job in jobs if job is not None])
+            if stop:
                 return
-            work, done = job
-            try:
-                self._conn.execute("BEGIN IMMEDIATE")
-                result = work(self._conn)
-                self._conn.execute("COMMIT")
-                done.set_result(result)
-            except BaseException as e:  # noqa: BLE001 - handed to the caller, the writer goes on
-                if self._conn.in_transaction:
-                    self._conn.execute("ROLLBACK")
+
+    def _commit(self, jobs: list) -> None:
+        """One transaction for `jobs`, each in its own savepoint; results set after the commit."""
+        if not jobs:
+            return
+        results = []
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+            for work, _, _ in jobs:
+                self._conn.execute("SAVEPOINT job")
+                try:
+                    results.append((True, work(self._conn)))
+                    self._conn.execute("RELEASE job")
+                except Exception as e:  # noqa: BLE001 - handed to its caller, the other writes go on
+                    self._conn.execute("ROLLBACK TO job")
+                    self._conn.execute("RELEASE job")
+                    results.append((False, e))
+            self._conn.execute("COMMIT")
+        except BaseException as e:  # noqa: BLE001 - the transaction failed: every write of it fails
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")
+            for _, done, _ in jobs:
                 done.set_exception(e)
+            return
+        for (_, done, then), (ok, result) in zip(jobs, results):
+            if not ok:
+                done.set_exception(result)
+                continue
+            if then is not None:
+                try:
+                    then()
+                except Exception:  # noqa: BLE001 - a delivery's failure is not the write's
+                    log.exception("unexpected failure after a database write")
+            done.set_result(result)
 
     def close(self) -> None:
         """Stop the writer (after the queued writes) and close its connection."""

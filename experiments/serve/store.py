@@ -40,8 +40,8 @@ class Connection:
         self.outbox: asyncio.Queue | None = None  # messages pushed to it (tables: what other seats did)
         self.tables: dict = {}  # table id -> the TableSession it listens at
 
-    def push(self, message: dict) -> None:
-        """Queue a message for this page (from any thread); dropped once the page is gone."""
+    def push(self, message: dict | str) -> None:
+        """Queue a message (or its JSON text) for this page (from any thread); dropped once the page is gone."""
         if self.outbox is not None and self.loop is not None and self.loop.is_running():
             self.loop.call_soon_threadsafe(self.outbox.put_nowait, message)
 
@@ -155,6 +155,13 @@ class GameStore:
             self._own(game_id, conn)
             return session
 
+    async def fetch(self, game_id, conn: Connection | None = None) -> WebSession:
+        """`get` from the event loop: at once for a game in memory, in a thread for one the
+        database may hold (loading it replays its steps)."""
+        if self.keeper is not None and not (isinstance(game_id, str) and game_id in self.games):
+            return await asyncio.to_thread(self.get, game_id, conn)
+        return self.get(game_id, conn)
+
     def count_table(self, address: str) -> None:
         """A new table of `address`; ConfigError past `tables_per_address` tables in memory."""
         with self._lock:
@@ -175,6 +182,19 @@ class GameStore:
         # someone joins or answers before the others (`dirty`)
         if self.keeper is not None and (len(session.journal) > session.saved_steps or getattr(session, "dirty", False)):
             self.keeper.progressed(session)
+
+    def kept_soon(self, session: WebSession, then=None):
+        """Queue what a game did since its last write (call with the session's lock held):
+        a future done once it has committed, `then()` run on the writer thread right after
+        (None, `then()` run at once: the store keeps nothing). With nothing new to write,
+        the future is still done only after the writes queued before it."""
+        if self.keeper is None:
+            if then is not None:
+                then()
+            return None
+        if len(session.journal) > session.saved_steps or getattr(session, "dirty", False):
+            return self.keeper.progressed_soon(session, then)
+        return self.keeper.db.submit(lambda conn: None, then=then)
 
     def expire(self) -> int:
         """Drop the games idle too long; how many were dropped."""

@@ -5,6 +5,9 @@ with `join` and gets a seat token (`secrets.token_urlsafe`, kept only as its SHA
 token, not the page, says which seat an answer is for, so nobody acts for another's seat.
 Each listening page gets its own seat's messages, built from `Game.table_view(state,
 seat)` — its own hand, no other — and a spectator the spectator's view (no hand at all).
+A step's view is built for a seat once, when a page listens there or a page joining it
+asks for the history (`StepShown`), and shared by every page at that seat; where the
+table then waits is that view without the step's events (table_view adds them last).
 
 The game starts once every person's seat is taken. At each step the agents choose first
 (from their own views, as in WebSession), then the people who must act answer, in any
@@ -33,6 +36,17 @@ from .session import HISTORY, WebSession
 MIN_TURN_SECONDS, MAX_TURN_SECONDS = 1, 600
 DEFAULT_TURN_SECONDS = 60
 SPECTATOR = None
+
+
+class StepShown:
+    """One step of the table (the states before and after it, its events and actions) and
+    its `step` message for each seat that asked for it (built once, on first request)."""
+
+    __slots__ = ("before", "after", "events", "actions", "messages")
+
+    def __init__(self, before, after, events, actions):
+        self.before, self.after, self.events, self.actions = before, after, events, actions
+        self.messages: dict = {}
 
 
 class BadTokenError(SixNimmtError):
@@ -70,7 +84,8 @@ class TableSession(WebSession):
         self.forfeits = {s: 0 for s in self.people}
         self.submitted: dict[int, int] = {}  # this step's answers so far
         self.deadline: float | None = None  # time.monotonic() when the clock runs out
-        self.histories = {s: deque(maxlen=HISTORY) for s in [*self.people, SPECTATOR]}
+        self.viewers = [*self.people, SPECTATOR]  # the seats a page may listen at
+        self.shown: deque[StepShown] = deque(maxlen=HISTORY)  # the steps a page joining is shown
         self.listeners: dict = {}  # connection -> seat (None: spectator); tables_app.py delivers
         self.decision, self.journal, self.saved_steps, self.dirty = 0, [], 0, False
         self._agents_next, self._by_seat, self.audit = None, {}, None
@@ -124,8 +139,12 @@ class TableSession(WebSession):
 
     def snapshot_for(self, viewer) -> list[dict]:
         """Everything a page joining (or reloading) at `viewer` needs."""
-        return [self.setup_for(viewer), {"type": "history", "steps": list(self.histories[viewer]), "id": self.id},
-                self._waiting_for(viewer)]
+        steps = [self._step_message(shown, viewer) for shown in self.shown]
+        return [self.setup_for(viewer), {"type": "history", "steps": steps, "id": self.id}, self._waiting_for(viewer)]
+
+    def listening(self) -> list:
+        """The seats some page listens at (None: a spectator): their messages are built."""
+        return list(dict.fromkeys(self.listeners.values()))
 
     # ------------------------------------------------------------------ answers and the clock
 
@@ -176,7 +195,7 @@ class TableSession(WebSession):
 
     def _run_table(self) -> dict:
         """Step while nobody needs to be asked; messages by seat, ending where each waits."""
-        self._by_seat = {s: [] for s in self.histories}
+        self._by_seat = {s: [] for s in self.listening()}
         while not self._over():
             if self._agents_next is None:
                 self._agents_next = self._agent_actions(self.state)
@@ -193,29 +212,44 @@ class TableSession(WebSession):
             self.decision += 1
             self._step(self.state, actions, self.recorder)
         self.deadline = None if self._over() else (self.deadline or time.monotonic() + self.turn_seconds)
-        for seat in self.histories:
+        for seat in self._by_seat:
             self._by_seat[seat].append(self._waiting_for(seat))
         return self._by_seat
 
     def _everyone_waiting(self) -> dict:
-        return {seat: [self.setup_for(seat), self._waiting_for(seat)] for seat in self.histories}
+        return {seat: [self.setup_for(seat), self._waiting_for(seat)] for seat in self.listening()}
 
     def _show_events(self, before, after, events) -> None:
-        """One `step` message per seat (its own view) and one for spectators."""
+        """A step: its `step` message for each seat a page listens at (the others' when asked)."""
         self.state = after
         self.deadline = None  # a new step: a new clock
         self._views = {}
-        for seat in self.histories:
-            table = self.game.table_view(after, seat, before=before, events=events, actions=self._actions)
-            message = self._made({"type": "step", "seat": seat, "table": table}, before)
-            self.histories[seat].append(message)
-            self._by_seat.setdefault(seat, []).append(message)
+        shown = StepShown(before, after, events, self._actions)
+        self.shown.append(shown)
+        for seat in self._by_seat:
+            self._by_seat[seat].append(self._step_message(shown, seat))
+
+    def _step_message(self, shown: StepShown, seat) -> dict:
+        """`shown`'s `step` message for `seat` (its own view; None: the spectator's), built once."""
+        if seat not in shown.messages:
+            table = self.game.table_view(shown.after, seat, before=shown.before, events=shown.events,
+                                         actions=shown.actions)
+            shown.messages[seat] = self._made({"type": "step", "seat": seat, "table": table}, shown.before)
+        return shown.messages[seat]
+
+    def _table_now(self, seat) -> dict:
+        """`seat`'s table view of the state the game waits in (the last step's without its events)."""
+        if seat not in self._views:  # a seat's table changes only with a step: each answer re-sends it
+            if self.shown and self.shown[-1].after is self.state:
+                table = self._step_message(self.shown[-1], seat)["table"]
+                self._views[seat] = {k: v for k, v in table.items() if k != "events"}
+            else:
+                self._views[seat] = self.game.table_view(self.state, seat)
+        return self._views[seat]
 
     def _waiting_for(self, seat) -> dict:
         """Where the game waits, as `seat` sees it: over, its turn, or others to answer."""
-        if seat not in self._views:  # a seat's table changes only with a step: each answer re-sends it
-            self._views[seat] = self.game.table_view(self.state, seat)
-        table = self._views[seat]
+        table = self._table_now(seat)
         left = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
         if self._over():
             winners = np.flatnonzero(self.game.winners(self.state)[:, 0]).tolist()
@@ -241,7 +275,7 @@ class TableSession(WebSession):
         return out
 
     def restore(self, steps: list[list[int]], pending: dict) -> None:
-        self._by_seat = {s: [] for s in self.histories}
+        self._by_seat = {}
         self.people = {int(s): n for s, n in pending["people"].items()}
         self.tokens = {int(s): t for s, t in pending["tokens"].items()}
         self.forfeits = {int(s): n for s, n in pending["forfeits"].items()}

@@ -13,11 +13,19 @@ Messages from a page:
 
 Everything a table does is delivered to every page listening at it, each its own seat's
 messages (Connection.push); a reply to the page that asked is only `joined` or `error`.
+What a table did is taken (and each seat's messages encoded, once for all its pages)
+under the table's lock, in a worker thread; its database write is queued, and the
+messages are delivered by the database's writer thread once that write has committed
+(`GameStore.kept_soon`): no thread waits for the disk, and no page hears of a step a
+SIGKILL could lose. A snapshot (a page joining, watching or reloading) is sent once
+what it shows has committed.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import time
 
 from sixnimmt_env.core.errors import ConfigError, IllegalActionError
 
@@ -63,11 +71,23 @@ def table_of(params: dict, game=None) -> TableSession:
     return session
 
 
-def deliver(session: TableSession, by_seat: dict) -> None:
-    """Each listening page gets its seat's messages (a spectator the spectator's)."""
+def encoded(session: TableSession, by_seat: dict) -> list[tuple[Connection, list[str]]]:
+    """(page, its seat's messages as JSON text) for each page listening now: each seat's
+    messages encoded once, however many pages listen there."""
+    texts: dict = {}
+    out = []
     for conn, seat in list(session.listeners.items()):
-        for message in by_seat.get(seat, []):
-            conn.push(message)
+        if seat not in texts:
+            texts[seat] = [json.dumps(m) for m in by_seat.get(seat, [])]
+        out.append((conn, texts[seat]))
+    return out
+
+
+def deliver(pages: list[tuple[Connection, list[str]]]) -> None:
+    """Push each page its messages (`encoded`)."""
+    for conn, texts in pages:
+        for text in texts:
+            conn.push(text)
 
 
 def listen(session: TableSession, conn: Connection | None, seat) -> None:
@@ -76,12 +96,20 @@ def listen(session: TableSession, conn: Connection | None, seat) -> None:
         conn.tables[session.id] = session
 
 
-def _with_lock(session: TableSession, store: GameStore, work):
+def _with_lock(session: TableSession, store: GameStore, work, snapshot=False):
+    """`work()` under the table's lock, its write queued and its messages delivered once
+    that write has committed; the write's future (None: nothing kept) and, with
+    `snapshot` (a seat, or SPECTATOR), that seat's snapshot after the work."""
     with session.lock:
-        by_seat = work()
-        store.kept(session)
-        deliver(session, by_seat)
-        return by_seat
+        pages = encoded(session, work())
+        shown = None if snapshot is False else session.snapshot_for(snapshot)
+        return store.kept_soon(session, then=lambda: deliver(pages)), shown
+
+
+async def committed(future) -> None:
+    """Wait (without a thread) until a queued database write has committed."""
+    if future is not None:
+        await asyncio.wrap_future(future)
 
 
 async def handle_table(store: GameStore, msg: dict, conn: Connection | None, allowed: AllowList) -> list[dict]:
@@ -98,13 +126,11 @@ async def handle_table(store: GameStore, msg: dict, conn: Connection | None, all
         await asyncio.to_thread(store.kept_new, session)
         listen(session, conn, seat)
         return [{"type": "joined", "id": session.id, "seat": seat, "token": token}] + session.snapshot_for(seat)
-    session = await asyncio.to_thread(store.get, msg.get("id"))
+    session = await store.fetch(msg.get("id"))
     if not isinstance(session, TableSession):
         raise ConfigError("not a table: join or watch a table by its link")
     if kind == "spectate":
-        listen(session, conn, SPECTATOR)
-        with session.lock:
-            return session.snapshot_for(SPECTATOR)
+        return await _snapshot(store, session, conn, SPECTATOR)
     name = person_name(msg.get("name"))
     seat = msg.get("seat")
     if seat is not None:
@@ -114,32 +140,40 @@ async def handle_table(store: GameStore, msg: dict, conn: Connection | None, all
     def work():
         holder["seat"], holder["token"], by_seat = session.join(name, seat)
         listen(session, conn, holder["seat"])
-        return {s: m for s, m in by_seat.items() if s != holder["seat"]}  # the joiner gets its snapshot below
-    await asyncio.to_thread(_with_lock, session, store, work)
-    with session.lock:
-        return ([{"type": "joined", "id": session.id, "seat": holder["seat"], "token": holder["token"]}]
-                + session.snapshot_for(holder["seat"]))
+        holder["snapshot"] = session.snapshot_for(holder["seat"])
+        return {s: m for s, m in by_seat.items() if s != holder["seat"]}  # the joiner gets its snapshot
+    future, _ = await asyncio.to_thread(_with_lock, session, store, work)
+    await committed(future)
+    return [{"type": "joined", "id": session.id, "seat": holder["seat"], "token": holder["token"]}] + holder["snapshot"]
+
+
+async def _snapshot(store: GameStore, session: TableSession, conn: Connection | None, seat) -> list[dict]:
+    """A page listens at `seat` from now on: what it needs, once all it shows has committed."""
+    def work():
+        listen(session, conn, seat)
+        return {}
+    future, shown = await asyncio.to_thread(_with_lock, session, store, work, seat)
+    await committed(future)
+    return shown
 
 
 async def table_act(store: GameStore, session: TableSession, msg: dict, conn: Connection | None) -> list[dict]:
     """`act` or `resume` at a table: the token says the seat (resume without one: a spectator)."""
     token = msg.get("token")
     if msg["type"] == "resume":
-        seat = SPECTATOR if token is None else session.seat_of(token)
-        listen(session, conn, seat)
-        with session.lock:
-            return session.snapshot_for(seat)
+        return await _snapshot(store, session, conn, SPECTATOR if token is None else session.seat_of(token))
     if token is None:
         raise IllegalActionError("a spectator takes no actions: join a free seat to play")
     seat = session.seat_of(token)
     listen(session, conn, seat)
-    await asyncio.to_thread(_with_lock, session, store,
-                            lambda: session.answer(seat, msg.get("action"), msg.get("decision")))
+    future, _ = await asyncio.to_thread(_with_lock, session, store,
+                                        lambda: session.answer(seat, msg.get("action"), msg.get("decision")))
+    await committed(future)
     return []
 
 
 async def run_clocks(store: GameStore) -> None:
     """Play the lowest legal action for each person whose turn clock ran out (a forfeit)."""
     for session in [s for s in list(store.games.values()) if isinstance(s, TableSession)]:
-        if session.deadline is not None:
+        if session.deadline is not None and session.deadline <= time.monotonic():
             await asyncio.to_thread(_with_lock, session, store, session.clock_ran_out)

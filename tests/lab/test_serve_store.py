@@ -122,3 +122,33 @@ def test_a_game_survives_a_sigkill_of_the_server_and_ends_with_the_uninterrupted
     assert db.read("SELECT status FROM tables WHERE id = ?", (game_id,)) == [("over",)]
     assert json.loads(db.read("SELECT record FROM records")[0][0]) == record
     db.close()
+
+
+def test_queued_writes_commit_together_each_failing_alone_and_then_runs_in_order_after_its_commit(tmp_path):
+    """The writer's group commit (db.py): what is queued meanwhile goes in one transaction,
+    a write that fails is rolled back alone, and each `then` runs after its own commit, in
+    the order the writes were queued (the server delivers a table's messages there)."""
+    import threading
+
+    db = Database(tmp_path)
+    gate, seen = threading.Event(), []
+    db.submit(lambda conn: gate.wait(10))  # holds the writer while the writes below queue up
+
+    def insert(k):
+        def work(conn):
+            conn.execute("INSERT INTO tables (id, created, updated, game, variant, players, params, status) "
+                         "VALUES (?, 0, 0, 'cards', 'classic', 4, '{}', 'playing')", (f"g{k}",))
+            if k == 2:
+                raise ValueError("this write fails")
+        return work
+
+    def then(k):  # a reader sees the write committed before `then` runs
+        return lambda: seen.append((k, db.read("SELECT count(*) FROM tables WHERE id = ?", (f"g{k}",))[0][0]))
+    futures = [db.submit(insert(k), then=then(k)) for k in range(5)]
+    gate.set()
+    with pytest.raises(ValueError, match="this write fails"):
+        futures[2].result(timeout=30)
+    assert [f.result(timeout=30) for k, f in enumerate(futures) if k != 2] == [None] * 4
+    assert seen == [(0, 1), (1, 1), (3, 1), (4, 1)]  # in order, each committed; none for the failed write
+    assert db.read("SELECT id FROM tables ORDER BY id") == [("g0",), ("g1",), ("g3",), ("g4",)]
+    db.close()

@@ -183,3 +183,25 @@ def test_bench_serve_measures_tables_of_two_people(tmp_path):
     assert out.returncode == 0, out.stderr[-500:]
     tables = json.loads(out.stdout)["tables"]
     assert tables["finished"] == 2 and tables["errors"] == 0 and tables["answers"] >= 2 * 2 * 9
+
+
+@pytest.mark.parametrize("game", ["cards", "board"])
+def test_where_a_table_waits_is_the_last_step_view_without_its_events(game):
+    """tables.py builds a seat's view once per step and shows where the table waits from
+    it, less its events: that must be the view `table_view` gives of the state itself."""
+    from experiments.serve.allowed import AllowList
+    from experiments.serve.tables_app import table_of, table_params
+
+    params = table_params({"type": "table", "game": game, "players": 4, "seed": 3, "name": "Ada",
+                           "seats": ["person", "person", "random", "random"]}, AllowList())
+    session = table_of(params)
+    session.join("Ada")
+    session.join("Bob")
+    session.listeners = {"page a": 0, "page b": 1, "watcher": None}
+    for _ in range(12):
+        for seat in session._waiting_seats():
+            by_seat = session.answer(seat, session._legal(seat)[0], session.decision)
+        assert set(by_seat) == {0, 1, None} and session.shown[-1].after is session.state
+        for seat in (0, 1, None):
+            assert session._table_now(seat) == session.game.table_view(session.state, seat)
+            assert by_seat[seat][-1]["table"]["hand"] == session.game.table_view(session.state, seat)["hand"]
