@@ -18,19 +18,20 @@ study_app = typer.Typer(no_args_is_help=True, help="Studies of how the games pla
 app.add_typer(study_app, name="study")
 
 GRID: Any = Marker("GRID")
-SEED = typer.Option(0)
-WORKERS = typer.Option(2, help="Worker processes.")
-PROGRESS = typer.Option(True)
 SEARCH = typer.Option("mcs", help="The search player's spec.")
 
 
 @dataclass(frozen=True)
 class Grid:
-    """Where a study writes, and its grid: seat counts by variant."""
+    """Where a study writes, its grid (seat counts by variant) and how it runs: the seed,
+    the worker processes and the progress bar, options every study command shares."""
 
     out: Path
     counts: list[int]
     variants: list[str]
+    seed: int
+    workers: int
+    progress: bool
 
     def check(self, game: str, **options) -> None:
         """ConfigError unless every table of the grid can be played: checked here, before
@@ -38,23 +39,34 @@ class Grid:
         for variant in self.variants:
             GameOptions.given(game, variant=variant, **options).check(self.counts)
 
+    def run(self, study, config, figures: str) -> None:
+        """Play `study` (a studies.runner.Study) over `config`, then say where its report
+        and its `figures` are."""
+        study.run(config, self.out, workers=self.workers, progress=self.progress)
+        typer.echo(f"report: {self.out}/report.md  {figures}")
 
-def _grid(out: Path, players: str, variants: str | None = None) -> Grid:
+
+def _grid(out: Path, players: str, seed: int, workers: int, progress: bool, variants: str | None = None) -> Grid:
     try:
         counts = [int(p) for p in players.split(",") if p.strip()]
     except ValueError:
         raise ConfigError(f"--players must list seat counts like 2,4,6, got {players!r}") from None
-    return Grid(out, counts, [v.strip() for v in (variants or "").split(",") if v.strip()])
+    _at_least_one(workers=workers)
+    variant_list = [v.strip() for v in (variants or "").split(",") if v.strip()]
+    return Grid(out, counts, variant_list, seed, workers, progress)
 
 
 def grid_options(name: str, players: str, variants: str | None = None, what: str = "the plot"):
-    """A study's --out (out/NAME), --players and, unless None, --variants (comma-separated),
-    handed over as a Grid."""
+    """A study's --out (out/NAME), --players, unless None --variants (comma-separated),
+    --seed, --workers and --progress, handed over as a Grid."""
     options = {"out": (Path, typer.Option(Path(f"out/{name}"), help=f"Directory for results.json, report.md and "
                                                                       f"{what}.")),
                "players": (str, typer.Option(players, help="Seat counts, comma-separated."))}
     if variants is not None:
         options["variants"] = (str, typer.Option(variants, help="Board variants, comma-separated."))
+    options |= {"seed": (int, typer.Option(0, help="Seed of the deals.")),
+                "workers": (int, typer.Option(2, help="Worker processes.")),
+                "progress": (bool, typer.Option(True))}
     return option_group(GRID, options, _grid)
 
 
@@ -62,7 +74,8 @@ def _at_least_one(**counts: int) -> None:
     """ConfigError unless every count is at least 1 (the message names them all)."""
     if min(counts.values()) < 1:
         names = [f"--{name.replace('_', '-')}" for name in counts]
-        raise ConfigError(f"{', '.join(names[:-1])} and {names[-1]} must be at least 1")
+        listed = f"{', '.join(names[:-1])} and {names[-1]}" if len(names) > 1 else names[0]
+        raise ConfigError(f"{listed} must be at least 1")
 
 
 @study_app.command("die-sechste")
@@ -72,24 +85,18 @@ def study_die_sechste(
     heuristic_games: int = typer.Option(400, help="Games per cell with the heuristic table."),
     mcs_games: int = typer.Option(40, help="Games per cell with the mcs table."),
     mcs: str = typer.Option("mcs:rollouts=30", help="The search player's spec."),
-    seed: int = SEED,
-    workers: int = WORKERS,
-    progress: bool = PROGRESS,
 ) -> None:
     """Card game only: Die Sechste next to the classic game (points, game length, rule frequencies, seat position)."""
     from agents.registry import make_agent
     from experiments.studies.die_sechste import DIE_SECHSTE_STUDY, StudyConfig
 
     GameOptions.given("cards", variant="die-sechste").check(grid.counts)
-    _at_least_one(heuristic_games=heuristic_games, mcs_games=mcs_games, workers=workers)
+    _at_least_one(heuristic_games=heuristic_games, mcs_games=mcs_games)
     make_agent(mcs)
-    out = grid.out
-    DIE_SECHSTE_STUDY.run(StudyConfig(grid.counts, heuristic_games, mcs_games, mcs, seed), out, workers=workers,
-                          progress=progress)
-    typer.echo(f"report: {out}/report.md  plots: {out}/points_and_length.png, twin_rules.png, seat_position.png")
+    grid.run(DIE_SECHSTE_STUDY, StudyConfig(grid.counts, heuristic_games, mcs_games, mcs, grid.seed),
+             f"plots: {grid.out}/points_and_length.png, twin_rules.png, seat_position.png")
 
 
-# Alike by design (repeated-code scan): a study command is typer options, their checks, the run and where it wrote.
 @study_app.command("board")
 @grid_options("study-board", "2,3,4,5,6", "basic,luck")
 def study_board(
@@ -99,20 +106,16 @@ def study_board(
     search: str = SEARCH,
     layout: Optional[str] = typer.Option(None, help="The board: a shipped layout's name or a TOML/JSON file "
                                                     "(default: the variant's side's shipped board)."),
-    seed: int = SEED,
-    workers: int = WORKERS,
-    progress: bool = PROGRESS,
 ) -> None:
     """Board game only: points per seat, field kinds per game, luck cards, play-two turns."""
     from agents.registry import make_agent
     from experiments.studies.board import BOARD_STUDY, BoardStudyConfig
 
     grid.check("board", layout=layout)
-    _at_least_one(random_games=random_games, search_games=search_games, workers=workers)
+    _at_least_one(random_games=random_games, search_games=search_games)
     make_agent(search, "board")
-    config = BoardStudyConfig(grid.counts, grid.variants, random_games, search_games, search, layout, seed)
-    BOARD_STUDY.run(config, grid.out, workers=workers, progress=progress)
-    typer.echo(f"report: {grid.out}/report.md  plot: {grid.out}/board_numbers.png")
+    config = BoardStudyConfig(grid.counts, grid.variants, random_games, search_games, search, layout, grid.seed)
+    grid.run(BOARD_STUDY, config, f"plot: {grid.out}/board_numbers.png")
 
 
 @study_app.command("board-skill")
@@ -123,9 +126,6 @@ def study_board_skill(
     search: str = SEARCH,
     opponents: str = typer.Option("random,board-safe", help="The opponents' specs, comma-separated: a table of "
                                   "each (e.g. ppo: the variant's shipped network)."),
-    seed: int = SEED,
-    workers: int = WORKERS,
-    progress: bool = PROGRESS,
 ) -> None:
     """Board game only: does the professional side reward skill? One searcher against tables of random, heuristic
     (or any) opponents."""
@@ -133,12 +133,11 @@ def study_board_skill(
     from experiments.studies.board_skill import SKILL_STUDY, SkillStudyConfig
 
     grid.check("board")
-    _at_least_one(games=games, workers=workers)
+    _at_least_one(games=games)
     kinds = [o.strip() for o in opponents.split(",") if o.strip()]
     if not kinds or search in kinds or len(set(kinds)) < len(kinds):
         raise ConfigError(f"--opponents {opponents!r}: one or more specs, each once, none the searcher's ({search!r})")
     for spec in [search, *kinds]:
         make_agent(spec, "board")
-    SKILL_STUDY.run(SkillStudyConfig(grid.counts, grid.variants, games, search, kinds, seed), grid.out,
-                    workers=workers, progress=progress)
-    typer.echo(f"report: {grid.out}/report.md  plot: {grid.out}/board_skill.png")
+    grid.run(SKILL_STUDY, SkillStudyConfig(grid.counts, grid.variants, games, search, kinds, grid.seed),
+             f"plot: {grid.out}/board_skill.png")
