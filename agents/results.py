@@ -33,7 +33,6 @@ class AgentResult:
     name: str
     seats: int  # seats it held at the table
     points_per_round: float
-    # Plain result fields (the scan pairs them with training/labels.py's by shape alone).
     points_ci: float
     win_share: float
     win_ci: float
@@ -69,8 +68,9 @@ class MatchResult:
     variant: str = "classic"
     score_unit: str = "bullheads"
     utility: int = -1
-    notes: list = field(default_factory=list)  # lines shown under the table (forfeits of external bots)
+    notes: list = field(default_factory=list)  # lines shown under the table (forfeits, time budgets)
     labels: dict = field(default_factory=dict)  # spec -> what the table calls it (agent_labels); missing: the spec
+    budgets: list = field(default_factory=list)  # agents playing to a time budget: budget_figures
 
     def __str__(self) -> str:
         return format_table(self)  # the Python API prints the table the CLI prints
@@ -80,7 +80,7 @@ class MatchResult:
                 "deals": self.deals, "games": self.games, "rounds": self.rounds,
                 "seconds": round(self.seconds, 2), "score_unit": self.score_unit, "utility": self.utility,
                 "agents": [a.as_dict() | {"name": self.labels.get(a.name, a.name), "spec": a.name} for a in self.agents],
-                "notes": list(self.notes)}
+                "notes": list(self.notes), "budgets": list(self.budgets)}
 
 
 def ranked(results: list[AgentResult], utility: int = -1) -> list[AgentResult]:
@@ -195,3 +195,33 @@ def forfeit_notes(rows: list[dict], results: list[AgentResult], agents: dict | N
         notes.append(f"FORFEITS {name}: {n} of {decisions.get(name, n)} decisions played as its lowest legal "
                      f"action" + (f" ({why})" if why else ""))
     return notes
+
+
+def budget_figures(agents: dict, labels: dict | None = None) -> list[dict]:
+    """The CPU record of every agent that plays to a time budget (its `budget`, e.g.
+    `guided:ms=N`, agents/cards/budget.py) over its decisions in this process: N, the mean
+    CPU milliseconds a decision, the worst call's (a call: one `act` over all the agent's
+    games at once; its mean a decision), that of the worst call but the first (which pays
+    for the network's first runs), in ms and in N. None for agents whose games were
+    played in other processes (their budgets stayed there)."""
+    figures = []
+    for spec, agent in agents.items():
+        budget = getattr(agent, "budget", None)
+        if budget is None or not getattr(budget, "decisions_total", 0):
+            continue
+        mean = 1000.0 * budget.seconds_total / budget.decisions_total
+        worst, later = max(budget.spent), max(budget.spent[1:], default=0.0)
+        figures.append({"spec": spec, "name": (labels or {}).get(spec, spec), "ms": budget.ms,
+                        "cpu_ms_mean": round(mean, 2), "cpu_ms_worst": round(worst, 2),
+                        "cpu_ms_worst_after_first": round(later, 2), "mean_n": round(mean / budget.ms, 3),
+                        "worst_n": round(worst / budget.ms, 3), "calls": len(budget.spent),
+                        "decisions": budget.decisions_total})
+    return figures
+
+
+def budget_notes(figures: list[dict]) -> list[str]:
+    """One line under the table per budgeted agent (`budget_figures`)."""
+    return [f"BUDGET {f['name']}: {f['cpu_ms_mean']:.1f} ms of CPU a decision ({f['mean_n']:.2f} N, N = "
+            f"{f['ms']:g} ms), the worst call {f['cpu_ms_worst']:.1f} ({f['worst_n']:.2f} N; "
+            f"after the first {f['cpu_ms_worst_after_first']:.1f}), {f['decisions']} decisions in {f['calls']} calls"
+            for f in figures]

@@ -45,12 +45,12 @@ class LabelBatch:
     round's end), ret_game (N,) float32 (to the game's end), players (N,) int8 (the table
     size)."""
 
-    obs: NDArray
-    mask: NDArray
-    q: NDArray
-    ret: NDArray
-    ret_game: NDArray
-    players: NDArray
+    obs: NDArray[np.float16]
+    mask: NDArray[np.bool_]
+    q: NDArray[np.float32]
+    ret: NDArray[np.float32]
+    ret_game: NDArray[np.float32]
+    players: NDArray[np.int8]
 
     def __len__(self) -> int:
         return len(self.ret)
