@@ -64,6 +64,7 @@ CASES = [
     ("study die-sechste --players a,b", "--players must list seat counts"),
     ("study die-sechste --mcs foo", "unknown agent 'foo'"),
     ("study die-sechste --heuristic-games 0", "must be at least 1"),
+    ("study board-skill --workers 0", "--workers must be at least 1"),
     ("study board --players 9", "players must be 2..6"),
     ("study board --layout nope", "a layout is a .toml or .json file or a shipped name"),
     ("study board --search lowest", "agent 'lowest' plays cards, not 'board'"),
