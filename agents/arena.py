@@ -24,7 +24,7 @@ from sixnimmt_env.core.records import write_record
 from sixnimmt_env.core.rng import game_seeds
 
 from .checks import blame_illegal, checked_actions
-from .results import MatchResult, agent_labels, forfeit_notes, summarize
+from .results import MatchResult, agent_labels, budget_figures, budget_notes, forfeit_notes, summarize
 
 # (spec, game kind) -> agent: the agents this process's work units play with (match and
 # tournament units, `shared=True`): a model loads once per process, a cmd: bot runs once. A
@@ -285,9 +285,12 @@ def _run_built(specs, names, agents, game, deals, seed, records_dir, progress, c
             write_record(rec, out / f"game-{g:05d}.json")
     info = game.info
     results = summarize(rows, act_time, decisions)
+    labels = agent_labels(names, agents, shipped_names())
+    budgets = budget_figures(agents, labels)  # (time-budgeted agents: their CPU a decision)
     return MatchResult(results, deals, len(rows), sum(r["rounds"] for r in rows), game.rules.to_dict(), seed, seconds,
                        game=info.game, variant=info.variant, score_unit=info.score_unit, utility=info.utility,
-                       notes=forfeit_notes(rows, results, agents), labels=agent_labels(names, agents, shipped_names()))
+                       notes=forfeit_notes(rows, results, agents) + budget_notes(budgets), labels=labels,
+                       budgets=budgets)
 
 
 def shipped_names() -> frozenset[str]:

@@ -126,3 +126,25 @@ def test_a_budget_is_given_alone():
             make_agent(spec, game="cards")
     with pytest.raises(ConfigError, match="ms must be > 0"):
         make_agent("guided:ms=-5", game="cards")
+
+
+def test_match_reports_a_budgeted_agents_cpu_a_decision():
+    """`sixnimmt match` gives each time-budgeted agent's own CPU record (the figure a
+    report's budget rows pick), and a line under its table."""
+    import json
+    import subprocess
+    import sys
+
+    from agents.results import budget_notes
+    proc = subprocess.run([sys.executable, "-m", "experiments.cli", "match", "--agents", "guided:ms=5,random",
+                           "--games", "1", "--max-rounds", "1", "--json", "--no-progress"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    [figure] = data["budgets"]
+    assert figure["spec"] == "guided:ms=5" and figure["ms"] == 5
+    guided = next(a for a in data["agents"] if a["spec"] == "guided:ms=5")
+    assert figure["decisions"] == guided["decisions"] >= 20  # every decision (2 rotations x 10 turns, and rows)
+    assert 0 < figure["cpu_ms_mean"] <= figure["cpu_ms_worst"]
+    assert figure["mean_n"] == pytest.approx(figure["cpu_ms_mean"] / 5, abs=0.01)
+    assert budget_notes([figure])[0] in data["notes"]
