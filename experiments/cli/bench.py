@@ -129,6 +129,8 @@ def bench_serve_cmd(
     tables: int = typer.Option(0, help="Then this many one-round tables at once, each two scripted people and "
                                        "the --table-agents, the database on (0: none)."),
     table_agents: str = typer.Option("random,random", help="The agents of every table of --tables."),
+    think_ms: float = typer.Option(0.0, help="How long each scripted person of --tables takes to answer, in ms "
+                                             "(times 0.5..1.5 at random; 0: at once, the most load)."),
     seed: int = SEED,
     as_json: bool = AS_JSON,
 ) -> None:
@@ -140,7 +142,7 @@ def bench_serve_cmd(
         raise ConfigError("--moves and --games must be >= 1, --tables >= 0")
     result = bench_serve(moves, games, [s.strip() for s in opponents.split(",")], seed)
     if tables:
-        result["tables"] = bench_tables(tables, [s.strip() for s in table_agents.split(",")], seed)
+        result["tables"] = bench_tables(tables, [s.strip() for s in table_agents.split(",")], seed, think_ms)
     if as_json:
         typer.echo(json.dumps(result))
         return
@@ -152,7 +154,8 @@ def bench_serve_cmd(
                f"p90 {cc['p90_ms']:.1f} ms")
     if tables:
         t = result["tables"]
-        typer.echo(f"{t['tables']} tables at once (2 people + {table_agents}, database on): {t['finished']} finished, "
+        typer.echo(f"{t['tables']} tables at once (2 people answering after {think_ms:g} ms + {table_agents}, database on): "
+                   f"{t['finished']} finished, "
                    f"{t['errors']} errors, {t['answers']} answers in {t['seconds']:.1f} s = {t['answers_per_s']:.1f}/s; "
                    f"a person's answer: median {t['median_ms']:.1f} ms, p90 {t['p90_ms']:.1f} ms, p99 {t['p99_ms']:.1f} ms")
 
@@ -220,9 +223,12 @@ def bench_learner_cmd(
             typer.echo(json.dumps(r))
         return
     for r in results:
-        typer.echo(f"{r['recipe']:>11}  {r['game']} {r['variant']}  {r['learner']:>3} learner  "
-                   f"{r['samples_per_s']:>9,.0f} samples/s  ({r['samples']:,} samples in {r['seconds']} s, "
-                   f"{r['slots']} slots, {r['n_epochs']} epochs, minibatch {r['batch_size']})")
-    by = {r["recipe"]: r["samples_per_s"] for r in results}
-    if len(by) == 2 and by.get("2026-12-06"):
-        typer.echo(f"ratio default / 2026-12-06: {by['default'] / by['2026-12-06']:.1f}x")
+        typer.echo(f"{r['recipe']:>11}  {r['game']} {r['variant']}  {r['learner']:>3} learner, {r['policy']}  "
+                   f"{r['samples_per_s']:>9,.0f} samples/s, {r['samples_per_cpu_s']:,.0f} a CPU second  "
+                   f"({r['samples']:,} samples in {r['seconds']} s, {r['slots']} slots, {r['n_epochs']} epochs, "
+                   f"minibatch {r['batch_size']})")
+    by = {r["recipe"]: r for r in results}
+    if len(by) == 2 and by.get("2026-12-06", {}).get("samples_per_s") and by["2026-12-06"]["samples_per_cpu_s"]:
+        new, old = by["default"], by["2026-12-06"]
+        typer.echo(f"ratio default / 2026-12-06: {new['samples_per_s'] / old['samples_per_s']:.1f}x "
+                   f"({new['samples_per_cpu_s'] / old['samples_per_cpu_s']:.1f}x a CPU second)")

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import json
 import os
+import random
 import socket
 import statistics
 import subprocess
@@ -136,9 +137,10 @@ def bench_serve(moves: int = 60, games: int = 20, opponents: list[str] | None = 
                            "max_ms": conc["max"]}}
 
 
-async def _person(ws, times: list, counts: dict) -> None:
-    """One scripted person at a table: the first legal action at each turn; the time from
-    each answer to the server's first message after it (the answer to the move)."""
+async def _person(ws, times: list, counts: dict, think: float = 0.0, rng=None) -> None:
+    """One scripted person at a table: the first legal action at each turn, after `think`
+    seconds (times 0.5..1.5 at random: people do not answer in step); the time from each
+    answer to the server's first message after it (the answer to the move)."""
     sent, answered = None, -1
     while True:
         msg = json.loads(await ws.recv())
@@ -153,13 +155,15 @@ async def _person(ws, times: list, counts: dict) -> None:
             return
         if msg["type"] == "turn" and msg["decision"] != answered:
             answered = msg["decision"]
+            if think:
+                await asyncio.sleep(think * rng.uniform(0.5, 1.5))
             sent = time.perf_counter()
             await ws.send(json.dumps({"type": "act", "id": msg["id"], "action": msg["legal"][0],
                                       "decision": msg["decision"], "token": ws.token}))
             counts["answers"] += 1
 
 
-async def _table(url: str, new: dict, times: list, counts: dict) -> None:
+async def _table(url: str, new: dict, times: list, counts: dict, think: float = 0.0) -> None:
     """One table of two scripted people and the agents of `new`, played to its end."""
     from websockets.asyncio.client import connect
 
@@ -173,15 +177,19 @@ async def _table(url: str, new: dict, times: list, counts: dict) -> None:
         await b.send(json.dumps({"type": "join", "id": joined["id"], "name": "B"}))
         joined_b = json.loads(await b.recv())
         a.token, b.token = joined["token"], joined_b["token"]
-        await asyncio.gather(_person(a, times, counts), _person(b, times, counts))
+        rng = random.Random(new.get("seed"))
+        await asyncio.gather(_person(a, times, counts, think, rng), _person(b, times, counts, think, rng))
 
 
-def bench_tables(tables: int = 50, agents: list[str] | None = None, seed: int = 0) -> dict:
+def bench_tables(tables: int = 50, agents: list[str] | None = None, seed: int = 0, think_ms: float = 0.0) -> dict:
     """`tables` one-round tables at once, each two scripted people and two agents, with the
-    database on: person answers a second, and the answer's latency (median, p90, p99)."""
+    database on: person answers a second, and the answer's latency (median, p90, p99).
+    `think_ms`: how long a scripted person takes to answer (0: at once, the server's most)."""
     agents = agents or ["random", "random"]
     if not 1 <= tables <= 1000:
         raise ConfigError("--tables must be 1..1000")
+    if not 0 <= think_ms <= 60_000:
+        raise ConfigError("--think-ms must be 0..60000")
     new = {"type": "table", "game": "cards", "players": 2 + len(agents), "seats": ["person", "person", *agents],
            "options": {"max_rounds": 1}, "name": "A", "turn_seconds": 600}
     counts = {"finished": 0, "errors": 0, "answers": 0}
@@ -192,12 +200,13 @@ def bench_tables(tables: int = 50, agents: list[str] | None = None, seed: int = 
         asyncio.run(_table(url, dict(new, seed=seed + 10_000), [], dict(counts)))  # warm-up: imports, first agents
 
         async def many():
-            await asyncio.gather(*(_table(url, dict(new, seed=seed + 1 + t), times, counts) for t in range(tables)))
+            await asyncio.gather(*(_table(url, dict(new, seed=seed + 1 + t), times, counts, think_ms / 1000)
+                                   for t in range(tables)))
         start = time.perf_counter()
         asyncio.run(many())
         seconds = time.perf_counter() - start
     ordered = sorted(times) or [float("nan")]
-    return {"tables": tables, "agents": agents, "finished": counts["finished"] // 2, "errors": counts["errors"],
+    return {"tables": tables, "agents": agents, "think_ms": think_ms, "finished": counts["finished"] // 2, "errors": counts["errors"],
             "answers": counts["answers"], "seconds": seconds, "answers_per_s": counts["answers"] / seconds,
             "median_ms": statistics.median(ordered), "p90_ms": ordered[int(0.9 * (len(ordered) - 1))],
             "p99_ms": ordered[int(0.99 * (len(ordered) - 1))], "max_ms": ordered[-1]}

@@ -90,6 +90,8 @@ class TableSession(WebSession):
         self.decision, self.journal, self.saved_steps, self.dirty = 0, [], 0, False
         self._agents_next, self._by_seat, self.audit = None, {}, None
         self._views: dict = {}  # seat -> its table view of the current state (cleared by every step)
+        self._asked: dict = {}  # seat -> the decision its pages were last sent a `turn` for
+        self._now: dict = {}  # what the current state says (legal actions, who acts): cleared by every step
         import threading
         self.lock = threading.Lock()
         self.last_used = time.monotonic()
@@ -156,14 +158,14 @@ class TableSession(WebSession):
             raise IllegalActionError("the game starts once every person's seat is taken")
         if isinstance(decision, bool) or decision != self.decision:
             raise IllegalActionError(f"stale decision {decision!r}: the game is at decision {self.decision}")
-        if seat in self.submitted or not bool(self.game.to_act(self.state)[seat, 0]):
+        if seat in self.submitted or not self._to_act()[seat]:
             raise IllegalActionError("it is not your turn to answer")
         legal = self._legal(seat)
         if isinstance(action, bool) or not isinstance(action, int) or action not in legal:
             raise IllegalActionError(f"{str(action)[:20]} is not legal now; legal: "
                                      + ", ".join(self.game.describe_action(a) for a in legal))
         self.submitted[seat], self.dirty = action, True
-        return self._run_table()
+        return self._run_table(repeat=False)
 
     def clock_ran_out(self) -> dict:
         """The turn clock ran out: each person still to answer gets their lowest legal
@@ -177,10 +179,20 @@ class TableSession(WebSession):
         return self._run_table()
 
     def _legal(self, seat: int) -> list[int]:
-        return np.flatnonzero(self.game.view(self.state, [seat], [0]).action_mask()[0]).tolist()
+        """`seat`'s legal actions now (kept until the next step: asked several times an answer)."""
+        key = ("legal", seat)
+        if key not in self._now:
+            self._now[key] = np.flatnonzero(self.game.view(self.state, [seat], [0]).action_mask()[0]).tolist()
+        return self._now[key]
+
+    def _to_act(self) -> list[bool]:
+        """Per seat, whether it acts now (kept until the next step)."""
+        if "to_act" not in self._now:
+            self._now["to_act"] = self.game.to_act(self.state)[:, 0].tolist()
+        return self._now["to_act"]
 
     def _waiting_seats(self) -> list[int]:
-        to_act = self.game.to_act(self.state)[:, 0]
+        to_act = self._to_act()
         return [s for s in self.people if to_act[s] and s not in self.submitted]
 
     # ------------------------------------------------------------------ the loop
@@ -193,8 +205,10 @@ class TableSession(WebSession):
                 actions[seat, 0] = self.agents[spec].act(view, self.rng)[0]
         return actions
 
-    def _run_table(self) -> dict:
-        """Step while nobody needs to be asked; messages by seat, ending where each waits."""
+    def _run_table(self, repeat: bool = True) -> dict:
+        """Step while nobody needs to be asked; messages by seat, ending where each waits.
+        `repeat=False` (an answer): a seat still asked the question it was last sent gets
+        nothing (its page shows that question; its clock has not changed)."""
         self._by_seat = {s: [] for s in self.listening()}
         while not self._over():
             if self._agents_next is None:
@@ -212,7 +226,10 @@ class TableSession(WebSession):
             self.decision += 1
             self._step(self.state, actions, self.recorder)
         self.deadline = None if self._over() else (self.deadline or time.monotonic() + self.turn_seconds)
+        waiting = self._waiting_seats() if self.started() else []
         for seat in self._by_seat:
+            if not repeat and not self._by_seat[seat] and seat in waiting and self._asked.get(seat) == self.decision:
+                continue
             self._by_seat[seat].append(self._waiting_for(seat))
         return self._by_seat
 
@@ -223,7 +240,7 @@ class TableSession(WebSession):
         """A step: its `step` message for each seat a page listens at (the others' when asked)."""
         self.state = after
         self.deadline = None  # a new step: a new clock
-        self._views = {}
+        self._views, self._now = {}, {}
         shown = StepShown(before, after, events, self._actions)
         self.shown.append(shown)
         for seat in self._by_seat:
@@ -257,7 +274,8 @@ class TableSession(WebSession):
                                "totals": [int(t) for t in self.game.totals(self.state)[:, 0]],
                                "seed": str(self.seed), "record": f"/api/games/{self.id}/record"})
         waiting = self._waiting_seats() if self.started() else []
-        if seat in waiting:
+        if seat in waiting:  # made only for the pages at `seat` (all of them, or one joining with a snapshot)
+            self._asked[seat] = self.decision
             return self._made({"type": "turn", "seat": seat, "table": table, "decision": self.decision,
                                "legal": self._legal(seat), "seconds_left": left})
         who = [self.people[s] for s in waiting] or [f"seat {s + 1}" for s, n in self.people.items() if n is None]

@@ -178,17 +178,19 @@ def test_bench_serve_measures_tables_of_two_people(tmp_path):
 
     from experiments.serve.bench import ROOT
     out = subprocess.run([sys.executable, "-m", "experiments.cli", "bench", "serve", "--moves", "1", "--games", "1",
-                          "--opponents", "random,random,random", "--tables", "2", "--json"],
+                          "--opponents", "random,random,random", "--tables", "2", "--think-ms", "5", "--json"],
                          cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-500:]
     tables = json.loads(out.stdout)["tables"]
     assert tables["finished"] == 2 and tables["errors"] == 0 and tables["answers"] >= 2 * 2 * 9
+    assert tables["think_ms"] == 5
 
 
 @pytest.mark.parametrize("game", ["cards", "board"])
 def test_where_a_table_waits_is_the_last_step_view_without_its_events(game):
     """tables.py builds a seat's view once per step and shows where the table waits from
-    it, less its events: that must be the view `table_view` gives of the state itself."""
+    it, less its events: that must be the view `table_view` gives of the state itself. A
+    person's answer sends nothing to a seat still asked the question it was sent."""
     from experiments.serve.allowed import AllowList
     from experiments.serve.tables_app import table_of, table_params
 
@@ -196,10 +198,18 @@ def test_where_a_table_waits_is_the_last_step_view_without_its_events(game):
                            "seats": ["person", "person", "random", "random"]}, AllowList())
     session = table_of(params)
     session.join("Ada")
+    session.listeners = {"page a": 0}  # as the server: each page listens once it has its snapshot
     session.join("Bob")
+    session.snapshot_for(1)
+    session.snapshot_for(None)
     session.listeners = {"page a": 0, "page b": 1, "watcher": None}
     for _ in range(12):
-        for seat in session._waiting_seats():
+        if session.over():
+            break
+        first, *others = session._waiting_seats()
+        by_seat = session.answer(first, session._legal(first)[0], session.decision)
+        for seat in others:  # still asked the question it was sent: nothing new for it
+            assert by_seat[seat] == [] and by_seat[first][-1]["type"] == "watch"
             by_seat = session.answer(seat, session._legal(seat)[0], session.decision)
         assert set(by_seat) == {0, 1, None} and session.shown[-1].after is session.state
         for seat in (0, 1, None):
