@@ -131,7 +131,7 @@ class FitOptions:
             raise ConfigError(f"learning_rate must be a positive number, got {self.learning_rate}")
         for option, most in (("batch_size", MAX_SIZES["batch_size"]), ("torch_threads", MAX_SIZES["torch_threads"])):
             if not 1 <= getattr(self, option) <= most:
-                raise ConfigError(f"{option} must be in 1..{most}, got {getattr(self, option)}")
+                raise ConfigError(f"{option} must be at least 1 and at most {most}, got {getattr(self, option)}")
 
 
 @dataclass(frozen=True)
