@@ -39,7 +39,8 @@ MAX_WIDTH, MAX_LAYERS, MAX_OBS, MAX_ACTIONS = 8192, 16, 1 << 20, 1 << 16
 SCORER_KEYS = {"n_ids", "offsets", "context", "hidden"}  # the card scorer's (agents/cards/policy.py)
 SCORER_OPTIONAL = {"attention"}  # its encoder over the card and row tokens
 TILE_SCORER_KEYS = {"tile_slots", "context", "hidden"}  # the board's tile scorer (agents/board/policy.py)
-TILE_SCORER_OPTIONAL = {"options", "luck_options"}  # its option rows (the pro side; the luck questions)
+TILE_SCORER_OPTIONAL = {"options", "luck_options", "encoder", "table"}  # its option rows (the pro side; the
+# luck questions); encoder "tile-set" with its table's parts: the lean board network (agents/board/tile_set.py)
 
 
 class PolicyModel:
@@ -167,6 +168,9 @@ def network_parameters(obs_dim: int, n_actions: int, kwargs: dict) -> int:
     if arch is None:
         arch = {"pi": [64, 64], "vf": [64, 64]}  # SB3's default for an MLP policy
     pi, vf = (arch.get("pi", []), arch.get("vf", [])) if isinstance(arch, dict) else (arch, arch)
+    if kwargs.get("encoder") is not None:  # tile-set: two encoders (actor, critic) over the table's parts
+        table = sum(width for _, width in kwargs["table"])
+        return 2 * _dense([table, kwargs["context"][0]]) + _dense(list(kwargs["hidden"]))
     count = _dense([obs_dim, *pi]) + _dense([obs_dim, *vf]) + (vf[-1] if vf else obs_dim) + 1
     if SCORER_KEYS & set(kwargs) or "tile_slots" in kwargs:  # the scorer replaces the action head
         count += _dense([obs_dim, *kwargs["context"]]) + _dense(list(kwargs["hidden"]))
@@ -184,7 +188,10 @@ def _build(obs_dim: int, n_actions: int, kwargs: dict):
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
     cls = MaskableActorCriticPolicy
-    if "tile_slots" in kwargs:
+    if "tile_slots" in kwargs and "encoder" in kwargs:
+        from .board.tile_set import TileSetPolicy
+        cls = TileSetPolicy
+    elif "tile_slots" in kwargs:
         from .board.policy import TileScorerPolicy
         cls = TileScorerPolicy
     elif SCORER_KEYS & set(kwargs):
@@ -221,7 +228,7 @@ def _architecture(data: dict, path: Path) -> tuple[int, int, dict]:
         if not (set(kwargs) - {"net_arch"} - TILE_SCORER_OPTIONAL == TILE_SCORER_KEYS and _pair(slots, shape[0])
                 and (options is None or _pair(options, shape[0]))
                 and _layers(kwargs["context"]) and _layers(kwargs["hidden"]) and kwargs["context"]
-                and kwargs["hidden"]):
+                and kwargs["hidden"] and _tile_set_ok(kwargs, shape[0])):
             raise bad("tile-scorer options out of range")
         from .board.policy import KL, KO, K, luck_rows_ok, option_rows_ok
         if slots[0] + slots[1] * K > shape[0]:
@@ -246,6 +253,16 @@ def _architecture(data: dict, path: Path) -> tuple[int, int, dict]:
         if set(offsets) != {"hand_slots", *ROW_INPUTS}:
             raise bad("card-scorer offsets of other fields")
     return shape[0], n, kwargs
+
+
+def _tile_set_ok(kwargs: dict, obs_dim: int) -> bool:
+    """Whether the tile-set options are absent (a tile scorer) or whole: encoder "tile-set"
+    and a table of at most 64 [offset, width] parts inside the observation."""
+    if "encoder" not in kwargs and "table" not in kwargs:
+        return True
+    table = kwargs.get("table")
+    return (kwargs.get("encoder") == "tile-set" and isinstance(table, list) and 1 <= len(table) <= 64
+            and all(_pair(part, obs_dim) and part[0] + part[1] <= obs_dim for part in table))
 
 
 def _pair(value, most: int) -> bool:

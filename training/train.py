@@ -58,6 +58,9 @@ def new_model(cfg: TrainConfig, env=None, *, num_games: int | None = None, tenso
         if cfg.policy == "card-scorer":
             from agents.cards.policy import CardScorerPolicy as policy
             from agents.cards.policy import scorer_kwargs
+        elif cfg.policy == "tile-set":  # the board's lean network (issue 59)
+            from agents.board.tile_set import TileSetPolicy as policy
+            from agents.board.tile_set import tile_set_kwargs as scorer_kwargs
         else:
             from agents.board.policy import TileScorerPolicy as policy
             from agents.board.policy import tile_scorer_kwargs as scorer_kwargs
