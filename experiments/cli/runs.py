@@ -1,4 +1,4 @@
-"""Commands that start or finish training runs: train, imitate, sweep."""
+"""Commands that start or finish training runs: train, imitate, distill, sweep, gate."""
 
 from __future__ import annotations
 
@@ -137,3 +137,40 @@ def sweep(
         raise ConfigError("--workers must be at least 1")
     target = run_sweep(file, runs_dir, resume=resume, address=address, num_cpus=workers, progress=progress)
     typer.echo(f"summary: {target}/summary.md, summary.csv, curves.png")
+
+
+@app.command()
+def gate(
+    run: Path = typer.Argument(..., help="A training run's directory (runs/<name>/): its snapshots are the candidates."),
+    reference: str = typer.Option("ppo", help="The network a snapshot must beat head to head (default the shipped one)."),
+    field: str = typer.Option("mcs:rollouts=100:batched=true", help="The fixed field a snapshot must not fall behind on."),
+    choose_seed: int = typer.Option(777, help="Seed of the deals that choose the snapshot."),
+    choose_deals: int = typer.Option(400, help="Choosing deals head to head (each in every seat rotation)."),
+    choose_field_deals: int = typer.Option(300, help="Choosing deals against the field."),
+    report_seed: int = typer.Option(2026, help="Seed of the deals that report the chosen one (not the choosing seed)."),
+    report_deals: int = typer.Option(1500, help="Reporting deals of each head-to-head table."),
+    report_field_deals: int = typer.Option(1500, help="Reporting deals against the field."),
+    last: int = typer.Option(0, help="Only the newest N snapshots (0: all)."),
+    out: Optional[Path] = typer.Option(None, help="Write the record as JSON here and the tables as Markdown beside "
+                                                  "it (.md); default runs/<name>/gate.json."),
+) -> None:
+    """Choose a training run's snapshot on one seed's deals and report it on another's: both head-to-head
+    tables and the field's (training/gate.py); prints the tables and a verdict, promote or keep."""
+    import json
+
+    from training.gate import GatePlan, markdown
+    from training.gate import gate as run_gate
+
+    plan = GatePlan(reference=reference, field=field, choose_seed=choose_seed, choose_deals=choose_deals,
+                    choose_field_deals=choose_field_deals, report_seed=report_seed, report_deals=report_deals,
+                    report_field_deals=report_field_deals, last=last)
+    out = out or run / "gate.json"
+    record = run_gate(run, plan)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(record, indent=1) + "\n")
+        out.with_suffix(".md").write_text(markdown(record) + "\n")
+    except OSError as e:
+        raise ConfigError(f"cannot write {out}: {e.strerror or e}") from None
+    typer.echo(markdown(record))
+    typer.echo(f"record: {out} and {out.with_suffix('.md')}")
