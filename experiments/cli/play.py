@@ -48,12 +48,28 @@ def play(
     hints: bool = typer.Option(False, help="Before each decision, show what mcs would choose and its mean "
                                            "points per choice."),
     record: Optional[Path] = typer.Option(None, help="Write the game record (JSON) here, also when stopped early."),
+    join: Optional[str] = typer.Option(None, "--join", help="Instead: take a free seat at a table `sixnimmt serve` "
+                                                           "holds, by the link its page shares "
+                                                           "(http://HOST:PORT/?table=ID)."),
+    name: Optional[str] = typer.Option(None, help="With --join: the name the others see (default: guest)."),
+    seat: Optional[int] = typer.Option(None, help="With --join: the seat to take (from 1; default: the first free)."),
 ) -> None:
     """Play a game in the terminal against agents: you are seat 1, the agents 2.. (cards or board).
 
     Ctrl-C (or typing quit) stops the game; the turns completed so far are still saved
     when a record file is given. Exit 0 when the game ends or you quit, 130 after Ctrl-C.
+    With --join, a seat at a served table (the others people or agents, the server's
+    turn clock): exit 0 when the game ends or you leave, 2 when the link, the server or
+    a message from it is refused (one line), 130 after Ctrl-C.
     """
+    if join is not None:
+        if opponents is not None or seed is not None or hints or record is not None:
+            raise ConfigError("--join plays the served table's game: --opponents, --seed, --hints and --record "
+                              "are the table's (its record: the page's link when the game is over)")
+        _join_table(join, name, seat)
+        return
+    if name is not None or seat is not None:
+        raise ConfigError("--name and --seat are for --join (a served table)")
     import secrets
     import signal
     import sys
@@ -94,6 +110,27 @@ def play(
     _keep_record(result, record)
     if result.interrupted:
         raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _join_table(url: str, name: Optional[str], seat: Optional[int]) -> None:
+    """`play --join`: a seat at a served table in the terminal (experiments/play/join.py)."""
+    import signal
+    import sys
+
+    from rich.console import Console
+
+    from experiments.play.join import JoinedTable
+    from experiments.serve.setup import person_name
+
+    if seat is not None and not 1 <= seat <= 16:
+        raise ConfigError(f"--seat must be 1..16, got {seat}")
+    if sys.stdin.isatty():  # as play: Ctrl-C stops, also when started with SIGINT ignored
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    console = Console(highlight=False)
+    table = JoinedTable(url, person_name(name), seat, console, console.input)
+    over = table.play()
+    if over is not None and isinstance(over.get("record"), str):
+        console.print(f"The game's record: {table.origin}{over['record']} (sixnimmt replay FILE checks it)")
 
 
 def _keep_record(result, record: Optional[Path]) -> None:

@@ -61,10 +61,11 @@ def cards_text(cards: Iterable[dict]) -> Text:
 
 class TableRenderer:
     """Prints table views to `console`; `names` are the seats' names by absolute seat,
-    `bulls_word` what the number under a card counts (the page's `penaltyUnit`)."""
+    `bulls_word` what the number under a card counts (the page's `penaltyUnit`), `person`
+    the seat whose log lines read in the second person (a joined table's may not be 0)."""
 
-    def __init__(self, console: Console, names: Sequence[str], bulls_word: str = "bullheads"):
-        self.console, self.names, self.bulls_word = console, list(names), bulls_word
+    def __init__(self, console: Console, names: Sequence[str], bulls_word: str = "bullheads", person: int = PERSON):
+        self.console, self.names, self.bulls_word, self.person = console, list(names), bulls_word, person
         self.info_shown: set[str] = set()
         self.heading: str | None = None
 
@@ -176,7 +177,7 @@ class TableRenderer:
             line.append(f"{self.names[item['seat']]} ")
         for c in item.get("cards") or []:
             line.append_text(cell_text(c)).append(" ")
-        text = second_person(item["text"]) if item.get("seat") == PERSON else item["text"]
+        text = second_person(item["text"]) if item.get("seat") == self.person else item["text"]
         line.append(text, style="bold" if item.get("alert") or item["kind"] == "action" else "")
         if item.get("taken"):
             line.append(": ").append_text(cards_text(item["taken"]))
