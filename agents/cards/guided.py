@@ -51,7 +51,7 @@ from sixnimmt_env.cards.state import PHASE_CARDS
 
 from ..ppo import PPOAgent
 from .belief import load_belief
-from .budget import BREADTH, Budget
+from .budget import BREADTH, Budget, one_thread
 from .lookahead import Lookahead
 from .opponents import OpponentMixture
 from .search import MonteCarloAgent, same_hand_chunks
@@ -180,6 +180,13 @@ class GuidedSearchAgent(Lookahead):
         return net.network_for(config, players)
 
     def act(self, view: SeatView, rng: np.random.Generator) -> NDArray[np.int64]:
+        if self.budget is None:
+            return self._act(view, rng)
+        with one_thread():  # the budget is one core's CPU time (`one_thread`)
+            return self._act(view, rng)
+
+    def _act(self, view: SeatView, rng: np.random.Generator) -> NDArray[np.int64]:
+        """`act`, on the threads it is given."""
         model, layout = self.for_table(view.config, view.players)  # (a network's first load is not the decision's)
         started = None if self.budget is None else self.budget.clock()
         if self.mixture is not None:  # the plays made public since the last call re-weight the models

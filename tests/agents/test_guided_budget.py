@@ -148,3 +148,27 @@ def test_match_reports_a_budgeted_agents_cpu_a_decision():
     assert 0 < figure["cpu_ms_mean"] <= figure["cpu_ms_worst"]
     assert figure["mean_n"] == pytest.approx(figure["cpu_ms_mean"] / 5, abs=0.01)
     assert budget_notes([figure])[0] in data["notes"]
+
+
+def test_a_budgeted_decision_runs_the_network_on_one_thread():
+    """The budget is one core's CPU time: the search runs torch on one thread (a second one
+    busy-waits between the many small network calls, and its time counts), and the
+    process's threads are as they were after the call."""
+    import torch
+    agent, clock, batches = budgeted(50, 10)
+    inner = agent.card_values
+    seen = []
+
+    def card_values(*args, **kwargs):
+        seen.append(torch.get_num_threads())
+        return inner(*args, **kwargs)
+
+    agent.card_values = card_values
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        agent.act(views("classic", 10, turns=2, games=3), np.random.default_rng(0))
+        assert seen and set(seen) == {1}
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(before)
