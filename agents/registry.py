@@ -99,9 +99,10 @@ def _entries() -> dict[str, list[AgentEntry]]:
                                     "mix=p only a share p of them (each seat of each world one or the other); "
                                     "others=mixture by a mixture of ppo, ppo-all, min-gap, greedy and random, "
                                     "weighted every turn by how well each explains each seat's plays this game; "
-                                    "ms=N a time budget instead of worlds and depth: N ms a decision on one core, "
-                                    "as many worlds as fit, deeper only past 96 (plain guided costs about 8 ms a "
-                                    "decision at 4 players, 45 at 10; ms=N costs N at any table)"),
+                                    "ms=N a time budget instead of worlds and depth: N ms of CPU a decision on one "
+                                    "core, as many worlds as fit, deeper only past 96 (plain guided costs about 8 ms "
+                                    "a decision at 4 players, 45 at 10; ms=N costs N at any table, match prints "
+                                    "its CPU record)"),
                          AgentEntry(_board_guided, {"path": "", "worlds": 16, "horizon": 1, "top": 0,
                                                     "rollout": "network"},
                                     "board mcs guided by a trained board model: its policy plays every seat for "
