@@ -22,14 +22,15 @@ layer above); the CLI passes it in.
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
+from sixnimmt_env.core.checks import is_number
+from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.core.processes import LocalPool
 
 from .label_units import label_unit
-from .runs import write_json
+from .runs import read_run_json, write_json
 
 
 def unit_path(run: Path, index: int) -> Path:
@@ -56,13 +57,19 @@ def _spent(run: Path) -> float:
     for name in ("progress.json", "seconds.json"):  # seconds.json: runs from before progress.json
         path = run / "labels" / name
         if path.exists():
-            return float(json.loads(path.read_text())["seconds"])
+            seconds = read_run_json(path, dict).get("seconds")
+            if not is_number(seconds) or seconds < 0:
+                raise ConfigError(f"{path}: 'seconds' must be a number >= 0")
+            return float(seconds)
     return 0.0
 
 
 def _nodes(run: Path) -> dict:
     path = run / "labels" / "progress.json"
-    return json.loads(path.read_text()).get("nodes", {}) if path.exists() else {}
+    nodes = read_run_json(path, dict).get("nodes", {}) if path.exists() else {}
+    if not isinstance(nodes, dict):
+        raise ConfigError(f"{path}: 'nodes' must be an object")
+    return nodes
 
 
 def label(cfg, run: Path, progress: bool = True, backend=None) -> dict:

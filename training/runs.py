@@ -126,23 +126,31 @@ def resumed_config(run: Path, cfg, overrides, what: str):
     return cfg
 
 
+MAX_RUN_FILE_BYTES = 16 * 2**20
+"""The largest run file read (config.json, state.json, pool.json, progress.json are a few kB):
+a run directory may come from elsewhere, so its files are untrusted input."""
+
+
 def read_run_file(path: Path) -> str:
-    """A run directory's text file; a ConfigError naming it when it cannot be read."""
+    """A run directory's text file (bounded, strict UTF-8: core/untrusted); a ConfigError naming it
+    when it cannot be read."""
+    from sixnimmt_env.core.untrusted import read_text
     try:
-        return Path(path).read_text()
-    except (OSError, UnicodeDecodeError) as e:
-        raise ConfigError(f"cannot read {path}: {getattr(e, 'strerror', None) or e} (not a run directory?)") from None
+        return read_text(path, limit=MAX_RUN_FILE_BYTES)
+    except ConfigError as e:
+        raise ConfigError(f"{e} (not a run directory?)") from None
 
 
 def read_run_json(path: Path, kind: type):
-    """A run directory's JSON file holding a `kind` (dict, list); a ConfigError otherwise."""
-    try:
-        data = json.loads(read_run_file(path))
-    except json.JSONDecodeError:
-        raise ConfigError(f"{path} is not JSON (a damaged or foreign run directory)") from None
+    """A run directory's JSON file holding a `kind` (dict, list); a ConfigError otherwise
+    (parsed with the depth and number bounds of core/untrusted)."""
+    from sixnimmt_env.core.untrusted import loads_json
+    data = loads_json(read_run_file(path), what=f"{path} (a damaged or foreign run directory)")
     if not isinstance(data, kind):
         raise ConfigError(f"{path} does not hold a JSON {kind.__name__}")
     return data
+
+
 OLD_EVAL_NAMES = {"penalty_per_round": "points_per_round", "eval_penalty_per_round": "eval_points_per_round"}
 """Names runs wrote before the lab said points everywhere (eval.csv's column, the model
 meta's key), and what they are called now: `read_evals` and `eval_figure` read both."""

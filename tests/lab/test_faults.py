@@ -292,7 +292,9 @@ def test_results_of_another_tournament_are_not_counted(tmp_path, reference):
 
 @pytest.mark.parametrize("setup, fragment", [
     (lambda d: None, "holds no training run"),
-    (lambda d: (d / "config.json").write_text("{torn"), "is not JSON"),
+    (lambda d: (d / "config.json").write_text("{torn"), "not JSON"),
+    (lambda d: (d / "config.json").write_text(" " * (16 * 2**20 + 1)), "larger than the limit of"),
+    (lambda d: (d / "config.json").write_text("[" * 100 + "]" * 100), "nested"),
     (lambda d: (d / "config.json").write_text('{"players": "4"}'), "players must be a whole number"),
     (lambda d: ((d / "config.json").write_text("{}"), (d / "latest").write_text("ckpt-9")), "cannot read"),
     (lambda d: ((d / "config.json").write_text("{}"), (d / "latest").write_text("ckpt-9"),

@@ -35,7 +35,7 @@ def test_write_json_is_atomic_and_run_json_is_checked(tmp_path):
     write_json(tmp_path / "x.json", {"a": [1, 2]})
     assert read_run_json(tmp_path / "x.json", dict) == {"a": [1, 2]}
     (tmp_path / "torn.json").write_text('{"a": ')
-    with pytest.raises(ConfigError, match="is not JSON"):
+    with pytest.raises(ConfigError, match="damaged or foreign run directory.*not JSON"):
         read_run_json(tmp_path / "torn.json", dict)
     with pytest.raises(ConfigError, match="does not hold a JSON list"):
         read_run_json(tmp_path / "x.json", list)
