@@ -180,10 +180,3 @@ def _kl(logp, logq, mask):
     """(N,) KL(p || q) over the legal actions of each row."""
     p = logp.exp() * mask
     return (p * (logp - logq).masked_fill(~mask, 0.0)).sum(-1)
-
-
-def agreement_rows(path: str | Path) -> list[dict]:
-    """distill.csv's rows as dicts of numbers (for reports and plots)."""
-    with Path(path).open(newline="") as f:
-        return [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
-
