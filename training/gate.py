@@ -116,7 +116,7 @@ def choose(run: Path, plan: GatePlan, say=print) -> dict:
             f"{head['lead']:+.2f}; field lead {field['lead']:+.2f}{'' if ok else ' (behind the reference: out)'}")
     qualified = [r for r in rows if r["qualifies"]]
     chosen = max(qualified, key=lambda r: r["head"]["win_share"]) if qualified else None
-    return {"reference_field": reference, "rows": rows, "chosen": chosen}
+    return {"players": players, "reference_field": reference, "rows": rows, "chosen": chosen}
 
 
 def report(spec: str, run: Path, plan: GatePlan) -> dict:
@@ -177,3 +177,39 @@ def markdown(record: dict) -> str:
                      f"{row['others_ci']:.2f} | {row['win_share']:.3f} ± {row['win_ci']:.3f} | {row['lead']:+.2f} |")
     checks = ", ".join(f"{k} {'met' if v else 'missed'}" for k, v in rep["checks"].items())
     return "\n".join(lines + ["", f"Verdict: **{rep['verdict']}** ({checks})."])
+
+
+def plot(record: dict, out: Path) -> Path:
+    """The choosing stage drawn: each snapshot's win share against the reference (left axis,
+    with its interval and the fair share) and its lead over the field beside the
+    reference's (right axis), by learner steps; the chosen one marked."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from sixnimmt_env.core.errors import writing
+
+    rows, chosen = record["choosing"]["rows"], record["choosing"]["chosen"]
+    steps = [r["steps"] / 1e6 for r in rows]
+    fig, left = plt.subplots(figsize=(7, 4))
+    left.errorbar(steps, [r["head"]["win_share"] for r in rows], yerr=[r["head"]["win_ci"] for r in rows],
+                  marker="o", ms=4, capsize=2, color="tab:blue", label="win share vs reference")
+    fair = 1.0 / record["choosing"]["players"]
+    left.axhline(fair, color="tab:blue", lw=0.8, ls=":")
+    left.set_xlabel("learner samples (millions)")
+    left.set_ylabel("win share vs reference", color="tab:blue")
+    right = left.twinx()
+    right.errorbar(steps, [r["field"]["lead"] for r in rows], yerr=[r["field"]["ci"] for r in rows],
+                   marker="s", ms=4, capsize=2, color="tab:red", label="lead over the field")
+    right.axhline(record["choosing"]["reference_field"]["lead"], color="tab:red", lw=0.8, ls="--",
+                  label="the reference's lead over the field")
+    right.set_ylabel("lead over the field (points a round)", color="tab:red")
+    if chosen:
+        left.axvline(chosen["steps"] / 1e6, color="grey", lw=0.8)
+    fig.legend(loc="lower left", fontsize=8)
+    left.set_title(f"gate: {Path(record['run']).name} (choosing deals, seed {record['plan']['choose_seed']})")
+    fig.tight_layout()
+    with writing(out):
+        fig.savefig(out, dpi=100)
+    plt.close(fig)
+    return out

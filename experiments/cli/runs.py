@@ -151,14 +151,14 @@ def gate(
     report_deals: int = typer.Option(1500, help="Reporting deals of each head-to-head table."),
     report_field_deals: int = typer.Option(1500, help="Reporting deals against the field."),
     last: int = typer.Option(0, help="Only the newest N snapshots (0: all)."),
-    out: Optional[Path] = typer.Option(None, help="Write the record as JSON here and the tables as Markdown beside "
-                                                  "it (.md); default runs/<name>/gate.json."),
+    out: Optional[Path] = typer.Option(None, help="Write the record as JSON here, the tables (.md) and the "
+                                                  "plot (.png) beside it; default runs/<name>/gate.json."),
 ) -> None:
     """Choose a training run's snapshot on one seed's deals and report it on another's: both head-to-head
     tables and the field's (training/gate.py); prints the tables and a verdict, promote or keep."""
     import json
 
-    from training.gate import GatePlan, markdown
+    from training.gate import GatePlan, markdown, plot
     from training.gate import gate as run_gate
 
     plan = GatePlan(reference=reference, field=field, choose_seed=choose_seed, choose_deals=choose_deals,
@@ -170,7 +170,8 @@ def gate(
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(record, indent=1) + "\n")
         out.with_suffix(".md").write_text(markdown(record) + "\n")
+        plot(record, out.with_suffix(".png"))
     except OSError as e:
         raise ConfigError(f"cannot write {out}: {e.strerror or e}") from None
     typer.echo(markdown(record))
-    typer.echo(f"record: {out} and {out.with_suffix('.md')}")
+    typer.echo(f"record: {out}, tables: {out.with_suffix('.md')}, plot: {out.with_suffix('.png')}")

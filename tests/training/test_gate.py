@@ -48,6 +48,7 @@ def test_gate_chooses_on_one_seed_and_reports_both_tables_on_another(run_dir: Pa
     # networks against random: the new one leads, random trails with the intervals apart
     assert report["new_vs_reference"]["lead"] > 0 and report["reference_vs_new"]["lead"] < 0
     assert report["verdict"] in ("promote", "keep")
+    assert (run_dir / "gate.png").read_bytes()[:4] == b"\x89PNG"
     md = (run_dir / "gate.md").read_text()
     for text in ("1 new vs reference", "1 reference vs new", "new vs field", "reference vs field", "(chosen)"):
         assert text in md and text in out
