@@ -99,4 +99,5 @@ def run(app, host: str, port: int, log_level: str, limits: Limits) -> None:
     protocol = type("Deadline", (DeadlineH11Protocol,), {"request_seconds": limits.request_seconds,
                                                          "header_bytes": limits.header_bytes})
     uvicorn.run(app, host=host, port=port, log_level=log_level, http=protocol, ws_max_size=limits.frame_bytes,
+                ws_per_message_deflate=False,  # a table's messages are small: compressing each cost more CPU than it saved
                 timeout_keep_alive=limits.keep_alive_seconds, h11_max_incomplete_event_size=limits.header_bytes)

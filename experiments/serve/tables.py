@@ -7,7 +7,8 @@ Each listening page gets its own seat's messages, built from `Game.table_view(st
 seat)` — its own hand, no other — and a spectator the spectator's view (no hand at all).
 A step's view is built for a seat once, when a page listens there or a page joining it
 asks for the history (`StepShown`), and shared by every page at that seat; where the
-table then waits is that view without the step's events (table_view adds them last).
+table then waits is that view without the step's events (table_view adds them last),
+and the events, public and the same for every seat, are made once a step.
 
 The game starts once every person's seat is taken. At each step the agents choose first
 (from their own views, as in WebSession), then the people who must act answer, in any
@@ -249,8 +250,12 @@ class TableSession(WebSession):
     def _step_message(self, shown: StepShown, seat) -> dict:
         """`shown`'s `step` message for `seat` (its own view; None: the spectator's), built once."""
         if seat not in shown.messages:
-            table = self.game.table_view(shown.after, seat, before=shown.before, events=shown.events,
-                                         actions=shown.actions)
+            if shown.messages:  # the step's events are public, the same at every seat: made once
+                events = next(iter(shown.messages.values()))["table"]["events"]
+                table = dict(self.game.table_view(shown.after, seat), events=events)
+            else:
+                table = self.game.table_view(shown.after, seat, before=shown.before, events=shown.events,
+                                             actions=shown.actions)
             shown.messages[seat] = self._made({"type": "step", "seat": seat, "table": table}, shown.before)
         return shown.messages[seat]
 

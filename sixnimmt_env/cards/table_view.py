@@ -117,8 +117,8 @@ def played_this_round(state: State, game: int = 0) -> list[dict]:
     1), cards: [{card, text, bulls, seat}]}], seats absolute (0-based, as in `scores`)."""
     variant = state.config.variant_data
     out = []
-    for t in range(state.played.shape[0]):
-        shown = [dict(_card(variant, c), seat=p) for p, c in enumerate(state.played[t, :, game]) if c]
+    for t, cards in enumerate(state.played[:, :, game].tolist()):  # Python ints: no NumPy scalar a card
+        shown = [dict(_card(variant, c), seat=p) for p, c in enumerate(cards) if c]
         if shown:
             out.append({"turn": t + 1, "cards": shown})
     return out
