@@ -42,6 +42,15 @@ def _until(ws, decision: int, late_ok: bool = False) -> list[dict]:
             return got
 
 
+def _make_table(ws, **changes) -> tuple[dict, list[dict]]:
+    """Make a table (TABLE with `changes`) on page `ws`: its `joined` reply, and the frames
+    up to where it first waits."""
+    ws.send_text(json.dumps(dict(TABLE, **changes)))
+    joined = ws.receive_json()
+    assert joined["type"] == "joined", joined
+    return joined, _until(ws, -1)
+
+
 def _cards(obj) -> set:
     """Every card id shown anywhere in a frame."""
     if isinstance(obj, dict):
@@ -66,10 +75,9 @@ def client(tmp_path):
 def test_each_seat_sees_only_its_own_hand_and_acts_only_for_itself(client):
     with client.websocket_connect("/ws") as a, client.websocket_connect("/ws") as b, \
             client.websocket_connect("/ws") as spectator:
-        a.send_text(json.dumps(TABLE))
-        joined = a.receive_json()
+        joined, made = _make_table(a)
         table, token_a = joined["id"], joined["token"]
-        frames = {"a": _until(a, -1), "b": [], "spectator": []}
+        frames = {"a": made, "b": [], "spectator": []}
         assert frames["a"][-1]["type"] == "watch" and "waiting for seat 2 to join" in frames["a"][-1]["table"]["prompt"]
         b.send_text(json.dumps({"type": "join", "id": table, "name": "Bob"}))
         joined_b = b.receive_json()
@@ -104,12 +112,8 @@ def test_each_seat_sees_only_its_own_hand_and_acts_only_for_itself(client):
 
 def test_bad_tokens_unknown_tables_and_long_names_are_refused_in_one_line(client):
     with client.websocket_connect("/ws") as a:
-        a.send_text(json.dumps(TABLE))
-        table = a.receive_json()["id"]
-        _until(a, -1)
-        a.send_text(json.dumps(dict(TABLE, seats=["person", "random", "random", "random"])))
-        other_token = a.receive_json()["token"]
-        _until(a, -1)
+        table = _make_table(a)[0]["id"]
+        other_token = _make_table(a, seats=["person", "random", "random", "random"])[0]["token"]
         cases = [({"type": "act", "id": table, "token": other_token, "action": 0, "decision": 0}, "not a seat token"),
                  ({"type": "resume", "id": table, "token": "x" * 5000}, "not a seat token"),
                  ({"type": "join", "id": "no-such-table", "name": "Eve"}, "no game"),
@@ -126,9 +130,8 @@ def test_bad_tokens_unknown_tables_and_long_names_are_refused_in_one_line(client
 def test_the_turn_clock_plays_the_lowest_legal_card_as_a_forfeit_and_a_table_survives_a_restart(tmp_path):
     db = Database(tmp_path)
     with TestClient(create_app(idle_seconds=600, origins=[ORIGIN], db=db)) as c, c.websocket_connect("/ws") as a:
-        a.send_text(json.dumps(dict(TABLE, seats=["person", "random", "random", "random"], turn_seconds=1)))
-        joined = a.receive_json()
-        first = _until(a, -1)[-1]
+        joined, made = _make_table(a, seats=["person", "random", "random", "random"], turn_seconds=1)
+        first = made[-1]
         assert first["type"] == "turn" and first["seconds_left"] <= 1
         later = _until(a, first["decision"])  # nothing sent: the clock answers
         played = [e for f in later if f["type"] == "step" for e in f["table"]["events"] if e.get("seat") == 0]
@@ -155,9 +158,7 @@ def test_tables_per_address_are_bounded_and_a_page_at_a_table_is_not_closed_for_
 
     limits = Limits(idle_seconds=600, tables_per_address=1, connections_per_address=2)
     with TestClient(create_app(limits=limits, origins=[ORIGIN])) as c, c.websocket_connect("/ws") as a:
-        a.send_text(json.dumps(TABLE))
-        assert a.receive_json()["type"] == "joined"
-        _until(a, -1)
+        _make_table(a)
         a.send_text(json.dumps(TABLE))
         refused = a.receive_json()
         assert refused["type"] == "error" and "1 tables of this address are open" in refused["message"]
@@ -189,8 +190,9 @@ def test_bench_serve_measures_tables_of_two_people(tmp_path):
 @pytest.mark.parametrize("game", ["cards", "board"])
 def test_where_a_table_waits_is_the_last_step_view_without_its_events(game):
     """tables.py builds a seat's view once per step and shows where the table waits from
-    it, less its events: that must be the view `table_view` gives of the state itself. A
-    person's answer sends nothing to a seat still asked the question it was sent."""
+    it, less its events, and makes a step's events once for every seat: that must be what
+    `table_view` gives each seat. A person's answer sends nothing to a seat still asked
+    the question it was sent."""
     from experiments.serve.allowed import AllowList
     from experiments.serve.tables_app import table_of, table_params
 
@@ -212,6 +214,9 @@ def test_where_a_table_waits_is_the_last_step_view_without_its_events(game):
             assert by_seat[seat] == [] and by_seat[first][-1]["type"] == "watch"
             by_seat = session.answer(seat, session._legal(seat)[0], session.decision)
         assert set(by_seat) == {0, 1, None} and session.shown[-1].after is session.state
+        shown = session.shown[-1]
         for seat in (0, 1, None):
             assert session._table_now(seat) == session.game.table_view(session.state, seat)
+            assert by_seat[seat][-2]["table"] == session.game.table_view(  # the step, its events made once
+                shown.after, seat, before=shown.before, events=shown.events, actions=shown.actions)
             assert by_seat[seat][-1]["table"]["hand"] == session.game.table_view(session.state, seat)["hand"]
