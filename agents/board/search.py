@@ -60,6 +60,7 @@ from sixnimmt_env.board.state import (
     PHASE_OVER,
     BoardState,
 )
+from sixnimmt_env.board.warm import load_driver
 from sixnimmt_env.board.worlds import load_deal_worlds
 
 from .heuristics import VALUES, tile_values
@@ -123,6 +124,7 @@ class BoardMonteCarloAgent:
             raise ValueError("batch must be >= 1")
         self.rollouts, self.relative, self.horizon, self.batch = rollouts, score == "relative", horizon, batch
         load_deal_worlds()  # (the deal's kernel loaded now, not in the first decision timed)
+        load_driver()  # (and the rollouts' driver)
 
     def act(self, view: BoardSeatView, rng: np.random.Generator) -> NDArray[np.int64]:
         actions = np.full(view.n, PASS_ACTION, dtype=np.int64)

@@ -14,12 +14,12 @@ Every path runs the one compiled driver (`kernel_play.play`) under a policy: `st
 the actions given (behind `Game.step`), `play_random` uniformly at random, `rollout` the
 board search's rollout policy. The driver walks each game's stages (`BoardState.stage`, a
 small per-game program counter, `_kernel/place.py`), stopping a game where the rules ask its
-owner something and going on from there once answered; `driver.py` does the NumPy side
+owner something and going on from there once answered; `_driver.py` does the NumPy side
 (the checks' error words, the refill, the end of a game, the deck's reshuffle).
 
-The package's modules: `deal.py` starts games, `turns.py` keeps what NumPy does of a
+The package's modules: `_deal.py` starts games, `_turns.py` keeps what NumPy does of a
 turn's books (the refill, the end of the game), `_kernel/` holds the compiled rules,
-`events.py` reports; this module is the API (`__all__`).
+`_events.py` reports; this module is the API (`__all__`).
 """
 
 from __future__ import annotations
@@ -28,13 +28,13 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ..core.batch import step_actions
+from ._deal import empty_state, from_deal, from_position, new_games, shuffled_tiles
+from ._driver import NO_ACTIONS, NO_LIMIT, NOT_FOUND, PLAY, after_kernel, checked_step, play
+from ._events import BoardEvents
 from ._kernel import inputs
 from ._kernel import play as kernel_play
 from ._kernel.threads import run_blocks
 from .actions import N_ACTIONS
-from .deal import empty_state, from_deal, from_position, new_games, shuffled_tiles
-from .driver import NO_ACTIONS, NO_LIMIT, NOT_FOUND, PLAY, after_kernel, checked_step, play
-from .events import BoardEvents
 from .state import PHASE_OVER, BoardState
 
 __all__ = ["BoardEvents", "empty_state", "from_deal", "from_position", "new_games", "play_random", "rollout",
@@ -105,12 +105,13 @@ def play_random(st: BoardState, uniforms: NDArray, threads: int | None = None) -
     if len(uniforms) != len(games):  # a row per game of the batch: the live games' rows
         uniforms = uniforms[games]
     status = np.zeros(len(games), dtype=np.int8)
-    s, t = inputs.arrays(st), inputs.tables(st.config)
+    kin = inputs.fetch(st)
+    s, t = kin
 
     def block(lo: int, hi: int) -> None:
         PLAY(s, t, inputs.NO_EVENTS, False, kernel_play.RANDOM, games[lo:hi], NO_ACTIONS,
              uniforms[lo:hi], NO_LIMIT, np.zeros(N_ACTIONS, dtype=np.int64), status[lo:hi], NOT_FOUND)
 
     run_blocks(block, len(games), threads)
-    after_kernel(st, games, status, None)
+    after_kernel(st, games, status, None, kin)
 

@@ -16,9 +16,9 @@ from ..core.errors import ConfigError
 from ..core.game import GameBase, GameInfo
 from ..core.rewards import EPISODES, check_option
 from . import engine
+from ._render import action_cards_line, board_lines, scores_line, step_lines
 from .actions import N_ACTIONS, PASS_ACTION, describe_action
 from .encoding import MAX_TURNS, OBSERVATIONS, board_layout
-from .render import action_cards_line, board_lines, scores_line, step_lines
 from .rules import HAND_SIZE, MAX_PLAYERS, MIN_PLAYERS, RULE_KEYS, VARIANTS, BoardConfig
 from .seat_view import BoardSeatView
 from .state import PHASE_ASK, PHASE_NAMES, PHASE_OVER, PHASE_PICK, PHASE_PICK_SECOND, BoardState
@@ -106,7 +106,7 @@ class BoardGame(GameBase):
         """One game from a deal option {"hands": [...], "start": [...], "draws": [...]}."""
         from ..core.errors import InvalidRecordError
         from ..core.rng import game_seeds
-        from .replay import check_deal
+        from ._replay import check_deal
         try:
             hands, start, supply = check_deal(self.rules, deal, "deal")
         except InvalidRecordError as e:
@@ -114,7 +114,7 @@ class BoardGame(GameBase):
         return engine.from_deal(self.rules, [hands], [start], [supply], seeds=game_seeds(seed, 1))
 
     def recorder(self, state: BoardState, seats=None, seeds=None):
-        from .records import Recorder
+        from ._records import Recorder
         return Recorder(state, seats=seats, seeds=seeds)
 
     def render(self, state: BoardState, game: int = 0) -> list[str]:
@@ -130,7 +130,7 @@ class BoardGame(GameBase):
     def table_view(self, state: BoardState, seat: int | None, game: int = 0, *, before=None,
                    events=None, actions=None) -> dict[str, Any]:
         """What a seat may know, as data for a UI (schema: core.game.Game.table_view)."""
-        from .table_view import table_view
+        from ._table_view import table_view
         return table_view(state, seat, game, before=before, events=events, actions=actions)
 
     def single_game(self, observation: str | None = None):
@@ -144,5 +144,5 @@ def make(rules: BoardConfig | None = None, **rule_options) -> BoardGame:
 
 def replay(record: dict):
     """Check a board-game record against the rules and recompute its outputs."""
-    from .replay import replay as replay_record
+    from ._replay import replay as replay_record
     return replay_record(record)

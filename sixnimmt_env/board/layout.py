@@ -4,8 +4,8 @@ The printed board is not known to the project (docs/board-layout.md), so the eng
 the board from a `BoardLayout`: rows of field codes, the clovers of the score track and
 the bullheads of the 100 tiles. Two defaults ship as marked approximations
 (`layouts/basic-default.toml`, `layouts/pro-default.toml`); a user can supply the real
-values in a file of the same format (read and written by `layout_files.py`, drawn as
-text by `layout_render.py`).
+values in a file of the same format (read and written by `_layout_files.py`, drawn as
+text by `_layout_render.py`).
 
 Rows are numbered 1..R and fields 1..len in messages and on screen (as the rules do),
 0-based in the arrays and in records. Field codes, field 1 first:

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from ._rows import field_tables
 from .layout import TAKE, TAKE_TO_HAND, BoardLayout
-from .rows import field_tables
 from .rules import PLUS5_POINTS
 
 

@@ -12,8 +12,8 @@ from typing import ClassVar
 
 from ..core.checks import check_int, is_int
 from ..core.errors import ConfigError
+from ._layout_files import DEFAULT_LAYOUT, load_layout
 from .layout import N_TILES, BoardLayout  # noqa: F401  (N_TILES: rules.N_TILES too)
-from .layout_files import DEFAULT_LAYOUT, load_layout
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 HAND_SIZE = 12  # tiles drawn at the start (and once more with 2-3 players)

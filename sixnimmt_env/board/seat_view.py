@@ -45,17 +45,17 @@ class BoardSeatView(SeatViewBase):
     (sixnimmt_env.testing.worlds checks it)."""
 
     @cached_property
-    def _arrays(self) -> inputs.Arrays:
-        """The state's arrays as the kernels take them, looked up once a view (~3 µs a
-        lookup; like the view's other answers, they are the state's when first asked)."""
-        return inputs.arrays(self._st)
+    def _inputs(self) -> inputs.Inputs:
+        """The state's arrays and tables as the kernels take them, fetched once a view (~3 µs
+        a fetch; like the view's other answers, they are the state's when first asked)."""
+        return inputs.fetch(self._st)
 
     @cached_property
     def _status(self) -> NDArray[np.int8]:
         """(n,) each entry's decision (kernel_views.IDLE, PICKING, ASKED, ASKED_PRO), in
         one compiled pass."""
         status = np.empty(self.n, dtype=np.int8)
-        s = self._arrays
+        s = self._inputs.s
         self._counts = kernel_views.seat_status(s.phase, s.asker, s.ask, s.hands, self.seats, self.games, status)
         return status
 
@@ -88,7 +88,7 @@ class BoardSeatView(SeatViewBase):
     def hand_size(self) -> NDArray[np.int64]:
         """(n,) tiles in hand (on the basic side every seat holds as many)."""
         size = np.empty(self.n, dtype=np.int64)
-        _HAND_SIZES(self._arrays, self.seats, self.games, size)
+        _HAND_SIZES(self._inputs.s, self.seats, self.games, size)
         return size
 
     @cached_property
@@ -233,7 +233,7 @@ class BoardSeatView(SeatViewBase):
     def action_mask(self) -> NDArray[np.bool_]:
         """(n, A) legal actions: tiles in hand, the answers to a question, else pass only."""
         mask = np.zeros((self.n, N_ACTIONS), dtype=bool)
-        _ACTION_MASKS(self._arrays, inputs.tables(self.config), self.seats,
+        _ACTION_MASKS(*self._inputs, self.seats,
                       self.games, self._status, np.zeros(N_ACTIONS, dtype=np.int64), mask)
         return mask
 
@@ -252,7 +252,7 @@ class BoardSeatView(SeatViewBase):
             status = np.empty(self.n, dtype=np.int8)
             actions = np.empty(self.n, dtype=np.int64)
             with lock:  # (as NumPy's own draws hold it)
-                self._counts = _RANDOM_LEGAL(self._arrays, inputs.tables(self.config), self.seats, self.games, state,
+                self._counts = _RANDOM_LEGAL(*self._inputs, self.seats, self.games, state,
                                              np.empty((2 * pcg64.SHORT, 2), dtype=np.uint64), status,
                                              np.zeros(N_ACTIONS, dtype=np.int64), actions)
             self.__dict__.setdefault("_status", status)  # (the cached property's value, computed on the way)
@@ -263,7 +263,7 @@ class BoardSeatView(SeatViewBase):
         ask = rng.random(self.n) if n_ask else _NONE
         pro = rng.random(n_pro) if n_pro else _NONE
         actions = np.empty(self.n, dtype=np.int64)
-        _RANDOM_ACTIONS(self._arrays, inputs.tables(self.config), self.seats,
+        _RANDOM_ACTIONS(*self._inputs, self.seats,
                         self.games, status, pick, ask, pro, np.zeros(N_ACTIONS, dtype=np.int64),
                         actions)
         return actions

@@ -2,7 +2,7 @@
 
 The game index is the last axis of every array, as in the card engine; an array of two
 or more axes is a view of storage laid out game first, so one game's entries are one run
-of bytes for the compiled kernels (`_kernel/storage.py`; NumPy code sees only the shapes below,
+of bytes for the compiled kernels (`_storage.py`; NumPy code sees only the shapes below,
 and a field set to a plain array is stored so again when a kernel next runs). `P` seats, `H` =
 12 hand slots, `R` rows and `F` fields of the longest row (from the layout), `Q` = 2P
 tiles placed per turn at most, `N` = 100 tiles. Tile id 0 means "no tile" everywhere.
@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ..core.batch import GameBatch
-from ._kernel import storage
+from . import _storage as storage
 from .rules import BoardConfig
 
 # Phases of a game, per game in `BoardState.phase`.
@@ -151,7 +151,7 @@ class BoardState(GameBatch):
     action_script: NDArray[np.int8]
 
     def _map(self, fn):
-        """GameBatch's other maps, the arrays stored as the kernels read them (`_kernel/storage.py`)."""
+        """GameBatch's other maps, the arrays stored as the kernels read them (`_storage.py`)."""
         return super()._map(lambda a: storage.stored(fn(a)))
 
     def _map_games(self, fn):

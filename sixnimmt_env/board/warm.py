@@ -24,7 +24,7 @@ from . import engine
 from ._kernel import compiling, inputs
 from ._kernel import play as kernel_play
 from .actions import N_ACTIONS
-from .rules import VARIANTS
+from .rules import VARIANTS, BoardConfig
 from .seat_view import BoardSeatView
 from .state import BoardState
 
@@ -53,28 +53,46 @@ _LOADED: list[bool] = []
 
 
 def load_kernels(state: BoardState) -> None:
-    """Once a process: hand the kernels every game calls (the driver, the step's check and
-    play, the seat views' who-must-act) an empty list of games of `state`, so numba loads their
+    """Once a process: hand the kernels every game calls (the step's check and play, the
+    seat views' who-must-act) an empty list of games of `state`, so numba loads their
     machine code from the cache (or compiles it) now, with the signatures the engine uses,
     and not inside the first decision an agent is timed on (`BoardGame.new_games` calls
-    this). The views' other kernels (masks, random actions, hand sizes) load where used:
-    loading them here would compile them on a first run that never calls them."""
+    this). The other kernels (the driver's random play and rollouts, the views' masks,
+    random actions and hand sizes) load where used: loading them here would compile them
+    on a first run that never calls them."""
     if _LOADED:
         return
     _LOADED.append(True)
-    s, t = inputs.arrays(state), inputs.tables(state.config)
+    s, t = inputs.fetch(state)
     none = np.zeros(0, dtype=np.intp)
     scratch = np.zeros(N_ACTIONS, dtype=np.int64)
     actions = np.zeros((state.players, state.batch_size), dtype=np.int64)
     found = np.zeros((0, state.players), dtype=np.int64)
     numbers, limit, status = np.zeros((0, state.players), dtype=np.float32), np.zeros(0, np.int64), np.zeros(0, np.int8)
-    with compiling.counted(3):  # (the compile lines say "k/3")
-        kernel_play.play(s, t, inputs.NO_EVENTS, False, kernel_play.GIVEN, none, actions, numbers, limit, scratch,
-                         status, found)
-        compiling.next_kernel()
+    with compiling.counted(2):  # (the compile lines say "k/2")
         kernel_play.checked_step(s, t, inputs.NO_EVENTS, False, none, actions, numbers, limit, scratch, status, found)
         compiling.next_kernel()
         BoardSeatView(state, none, none).must_act  # (who must act: with the argument types a view passes)
+
+
+_DRIVER: list[bool] = []
+
+
+def load_driver() -> None:
+    """Once a process: the driver's machine code for random play and rollouts
+    (`kernel_play.play`, the policy an int64; a game that only steps never needs it), loaded
+    from the cache (or compiled) now, with the argument types `engine.rollout` and
+    `engine.play_random` pass: the board search calls this when it is made, so its first
+    decision timed does not pay it."""
+    if _DRIVER:
+        return
+    _DRIVER.append(True)
+    state = engine.empty_state(BoardConfig(), np.zeros(1, dtype=np.uint64))
+    s, t = inputs.fetch(state)
+    kernel_play.play(s, t, inputs.NO_EVENTS, False, kernel_play.ROLLOUT, np.zeros(0, dtype=np.intp),
+                     np.zeros((0, 0), dtype=np.int64), np.zeros((0, state.players), dtype=np.float32),
+                     np.zeros(0, np.int64), np.zeros(N_ACTIONS, dtype=np.int64), np.zeros(0, np.int8),
+                     np.zeros((0, 0), dtype=np.int64))
 
 
 if __name__ == "__main__":

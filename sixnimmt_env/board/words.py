@@ -1,8 +1,8 @@
 """The board game in words: one home for how a placed tile, a question and an answer read.
 
-Every text view of a board step reads from here: `render.step_lines` (the demo, logs),
+Every text view of a board step reads from here: `_render.step_lines` (the demo, logs),
 the terminal game (experiments/play/board.py) and the table view the web page and bots
-get (`table_view.py`). So a placed tile is put into words in one place (`placements`,
+get (`_table_view.py`). So a placed tile is put into words in one place (`placements`,
 `placement_text`), each question has one table row (`QUESTIONS`: the short question, the
 log's third person, the help that says what every answer does), and an answer everyone
 sees (an action card played, a free row chosen, a luck card taken) in `answer_text`.

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from sixnimmt_env.board import actioncards, engine
+from sixnimmt_env.board._driver import answer_masks
 from sixnimmt_env.board.actions import (
     ANSWER_NO,
     ANSWER_YES,
@@ -26,7 +27,6 @@ from sixnimmt_env.board.actions import (
     STOP_ACTION,
     SWAP_ACTION,
 )
-from sixnimmt_env.board.driver import answer_masks
 from sixnimmt_env.board.rules import ASCENDING, FRONT, N_TILES, ONE_MORE, SKIP, STOP, SWAP
 from sixnimmt_env.board.state import ASK_ACTION, ASK_FREE_ROW, ASK_LUCK_CARD, PHASE_ASK, PHASE_OVER
 from sixnimmt_env.core.game import make_game

@@ -13,8 +13,8 @@ import pytest
 from agents.board import search
 from agents.board.search import BoardMonteCarloAgent, rollout_actions
 from sixnimmt_env.board import engine, worlds
+from sixnimmt_env.board._driver import answer_masks
 from sixnimmt_env.board.actions import ANSWER_NO, LUCK_ACTION, N_ACTIONS, PASS_ACTION
-from sixnimmt_env.board.driver import answer_masks
 from sixnimmt_env.board.rules import DOUBLE, PLUS5, VARIANTS
 from sixnimmt_env.board.state import ASK_ACTION, ASK_FREE_ROW, ASK_LUCK_CARD, PHASE_ASK, PHASE_OVER, PHASE_PICK, PHASE_PICK_SECOND
 from sixnimmt_env.core.game import make_game

@@ -16,6 +16,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sixnimmt_env.board._layout_files import (
+    DEFAULT_LAYOUT,
+    SHIPPED_LAYOUTS,
+    layout_from_dict,
+    layout_to_dict,
+    load_layout,
+    save_layout,
+)
+from sixnimmt_env.board._layout_render import render_board
 from sixnimmt_env.board.layout import (
     DEFAULT_BULLHEADS,
     DEFAULT_CLOVERS,
@@ -32,15 +41,6 @@ from sixnimmt_env.board.layout import (
     BoardLayout,
     default_bullheads,
 )
-from sixnimmt_env.board.layout_files import (
-    DEFAULT_LAYOUT,
-    SHIPPED_LAYOUTS,
-    layout_from_dict,
-    layout_to_dict,
-    load_layout,
-    save_layout,
-)
-from sixnimmt_env.board.layout_render import render_board
 from sixnimmt_env.core.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[2]

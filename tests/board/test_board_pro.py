@@ -13,8 +13,8 @@ import pytest
 
 import sixnimmt_env
 from sixnimmt_env import make_game
-from sixnimmt_env.board.records import Recorder
-from sixnimmt_env.board.replay import replay
+from sixnimmt_env.board._records import Recorder
+from sixnimmt_env.board._replay import replay
 from sixnimmt_env.board.rules import ACTION_KINDS
 from sixnimmt_env.core.errors import InvalidRecordError
 from sixnimmt_env.core.rng import game_seeds

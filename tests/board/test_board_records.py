@@ -14,10 +14,10 @@ import pytest
 
 import sixnimmt_env
 from sixnimmt_env import ConfigError, InvalidRecordError, make_game
+from sixnimmt_env.board._layout_files import layout_to_dict, load_layout, save_layout
+from sixnimmt_env.board._records import Recorder
+from sixnimmt_env.board._replay import check_deal, replay
 from sixnimmt_env.board.layout import BoardLayout
-from sixnimmt_env.board.layout_files import layout_to_dict, load_layout, save_layout
-from sixnimmt_env.board.records import Recorder
-from sixnimmt_env.board.replay import check_deal, replay
 from sixnimmt_env.core.records import replay as replay_any
 from sixnimmt_env.core.records import seat_words, write_record
 from sixnimmt_env.core.rng import game_seeds

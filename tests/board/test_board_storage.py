@@ -1,5 +1,5 @@
 """The board state's arrays stored game-major and shown game-last
-(sixnimmt_env/board/_kernel/storage.py): the documented shapes over game-first storage, the
+(sixnimmt_env/board/_storage.py): the documented shapes over game-first storage, the
 kernels handed that storage and writing through to the state's views, copies, takes and
 repeats keeping it, a field replaced by a game-last array stored again, and a batch
 played through it playing the games of the same batch stored game-last."""
@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from sixnimmt_env.board import _storage as storage
 from sixnimmt_env.board import engine
 from sixnimmt_env.board._kernel import inputs as kernel_state
-from sixnimmt_env.board._kernel import storage
 from sixnimmt_env.core.game import make_game
 from sixnimmt_env.core.rng import game_seeds
 

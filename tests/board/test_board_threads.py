@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from sixnimmt_env.board import engine
+from sixnimmt_env.board._deal import action_deck, action_decks, dealing_orders, on_all_cores, shuffled_tiles
 from sixnimmt_env.board._kernel import inputs as kernel_state
 from sixnimmt_env.board._kernel.threads import MIN_GAMES_PER_THREAD, blocks
-from sixnimmt_env.board.deal import action_deck, action_decks, dealing_orders, on_all_cores, shuffled_tiles
 from sixnimmt_env.board.rules import BoardConfig
 from sixnimmt_env.board.state import PHASE_OVER
 from sixnimmt_env.core.game import make_game

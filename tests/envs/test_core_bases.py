@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sixnimmt_env.board._replay import ReplayResult as BoardReplay
 from sixnimmt_env.board.game import BoardGame
-from sixnimmt_env.board.replay import ReplayResult as BoardReplay
 from sixnimmt_env.board.rules import BoardConfig
 from sixnimmt_env.board.seat_view import BoardSeatView
 from sixnimmt_env.cards.game import CardGame

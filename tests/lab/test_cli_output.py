@@ -20,7 +20,7 @@ def test_help_shows_a_type_only_beside_options_that_take_a_value():
 
 
 def test_help_names_the_board_layout_of_each_variant():
-    from sixnimmt_env.board.layout_files import DEFAULT_LAYOUT
+    from sixnimmt_env.board._layout_files import DEFAULT_LAYOUT
     from sixnimmt_env.board.rules import SIDE
 
     for command in ("match", "tournament", "demo", "play"):

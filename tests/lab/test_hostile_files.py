@@ -51,7 +51,7 @@ def test_replay(tmp_path, kind):
 @pytest.mark.parametrize("suffix", [".toml", ".json"])
 @pytest.mark.parametrize("kind", KINDS)
 def test_layout(tmp_path, kind, suffix):
-    from sixnimmt_env.board.layout_files import MAX_LAYOUT_BYTES
+    from sixnimmt_env.board._layout_files import MAX_LAYOUT_BYTES
     f = hostile(tmp_path / f"l{suffix}", kind, MAX_LAYOUT_BYTES, toml=suffix == ".toml")
     code, _, err = run_cli("match", "--agents", "random,random", "--game", "board", "--games", "1", "--layout", f)
     check(code, err, kind)

@@ -32,14 +32,14 @@ from .place import rules_row
 
 
 @inline
-def legal_answers(s, t, b, out):
+def legal_answers(b, s, t, out):
     """Write the legal answers (action ids) of the question game b is asked into `out`,
     ascending; return how many. (Each candidate is written and kept by counting it, `n +=
     legal`, not behind a branch: which rows and tiles qualify is data no branch predictor
     learns, and the seat views list an offer per pro question; docs/speed.md.)"""
     ask = s.ask[b]
     if ask == ASK_ACTION:
-        return offer_answers(s, t, b, out)
+        return offer_answers(b, s, t, out)
     n = 0
     if ask == ASK_FREE_ROW:
         for r in range(s.length.shape[1]):
@@ -56,13 +56,13 @@ def legal_answers(s, t, b, out):
 
 
 @inline
-def allows(s, t, b, a):
-    """Whether action `a` is one of `legal_answers(s, t, b)`: the same preconditions, checked
+def allows(b, s, t, a):
+    """Whether action `a` is one of `legal_answers(b, s, t)`: the same preconditions, checked
     for the one answer given (the step's check: no list of answers written and sorted)."""
     ask = s.ask[b]
     R = s.length.shape[1]
     if ask == ASK_ACTION:
-        return offer_allows(s, t, b, a)
+        return offer_allows(b, s, t, a)
     if ask == ASK_FREE_ROW:
         return FREE_ROW_ACTION <= a < FREE_ROW_ACTION + R and s.length[b, a - FREE_ROW_ACTION] == 0
     if ask == ASK_LUCK_CARD:
@@ -74,26 +74,26 @@ def allows(s, t, b, a):
 
 
 @inline
-def offer_allows(s, t, b, a):
-    """Whether `a` is one of `offer_answers(s, t, b)` (its preconditions, one answer)."""
+def offer_allows(b, s, t, a):
+    """Whether `a` is one of `offer_answers(b, s, t)` (its preconditions, one answer)."""
     if a == NO_CARD_ACTION:
         return True
     k = s.at[b]
     tile, seat = s.queue[b, k], s.queue_seat[b, k]
     R = s.length.shape[1]
     if STOP_ACTION <= a < STOP_ACTION + R:
-        return s.action[b, STOP, seat] > 0 and s.stops_left[b] > 0 and is_open(s, t, a - STOP_ACTION, b)
+        return s.action[b, STOP, seat] > 0 and s.stops_left[b] > 0 and is_open(b, s, t, a - STOP_ACTION)
     if FRONT_ACTION <= a < FRONT_ACTION + R:
         r = a - FRONT_ACTION
-        return (s.action[b, FRONT, seat] > 0 and is_open(s, t, r, b) and s.tiles[b, r, 0] > tile
+        return (s.action[b, FRONT, seat] > 0 and is_open(b, s, t, r) and s.tiles[b, r, 0] > tile
                 and s.length[b, r] < t.row_len[r] - 1)
     if ASCENDING_ACTION <= a < ASCENDING_ACTION + R:
         r = a - ASCENDING_ACTION
-        return s.action[b, ASCENDING, seat] > 0 and is_open(s, t, r, b) and s.tiles[b, r, s.length[b, r] - 1] < tile
+        return s.action[b, ASCENDING, seat] > 0 and is_open(b, s, t, r) and s.tiles[b, r, s.length[b, r] - 1] < tile
     if a == SKIP_ACTION:
         if s.action[b, SKIP, seat] == 0:
             return False
-        row = rules_row(s, t, b, tile)
+        row = rules_row(b, s, t, tile)
         return s.length[b, row] + 1 < t.row_len[row] - 1
     if SWAP_ACTION <= a < ONE_MORE_ACTION:  # Swap / One more: a tile of the hand, the card held
         kind, wanted = SWAP, a - SWAP_ACTION + 1
@@ -112,14 +112,14 @@ def offer_allows(s, t, b, a):
 
 
 @inline
-def is_open(s, t, r, b):
+def is_open(b, s, t, r):
     """An active row without a stop sign: a row a tile may join. (Both tests made, no
     branch: `legal_answers` counts rows by it.)"""
     return (s.length[b, r] > 0) & ((not t.pro) | (not s.stops[b, r]))
 
 
 @inline
-def offer_answers(s, t, b, out):
+def offer_answers(b, s, t, out):
     """The action-card offer for game b's current tile (the preconditions of
     docs/rules/board-game.md, "Professional side"): no card; Stop on an open row while a
     stop sign is left; Front into an open row whose first tile is higher, with a free
@@ -135,18 +135,18 @@ def offer_answers(s, t, b, out):
     if s.action[b, STOP, seat] > 0 and s.stops_left[b] > 0:
         for r in range(R):
             out[n] = STOP_ACTION + r
-            n += is_open(s, t, r, b)
+            n += is_open(b, s, t, r)
     if s.action[b, FRONT, seat] > 0:
         for r in range(R):
             out[n] = FRONT_ACTION + r
-            n += is_open(s, t, r, b) & (s.tiles[b, r, 0] > tile) & (s.length[b, r] < t.row_len[r] - 1)
+            n += is_open(b, s, t, r) & (s.tiles[b, r, 0] > tile) & (s.length[b, r] < t.row_len[r] - 1)
     if s.action[b, ASCENDING, seat] > 0:
         for r in range(R):
             out[n] = ASCENDING_ACTION + r
             # (an empty row reads its last field here, index -1: not open, not kept)
-            n += is_open(s, t, r, b) & (s.tiles[b, r, s.length[b, r] - 1] < tile)
+            n += is_open(b, s, t, r) & (s.tiles[b, r, s.length[b, r] - 1] < tile)
     if s.action[b, SKIP, seat] > 0:
-        row = rules_row(s, t, b, tile)
+        row = rules_row(b, s, t, tile)
         out[n] = SKIP_ACTION
         n += s.length[b, row] + 1 < t.row_len[row] - 1
     swap = s.action[b, SWAP, seat] > 0
@@ -170,7 +170,7 @@ def offer_answers(s, t, b, out):
 
 
 @inline
-def store(s, b, action):
+def store(b, s, action):
     """Game b's asker answers `action` (legal): the answer is stored for the stage that
     asked (`answer`: 0/1 for no/yes, the luck card's kind, the card's kind or NO_CARD, the
     free row; `answer_arg`: the card's row or tile), and the placing may go on."""

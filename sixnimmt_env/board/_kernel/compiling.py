@@ -31,7 +31,8 @@ except ImportError:  # (not on Windows: no lock there, each process compiles for
 LOCK_NAME = "compiling.lock"  # in the kernels' cache directory
 COMPILE_EVENT = "numba:compile"  # numba's event around a compile (a cache miss; a hit loads without one)
 NOTICE = "compiling the board kernels (once per machine: numba caches them; {cost})"
-COST = "about 150 s of CPU for a first game, a few seconds for each kernel used later"  # docs/speed.md, 2026-12-07
+COST = ("about 70 s of CPU for a first game, about 10 s more where a search or random play first runs, a few "
+        "seconds for each kernel used later")  # docs/speed.md, 2026-12-07 (second session)
 
 
 class _Lock:

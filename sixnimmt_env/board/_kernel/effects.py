@@ -24,7 +24,7 @@ def clovers_passed(clovers, old, new):
 
 
 @inline
-def usable(s, t, kind, seat, b):
+def usable(b, s, t, kind, seat):
     """Whether the seat holds a luck card of `kind` gained before this turn (a card
     gained in a turn waits for the next)."""
     if not t.luck:
@@ -37,30 +37,30 @@ BAD_DRAW = -(1 << 30)  # field_effect's points when a scripted draw cannot be fo
 
 
 @inline
-def field_effect(s, t, b, seat, row, field, tile, plus5):
+def field_effect(b, s, t, seat, row, field, tile, plus5):
     """The points of a tile's field (green, red, fixed; on the pro side draw fields draw
     instead), or "+5" in its place (a played "+5" replaces a draw too)."""
     if plus5:
-        use_luck(s, PLUS5, seat, b)
+        use_luck(b, s, PLUS5, seat)
         return PLUS5_POINTS
     kind = t.kind[row, field]
     if t.pro and kind == DRAW_TILE:
-        draw_tile(s, seat, b)
+        draw_tile(b, s, seat)
     elif t.pro and kind == DRAW_ACTION:
-        if not draw_action_card(s, seat, b):
+        if not draw_action_card(b, s, seat):
             return BAD_DRAW
     return t.bull_sign[row, field] * t.bulls[tile] + t.fixed[row, field]
 
 
 @inline
-def use_luck(s, kind, seat, b):
+def use_luck(b, s, kind, seat):
     """A luck card played goes back on its stack at once."""
     s.luck[b, kind, seat] -= 1
     s.stack[b, kind] += 1
 
 
 @inline
-def needs_reshuffle(s, t, b, row, field, plus5):
+def needs_reshuffle(b, s, t, row, field, plus5):
     """Whether the tile's field draws an action card from an empty deck while discards
     wait to be reshuffled into it."""
     if not t.pro or plus5 or t.kind[row, field] != DRAW_ACTION or s.deck_at[b] < s.deck_end[b]:

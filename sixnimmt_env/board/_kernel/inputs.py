@@ -1,8 +1,9 @@
 """What the compiled kernels (`place.py`, `turns.py`) are handed: the state's
 arrays, the layout and rule options, the events, as named tuples of NumPy arrays (numba
 reads a named tuple's fields by name). The arrays of two or more axes are handed as
-their game-major storage (`storage.py`), so the kernels read as `s.tiles[b, r, f]`: game
-b's field f of row r.
+their game-major storage (`board/_storage.py`), so the kernels read as `s.tiles[b, r, f]`: game
+b's field f of row r. A step fetches them once (`fetch`: the state's arrays and its
+rules' tables in one lookup) and hands them to every kernel it calls.
 """
 
 from __future__ import annotations
@@ -13,11 +14,12 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..events import BoardEvents
-from ..rows import field_tables
+from .. import _storage as storage
+from .._events import BoardEvents
+from .._rows import field_tables
 from ..rules import BoardConfig
 from ..state import BoardState
-from . import calls, storage
+from . import calls
 
 # The state arrays the kernels read and write (BoardState's names).
 STATE_FIELDS = ("queue", "queue_seat", "queue_extra", "at", "stage", "phase", "ask", "asker", "answer", "answered",
@@ -35,11 +37,19 @@ Tables = namedtuple("Tables", ("kind", "bull_sign", "fixed", "two_ahead", "bulls
 EVENT_FIELDS = ("tile", "seat", "row", "field", "kind", "points", "taken", "moved_to", "plus5", "double",
                 "luck_gained", "turn_over")
 Events = namedtuple("Events", EVENT_FIELDS)
+# What every kernel call of a step is handed: the state's arrays (`s`) and its rules' tables (`t`)
+Inputs = namedtuple("Inputs", ("s", "t"))
+
+
+def fetch(st: BoardState) -> Inputs:
+    """The state's arrays and its config's tables, as the kernels take them (`arrays`,
+    `tables`): fetched once a step, or once a seat view, and handed down."""
+    return Inputs(arrays(st), tables(st.config))
 
 
 def arrays(st: BoardState) -> Arrays:
     """The state's arrays for a kernel: C-contiguous (a kernel is compiled for one memory
-    layout), game first where they have two or more axes (`storage.py`); a state field
+    layout), game first where they have two or more axes (`board/_storage.py`); a state field
     not stored so is replaced by the game-last view of the storage the kernel writes.
     Kept per state while its fields stay the same arrays (checking 40 arrays costs more
     than a game's turn)."""
@@ -88,7 +98,7 @@ calls.remember(NO_EVENTS)
 
 def tables(config: BoardConfig) -> Tables:
     """The layout and rule options as the kernels read them, built once per config object
-    (looked up by identity, as `rows.field_tables`)."""
+    (looked up by identity, as `_rows.field_tables`)."""
     cached = _TABLES.get(id(config))
     if cached is None or cached[0] is not config:
         layout = config.board

@@ -43,9 +43,9 @@ from ..state import (
     STAGE_PLACE,
     STAGE_TAKE,
 )
-from . import inline, turns
+from . import inline, inline_once, turns
 from .effects import BAD_DRAW, clovers_passed, field_effect, needs_reshuffle, usable, use_luck
-from .pro import hand_add, play
+from .pro import hand_add, play_card
 
 # Why a game's placing stopped (place_on's result, the driver's status).
 GO = 0  # (inside: the next stage follows)
@@ -60,7 +60,7 @@ GAME_OVER = 7  # the turn is over, the hands are empty and none are refilled: th
 
 
 @inline
-def park(s, b, ask):
+def park(b, s, ask):
     """Stop game b until the current tile's owner answers `ask`."""
     s.phase[b] = PHASE_ASK
     s.ask[b] = ask
@@ -68,44 +68,44 @@ def park(s, b, ask):
     return ASKED
 
 
-@inline
-def place_on(s, t, e, report, b):
+@inline_once
+def place_on(b, s, t, e, report):
     """Game b's stages until one stops; a turn over ends there (the next one starts; or
     the hands are empty: GAME_OVER where no refill comes, the game ended as `turns.py`'s
     `hands_empty` ends it, else TURN_OVER for the caller's refill)."""
-    why = run_game(s, t, e, report, b)
+    why = run_game(b, s, t, e, report)
     if why == TURN_OVER:
-        if turns.end_turn(s, t, b):
+        if turns.end_turn(b, s, t):
             return NEXT_TURN
         if not t.refill:  # (a pro game ends at its first empty hand: most steps end a few games)
-            turns.end_game(s, t, b)
+            turns.end_game(b, s, t)
             return GAME_OVER
     return why
 
 
-@inline
-def run_game(s, t, e, report, b):
+@inline_once
+def run_game(b, s, t, e, report):
     """The stages of game b's current tiles, one after the other, until one stops."""
     while True:
         stage = s.stage[b]
         if stage == STAGE_OFFER:
-            why = offer(s, t, b)
+            why = offer(b, s, t)
         elif stage == STAGE_PLACE:
-            why = place(s, t, b)
+            why = place(b, s, t)
         elif stage == STAGE_TAKE:
-            why = take(s, t, e, report, b)
+            why = take(b, s, t, e, report)
         elif stage == STAGE_LAND:
-            why = land(s, t, e, report, b)
+            why = land(b, s, t, e, report)
         elif stage == STAGE_GAIN:
-            why = gain(s, e, report, b)
+            why = gain(b, s, e, report)
         elif stage == STAGE_FREE:
-            why = free(s, t, e, report, b)
+            why = free(b, s, t, e, report)
         elif stage == STAGE_MOVE:
-            why = move(s, t, e, report, b)
+            why = move(b, s, t, e, report)
         elif stage == STAGE_MOVED:
-            why = moved(s, t, e, report, b)
+            why = moved(b, s, t, e, report)
         else:
-            why = next_tile(s, t, e, report, b)
+            why = next_tile(b, s, t, e, report)
         if why != GO:
             return why
 
@@ -114,12 +114,12 @@ def run_game(s, t, e, report, b):
 
 
 @inline
-def place(s, t, b):
+def place(b, s, t):
     """Rules 1-2 (and the too-low exception) among the open rows, or the placing card's
     row and field; the "2×" or "+5" question of the field reached."""
     k = s.at[b]
     tile, seat = s.queue[b, k], s.queue_seat[b, k]
-    row = rules_row(s, t, b, tile)
+    row = rules_row(b, s, t, tile)
     field = s.length[b, row]
     card = s.card[b]
     if t.pro and card != NO_CARD:
@@ -136,15 +136,15 @@ def place(s, t, b):
     s.stage[b] = STAGE_TAKE if is_take else STAGE_LAND
     s.answer[b] = 0
     s.answered[b] = False
-    if kind == TAKE and usable(s, t, DOUBLE, seat, b):  # "2×" only where a row is scored
-        return park(s, b, ASK_DOUBLE)
-    if not is_take and usable(s, t, PLUS5, seat, b):
-        return park(s, b, ASK_PLUS5)
+    if kind == TAKE and usable(b, s, t, DOUBLE, seat):  # "2×" only where a row is scored
+        return park(b, s, ASK_DOUBLE)
+    if not is_take and usable(b, s, t, PLUS5, seat):
+        return park(b, s, ASK_PLUS5)
     return GO
 
 
 @inline
-def rules_row(s, t, b, tile):
+def rules_row(b, s, t, tile):
     """The active row without a stop sign whose end is the highest one below `tile`; a
     tile lower than every such end goes after the highest one."""
     # One maximum over the rows' keys, below << 16 | end << 8 | row: a row whose end is below
@@ -172,7 +172,7 @@ def rules_row(s, t, b, tile):
 
 
 @inline
-def take(s, t, e, report, b):
+def take(b, s, t, e, report):
     """The tile reached a take field: its owner scores the tiles left of it, which leave
     the game ("2×": the two best count plus); on an H field they go into the hand
     unscored. The tile moves on (STAGE_MOVE, or the free-row choice on the pro side)."""
@@ -188,7 +188,7 @@ def take(s, t, e, report, b):
         count += 1
         s.tiles[b, row, f] = 0
         if to_hand:
-            hand_add(s, seat, b, x)
+            hand_add(b, s, seat, x)
             continue
         s.gone[b, x] = True
         bulls = t.bulls[x]
@@ -201,22 +201,22 @@ def take(s, t, e, report, b):
     double = s.answer[b] == 1
     points = 2 * (best + second) - lost if double else -lost
     if double:
-        use_luck(s, DOUBLE, seat, b)
+        use_luck(b, s, DOUBLE, seat)
     if report:
         e.taken[k, b] = count
         e.double[k, b] = double
-        record(s, t, e, b, k, tile, seat, row, field, points)
-    return score(s, t, b, seat, points, STAGE_FREE if t.pro else STAGE_MOVE)
+        record(b, s, t, e, k, tile, seat, row, field, points)
+    return score(b, s, t, seat, points, STAGE_FREE if t.pro else STAGE_MOVE)
 
 
 @inline
-def land(s, t, e, report, b):
+def land(b, s, t, e, report):
     """The tile lands on a field that takes nothing: the field's effect, or "+5". Front:
     the row's tiles and gaps first move one field right (they trigger nothing)."""
     k = s.at[b]
     tile, seat, row, field = s.queue[b, k], s.queue_seat[b, k], s.row[b], s.field[b]
     plus5 = s.answer[b] == 1
-    if needs_reshuffle(s, t, b, row, field, plus5):
+    if needs_reshuffle(b, s, t, row, field, plus5):
         return RESHUFFLE
     n = s.length[b, row]
     if s.card[b] == FRONT:
@@ -227,17 +227,17 @@ def land(s, t, e, report, b):
         s.length[b, row] = field + 1
     s.card[b] = NO_CARD
     s.tiles[b, row, field] = tile
-    points = field_effect(s, t, b, seat, row, field, tile, plus5)
+    points = field_effect(b, s, t, seat, row, field, tile, plus5)
     if points == BAD_DRAW:
         return BAD_SCRIPT
     if report:
         e.plus5[k, b] = plus5
-        record(s, t, e, b, k, tile, seat, row, field, points)
-    return score(s, t, b, seat, points, STAGE_NEXT)
+        record(b, s, t, e, k, tile, seat, row, field, points)
+    return score(b, s, t, seat, points, STAGE_NEXT)
 
 
 @inline
-def record(s, t, e, b, k, tile, seat, row, field, points):
+def record(b, s, t, e, k, tile, seat, row, field, points):
     e.tile[k, b], e.seat[k, b] = tile, seat
     e.row[k, b], e.field[k, b] = row, field
     e.kind[k, b] = t.kind[row, field]
@@ -245,7 +245,7 @@ def record(s, t, e, b, k, tile, seat, row, field, points):
 
 
 @inline
-def score(s, t, b, seat, points, then):
+def score(b, s, t, seat, points, then):
     """Add one effect's points; a net loss that passes clovers gains luck cards
     (STAGE_GAIN), else the tile goes on to `then`."""
     s.answered[b] = False  # the question before this effect is answered and used
@@ -259,14 +259,14 @@ def score(s, t, b, seat, points, then):
 
 
 @inline
-def gain(s, e, report, b):
+def gain(b, s, e, report):
     """One luck card per clover passed, of the owner's choice (a question for every card
     gained; with one stack empty the other is the only answer; with both empty nothing is
     gained and nothing asked)."""
     k = s.at[b]
     some = (s.stack[b, PLUS5] > 0) | (s.stack[b, DOUBLE] > 0)
     if some and not s.answered[b]:
-        return park(s, b, ASK_LUCK_CARD)
+        return park(b, s, ASK_LUCK_CARD)
     if some:
         kind, seat = s.answer[b], s.queue_seat[b, k]
         s.luck[b, kind, seat] += 1
@@ -284,7 +284,7 @@ def gain(s, e, report, b):
 
 
 @inline
-def move(s, t, e, report, b):
+def move(b, s, t, e, report):
     """After a take the tile moves to field 1 of the next free row (next_row option):
     the first empty row after the origin, wrapping, never the row just taken."""
     taken = s.row[b]
@@ -295,20 +295,20 @@ def move(s, t, e, report, b):
         row = (origin + i) % R
         if s.length[b, row] == 0 and row != taken:
             break
-    return move_to(s, t, e, report, b, row)
+    return move_to(b, s, t, e, report, row)
 
 
 @inline
-def free(s, t, e, report, b):
+def free(b, s, t, e, report):
     """Pro: after a take the tile's owner picks the free row it moves to."""
     if not s.answered[b]:
-        return park(s, b, ASK_FREE_ROW)
+        return park(b, s, ASK_FREE_ROW)
     s.answered[b] = False
-    return move_to(s, t, e, report, b, s.answer[b])
+    return move_to(b, s, t, e, report, s.answer[b])
 
 
 @inline
-def move_to(s, t, e, report, b, row):
+def move_to(b, s, t, e, report, row):
     """The tile moves to field 1 of `row`; a "+5" may act on that field."""
     k = s.at[b]
     s.tiles[b, row, 0] = s.queue[b, k]
@@ -320,31 +320,31 @@ def move_to(s, t, e, report, b, row):
     s.answer[b] = 0
     s.answered[b] = False
     s.stage[b] = STAGE_MOVED
-    if usable(s, t, PLUS5, s.queue_seat[b, k], b):
-        return park(s, b, ASK_PLUS5)
+    if usable(b, s, t, PLUS5, s.queue_seat[b, k]):
+        return park(b, s, ASK_PLUS5)
     return GO
 
 
 @inline
-def moved(s, t, e, report, b):
+def moved(b, s, t, e, report):
     """The moved tile on field 1: the field's effect (plain on the basic side), or "+5"."""
     k = s.at[b]
     tile, seat, row = s.queue[b, k], s.queue_seat[b, k], s.row[b]
     plus5 = s.answer[b] == 1
-    if needs_reshuffle(s, t, b, row, 0, plus5):
+    if needs_reshuffle(b, s, t, row, 0, plus5):
         return RESHUFFLE
-    points = field_effect(s, t, b, seat, row, 0, tile, plus5)
+    points = field_effect(b, s, t, seat, row, 0, tile, plus5)
     if points == BAD_DRAW:
         return BAD_SCRIPT
     if report:
         if plus5:
             e.plus5[k, b] = True
         e.points[k, b] += points
-    return score(s, t, b, seat, points, STAGE_NEXT)
+    return score(b, s, t, seat, points, STAGE_NEXT)
 
 
 @inline
-def next_tile(s, t, e, report, b):
+def next_tile(b, s, t, e, report):
     """The next tile of the queue, or the end of the turn."""
     at = s.at[b] + 1
     if at < s.queue.shape[1] and s.queue[b, at] > 0:
@@ -357,7 +357,7 @@ def next_tile(s, t, e, report, b):
 
 
 @inline
-def offer(s, t, b):
+def offer(b, s, t):
     """Pro: before a tile is placed its owner, while holding action cards, is offered them
     (playable or not), one card at a time; a card that places the tile, or no card, ends
     the offer (STAGE_PLACE). Stop, Swap and One more are played and the offer comes again."""
@@ -365,11 +365,11 @@ def offer(s, t, b):
     if s.answered[b]:
         s.answered[b] = False
         kind = s.answer[b]
-        if kind == NO_CARD or play(s, b, seat, kind, s.answer_arg[b]):
+        if kind == NO_CARD or play_card(b, s, seat, kind, s.answer_arg[b]):
             s.stage[b] = STAGE_PLACE
         return GO
     for kind in range(s.action.shape[1]):
         if s.action[b, kind, seat] > 0:
-            return park(s, b, ASK_ACTION)
+            return park(b, s, ASK_ACTION)
     s.stage[b] = STAGE_PLACE
     return GO

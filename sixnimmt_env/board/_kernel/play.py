@@ -1,7 +1,7 @@
 """The one compiled driver of the board game: every path that plays turns runs here.
 
 `play` walks each game of a list through its decisions under a policy, placing between
-them (`kernel.place_on`), so the rules' questions and a turn's tiles cost no trip back to
+them (`place.place_on`), so the rules' questions and a turn's tiles cost no trip back to
 Python. The policies:
 
 - GIVEN: one decision step with the actions (P, B) the caller gives (`engine.step`,
@@ -15,12 +15,17 @@ Python. The policies:
   answered by the heuristics' rules (`rule_answer`), turn after turn until `limit[j]`;
   with `actions` (P, B), the game's first decision takes actions[p, b] where it is >= 0
   (the searcher's candidate) and the rollout's choice elsewhere.
-- PLACE: no decision, the placing goes on (after a reshuffle, `stages.run_stages`).
+
+A game whose placing is under way (stopped for an action deck's reshuffle, `placing`)
+takes no decision under any policy: its placing goes on (`_driver.after_kernel`).
 
 Every game stops where the rules hand something to NumPy (its status, place.py's codes):
 the end of its hands (refill or the end of the game), an action deck to reshuffle.
-The stage machine is inlined into this one driver once: one cold compile of it, not one
-per path.
+
+Two machine codes of the driver: GIVEN's, compiled with the policy as a constant
+(`checked_step`: the public step, its branches for the other policies folded away), and
+the one Python's calls to `play` use (RANDOM, ROLLOUT: the policy an int64), compiled only
+where a process plays at random or rolls out (a first game that only steps never does).
 """
 
 from __future__ import annotations
@@ -36,18 +41,18 @@ from ..actions import (
     PASS_ACTION,
 )
 from ..rules import DOUBLE, PLUS5, PLUS5_POINTS
-from ..state import ASK_ACTION, ASK_DOUBLE, ASK_FREE_ROW, ASK_LUCK_CARD, ASK_PLUS5, PHASE_ASK
+from ..state import ASK_ACTION, ASK_DOUBLE, ASK_FREE_ROW, ASK_LUCK_CARD, ASK_PLUS5, PHASE_ASK, PHASE_PICK
 from . import inline, kernel
 from .answers import allows, legal_answers, store
 from .place import ASKED, NEXT_TURN, PICKING, place_on
 from .turns import HELD_BITS, SLOT_AT_FRACTION, SLOT_FOUND, SLOT_LAST, SLOT_OF_TILE, put_out
 
-GIVEN, RANDOM, ROLLOUT, PLACE = 0, 1, 2, 3  # the policies
+GIVEN, RANDOM, ROLLOUT = 0, 1, 2  # the policies
 
 
 
 @inline
-def rule_answer(s, t, b):
+def rule_answer(b, s, t):
     """The heuristics' answer to game b's question (agents/board/heuristics.py): "+5"
     when the field's effect is worse than +5, "2×" always, a "+5" luck card unless the
     asker holds one per tile left in seat 0's hand (then "2×"); pro: no action card, the
@@ -88,7 +93,7 @@ def play(s, t, e, report, policy, games, actions, numbers, limit, scratch, statu
     for j in range(len(games)):
         b = games[j]
         i = 0  # RANDOM: the game's answers used
-        act = policy != PLACE
+        act = not placing(b, s)
         first = given  # the first decision takes the given actions
         why = PICKING
         while True:
@@ -101,12 +106,12 @@ def play(s, t, e, report, policy, games, actions, numbers, limit, scratch, statu
                     if i == K:
                         why = ASKED
                         break
-                    answer = scratch[int(numbers[j, P + i] * legal_answers(s, t, b, scratch))]
+                    answer = scratch[int(numbers[j, P + i] * legal_answers(b, s, t, scratch))]
                     i += 1
                 else:
-                    answer = rule_answer(s, t, b)
-                store(s, b, answer)
-            elif act and not put_out(s, t, b, how, actions, numbers, found, j):
+                    answer = rule_answer(b, s, t)
+                store(b, s, answer)
+            elif act and not put_out(b, s, t, how, actions, numbers, found, j):
                 why = PICKING  # the first tile of two is out
                 first = False
                 if policy == ROLLOUT:
@@ -114,8 +119,8 @@ def play(s, t, e, report, policy, games, actions, numbers, limit, scratch, statu
                 break
             act = True
             first = False
-            why = place_on(s, t, e, report, b)
-            if policy == GIVEN or policy == PLACE:
+            why = place_on(b, s, t, e, report)
+            if policy == GIVEN:
                 break
             if why == ASKED:
                 continue
@@ -125,17 +130,26 @@ def play(s, t, e, report, policy, games, actions, numbers, limit, scratch, statu
         status[j] = why
 
 
+@inline
+def placing(b, s):
+    """Whether game b's placing is under way: its tiles revealed (the queue holds them) and
+    no question waiting, as after a stop for the action deck's reshuffle. (A turn's end
+    empties the queue, so a game about to put out tiles holds none.)"""
+    return s.phase[b] == PHASE_PICK and s.queue[b, 0] > 0
+
+
 @kernel
 def checked_step(s, t, e, report, games, actions, numbers, limit, scratch, status, found):
     """`Game.step` in one call (one trip from Python and back fewer a step: each costs the
     interpreter its caches, docs/speed.md): the check, `first_illegal`'s index of the first
     game of `games` whose actions are not legal, nothing written then; else -1, every game
     played under GIVEN (`play`, with the tiles' slots the check found; `numbers`, `limit`
-    empty; `found` (g, P) room)."""
-    j = first_illegal(s, t, games, actions, found)
+    empty; `found` (g, P) room). `found` with no rows: no check (an unchecked step, or the
+    placing after a reshuffle), the same machine code."""
+    j = first_illegal(s, t, games, actions, found) if found.shape[0] else -1
     if j < 0:  # GIVEN as a constant (numba: Literal[int](0)), a machine code of its own, the other
         # policies' branches folded away: the public step's replay 18.7 against 23.9 ms with the int64
-        # policy Python's calls use (docs/speed.md, 2026-12-07), for a second cold compile of the driver
+        # policy Python's calls use (docs/speed.md, 2026-12-07); the only driver a first game compiles
         play(s, t, e, report, GIVEN, games, actions, numbers, limit, scratch, status, found)
     return j
 
@@ -151,7 +165,7 @@ def first_illegal(s, t, games, actions, found):
         b = games[j]
         if s.phase[b] == PHASE_ASK:
             a = actions[s.asker[b], b]
-            if not (0 <= a < N_ACTIONS and allows(s, t, b, a)):
+            if not (0 <= a < N_ACTIONS and allows(b, s, t, a)):
                 return j
             continue
         for p in range(s.hands.shape[1]):

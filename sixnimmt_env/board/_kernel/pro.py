@@ -11,7 +11,7 @@ from . import inline
 
 
 @inline
-def hand_add(s, seat, b, tile):
+def hand_add(b, s, seat, tile):
     """Put a tile into the seat's hand, after the tiles it holds."""
     n = 0
     while n < s.hands.shape[2] and s.hands[b, seat, n] > 0:
@@ -20,7 +20,7 @@ def hand_add(s, seat, b, tile):
 
 
 @inline
-def hand_remove(s, seat, b, tile):
+def hand_remove(b, s, seat, tile):
     """Take a tile out of the seat's hand (swap-remove: the held tiles stay in front)."""
     n, slot = 0, 0
     while n < s.hands.shape[2] and s.hands[b, seat, n] > 0:
@@ -32,16 +32,16 @@ def hand_remove(s, seat, b, tile):
 
 
 @inline
-def draw_tile(s, seat, b):
+def draw_tile(b, s, seat):
     """A draw-tile field: the next tile of the supply into the hand, if any is left."""
     at = s.drawn[b]
     if at < s.supply.shape[1] and s.supply[b, at] > 0:
         s.drawn[b] += 1
-        hand_add(s, seat, b, s.supply[b, at])
+        hand_add(b, s, seat, s.supply[b, at])
 
 
 @inline
-def draw_action_card(s, seat, b):
+def draw_action_card(b, s, seat):
     """A draw-action field: the top card of the deck (the caller reshuffled an empty deck
     first); with deck and discards empty nothing is drawn. A replayed record's script
     brings the kind it names to the top. Returns False where the deck holds no such card."""
@@ -65,7 +65,7 @@ def draw_action_card(s, seat, b):
 
 
 @inline
-def play(s, b, seat, kind, arg):
+def play_card(b, s, seat, kind, arg):
     """The seat plays the card `kind` with its argument on its current tile (it goes to
     the discard pile at once). Returns whether the card places the tile (Skip, Front,
     Ascending: placed next); else the seat is offered its cards again."""
@@ -79,17 +79,17 @@ def play(s, b, seat, kind, arg):
         s.stops[b, arg] = True
         s.stops_left[b] -= 1
     elif kind == SWAP:  # the revealed tile back into the hand, the new one in its place
-        hand_remove(s, seat, b, arg)
-        hand_add(s, seat, b, s.queue[b, k])
+        hand_remove(b, s, seat, arg)
+        hand_add(b, s, seat, s.queue[b, k])
         s.queue[b, k] = arg
     elif kind == ONE_MORE:
-        hand_remove(s, seat, b, arg)
-        one_more(s, b, seat, k, arg)
+        hand_remove(b, s, seat, arg)
+        one_more(b, s, seat, k, arg)
     return False
 
 
 @inline
-def one_more(s, b, seat, k, extra):
+def one_more(b, s, seat, k, extra):
     """The extra tile and the current tile are placed now, lower first, before any tile
     still waiting: the lower one stays current (the seat's next cards act on it), the
     other joins the seat's tiles waiting to be placed now (the extra tiles queued after

@@ -1,5 +1,5 @@
 """The games of a batch split over threads: the compiled driver (`play.py`) or the deal's
-shuffles (`deal.py`).
+shuffles (`_deal.py`).
 
 The kernels are compiled `nogil`, and each game's rules read and write only that game's
 entries of the state arrays (its random numbers are its own row, drawn by the

@@ -24,7 +24,7 @@ HELD_BITS = 8  # (a hand holds fewer than 2^8 tiles)
 
 
 @inline
-def put_out(s, t, b, how, actions, numbers, found, j):
+def put_out(b, s, t, how, actions, numbers, found, j):
     """Every seat of game b puts out a tile of its hand, its slot found `how` (swap-remove:
     the held tiles stay in front; an empty pro hand puts out nothing). Returns whether the
     game's tiles are all out, so its placing starts (then revealed)."""
@@ -60,12 +60,12 @@ def put_out(s, t, b, how, actions, numbers, found, j):
     if not second and s.picks[b] == 2:
         s.phase[b] = PHASE_PICK_SECOND
         return False
-    reveal(s, t, b)
+    reveal(b, s, t)
     return True
 
 
 @inline
-def reveal(s, t, b):
+def reveal(b, s, t):
     """Sort the tiles put out in game b into its placing queue, lowest first."""
     Q = s.queue.shape[1]
     for q in range(Q):
@@ -89,7 +89,7 @@ def reveal(s, t, b):
 
 
 @inline
-def end_turn(s, t, b):
+def end_turn(b, s, t):
     """Turn over in game b: luck cards become usable, stop signs come off. Returns whether
     the next turn started; False where the hands are empty (every hand; pro: some hand),
     for the caller's refill or end of the game."""
@@ -118,12 +118,12 @@ def end_turn(s, t, b):
                 empty = True
     if empty:
         return False
-    start_turn(s, t, b)
+    start_turn(b, s, t)
     return True
 
 
 @inline
-def start_turn(s, t, b):
+def start_turn(b, s, t):
     """A new turn in game b: one tile each, or two while an active row has an uncovered
     play-two field (pro: a field a Skip left empty stays uncovered) and the hands hold two."""
     two = False
@@ -148,38 +148,33 @@ def start_turn(s, t, b):
 @kernel
 def start_turns(s, t, games):
     for b in games:
-        start_turn(s, t, b)
+        start_turn(b, s, t)
 
 
 @inline
-def end_game(s, t, b):
+def end_game(b, s, t):
     """Game b is over (its hands are empty and none are refilled): the pro side's final
-    scoring, then PHASE_OVER (as `turns.py`'s `hands_empty` ends a game in NumPy)."""
+    scoring (every seat gains 1 point per action card in hand and loses the bullheads of
+    every tile still in hand), then PHASE_OVER. The one home of a game's end: the driver
+    ends a game here where no refill comes (4+ players, `place.place_on`), and `end_games`
+    where NumPy's refill found none to make (`board/_turns.hands_empty`)."""
     if t.pro:
-        final_score(s.hands, s.action, s.score, t.bulls, b)
+        for p in range(s.hands.shape[1]):
+            points = 0
+            for kind in range(s.action.shape[1]):
+                points += s.action[b, kind, p]
+            for h in range(s.hands.shape[2]):
+                tile = s.hands[b, p, h]
+                if tile == 0:  # the held tiles are in front (pro.hand_add, hand_remove)
+                    break
+                points -= t.bulls[tile]
+            s.score[b, p] += points
     s.phase[b] = PHASE_OVER
 
 
-@inline
-def final_score(hands, action, score, bulls, b):
-    """Pro, the end of game b: every seat gains 1 point per action card in hand and
-    loses the bullheads of every tile still in hand."""
-    for p in range(hands.shape[1]):
-        points = 0
-        for kind in range(action.shape[1]):
-            points += action[b, kind, p]
-        for h in range(hands.shape[2]):
-            tile = hands[b, p, h]
-            if tile == 0:  # the held tiles are in front (pro.hand_add, hand_remove)
-                break
-            points -= bulls[tile]
-        score[b, p] += points
-
-
 @kernel
-def final_scores(hands, action, score, bulls, games):
-    """`final_score` of every game of `games` (the NumPy side's end of a game after a
-    refill). (Handed the four arrays it reads, not the whole state: unboxing ~40 arrays
-    costs more than a few games' scoring.)"""
+def end_games(s, t, games):
+    """`end_game` of every game of `games` (the NumPy side's end of a game, after a
+    refill or where a pro supply is too short for one)."""
     for b in games:
-        final_score(hands, action, score, bulls, b)
+        end_game(b, s, t)

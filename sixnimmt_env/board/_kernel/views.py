@@ -30,7 +30,7 @@ def seat_status(phase, asker, ask, hands, seats, games, status):
     calls a step."""
     n_pick = n_ask = n_pro = 0
     for i in range(len(games)):
-        status[i] = now = decision(phase, asker, ask, hands, games[i], seats[i])
+        status[i] = now = decision(games[i], phase, asker, ask, hands, seats[i])
         n_pick += now == PICKING
         n_ask += now >= ASKED
         n_pro += now == ASKED_PRO
@@ -38,7 +38,7 @@ def seat_status(phase, asker, ask, hands, seats, games, status):
 
 
 @inline
-def decision(phase, asker, ask, hands, b, p):
+def decision(b, phase, asker, ask, hands, p):
     """Seat p's decision in game b (IDLE, PICKING, ASKED, ASKED_PRO)."""
     now = phase[b]
     if (now == PHASE_PICK or now == PHASE_PICK_SECOND) and hands[b, p, 0] > 0:  # held tiles in front
@@ -49,7 +49,7 @@ def decision(phase, asker, ask, hands, b, p):
 
 
 @inline
-def held(s, b, p):
+def held(b, s, p):
     """Tiles in seat p's hand in game b (the held tiles are in front)."""
     n = 0
     while n < s.hands.shape[2] and s.hands[b, p, n] > 0:
@@ -61,7 +61,7 @@ def held(s, b, p):
 def hand_sizes(s, seats, games, size):
     """size[i]: tiles in seat seats[i]'s hand in game games[i]."""
     for i in range(len(games)):
-        size[i] = held(s, games[i], seats[i])
+        size[i] = held(games[i], s, seats[i])
 
 
 @kernel
@@ -75,7 +75,7 @@ def action_masks(s, t, seats, games, status, scratch, mask):
                 mask[i, s.hands[b, p, h] - 1] = True  # tile x is action x - 1
                 h += 1
         elif status[i] != IDLE:
-            for k in range(legal_answers(s, t, b, scratch)):
+            for k in range(legal_answers(b, s, t, scratch)):
                 mask[i, scratch[k]] = True
         else:
             mask[i, PASS_ACTION] = True
@@ -90,18 +90,18 @@ def random_actions(s, t, seats, games, status, pick, ask, pro, scratch, out):
     k = 0
     for i in range(len(games)):
         now = status[i]
-        out[i] = random_action(s, t, games[i], seats[i], now, pick[i] if now == PICKING else ask[i] if now == ASKED
+        out[i] = random_action(games[i], s, t, seats[i], now, pick[i] if now == PICKING else ask[i] if now == ASKED
                                else pro[k] if now == ASKED_PRO else 0.0, scratch)
         k += now == ASKED_PRO
 
 
 @inline
-def random_action(s, t, b, p, now, u, scratch):
+def random_action(b, s, t, p, now, u, scratch):
     """Seat p's random legal action in game b, its decision `now`, from its number u in [0, 1):
     the tile in hand slot u * (tiles held); no or yes by u < 0.5, a luck card likewise from
     the stacks that hold one; the legal answer at fraction u of the legal answers; the pass."""
     if now == PICKING:
-        return s.hands[b, p, int(u * held(s, b, p))] - 1
+        return s.hands[b, p, int(u * held(b, s, p))] - 1
     if now == ASKED:
         second = 1 if u < 0.5 else 0
         if s.ask[b] == ASK_LUCK_CARD:
@@ -112,7 +112,7 @@ def random_action(s, t, b, p, now, u, scratch):
             return LUCK_ACTION[0] + second
         return ANSWER_NO + second
     if now == ASKED_PRO:
-        return scratch[int(u * legal_answers(s, t, b, scratch))]
+        return scratch[int(u * legal_answers(b, s, t, scratch))]
     return PASS_ACTION
 
 
@@ -127,7 +127,7 @@ def random_legal(s, t, seats, games, state, jumps, status, scratch, out):
     n = len(games)
     some_pick = some_ask = False  # which of the two draws of n NumPy makes
     for i in range(n):
-        now = decision(s.phase, s.asker, s.ask, s.hands, games[i], seats[i])
+        now = decision(games[i], s.phase, s.asker, s.ask, s.hands, seats[i])
         some_pick |= now == PICKING
         some_ask |= now >= ASKED
         if some_pick and some_ask:
@@ -140,7 +140,7 @@ def random_legal(s, t, seats, games, state, jumps, status, scratch, out):
     n_pick = n_ask = n_pro = 0
     for i in range(n):
         b, p = games[i], seats[i]
-        status[i] = now = decision(s.phase, s.asker, s.ask, s.hands, b, p)
+        status[i] = now = decision(b, s.phase, s.asker, s.ask, s.hands, p)
         u = 0.0
         if now == PICKING:
             pick_lo, pick_hi = jump(pick_lo, pick_hi, i + 1 - pick_at, jumps)
@@ -157,6 +157,6 @@ def random_legal(s, t, seats, games, state, jumps, status, scratch, out):
             u = draw(pro_lo, pro_hi)
             n_ask += 1
             n_pro += 1
-        out[i] = random_action(s, t, b, p, now, u, scratch)
+        out[i] = random_action(b, s, t, p, now, u, scratch)
     state[0], state[1] = pro_lo, pro_hi  # (after the pro numbers: where NumPy's last draw leaves it)
     return n_pick, n_ask, n_pro

@@ -7,8 +7,9 @@ from numpy.typing import ArrayLike, NDArray
 
 from ..core import rng
 from ..core.errors import ConfigError
-from ._kernel import storage
+from . import _storage as storage
 from ._kernel.threads import run_blocks
+from ._turns import start_turn
 from .rules import (
     ACTION_KINDS,
     DOUBLE,
@@ -22,7 +23,6 @@ from .rules import (
     BoardConfig,
 )
 from .state import NO_CARD, NO_SEAT, BoardState
-from .turns import start_turn
 
 TAG_BOARD_DEAL = np.uint64(0xA4093822299F31D0)  # the shuffle of the 100 tiles
 TAG_ACTION_DECK = np.uint64(0x5BE0CD19137E2179)  # the action deck's shuffles (counter: reshuffles)
@@ -63,7 +63,7 @@ def action_deck(config: BoardConfig, seeds: NDArray[np.uint64], shuffle: int = 0
 
 
 def action_decks(config: BoardConfig, seeds: NDArray[np.uint64], shuffle: int = 0) -> NDArray[np.int8]:
-    """`action_deck` game first: (B, D), a game's deck one run of bytes (`_kernel/storage.py`)."""
+    """`action_deck` game first: (B, D), a game's deck one run of bytes (`_storage.py`)."""
     kinds = np.repeat(np.arange(len(ACTION_KINDS)), config.action_cards).astype(np.int8)
     keys = rng.round_keys(np.asarray(seeds, dtype=np.uint64), TAG_ACTION_DECK, np.full(len(seeds), shuffle))
     return kinds[rng.permutations(keys, len(kinds))]
@@ -90,7 +90,7 @@ def shuffled_tiles(seeds: NDArray[np.uint64]) -> NDArray[np.int8]:
 
 def dealing_orders(seeds: NDArray[np.uint64]) -> NDArray[np.int8]:
     """`shuffled_tiles` game first: (B, N), as the deal copies it into the state's
-    game-major storage (`_kernel/storage.py`)."""
+    game-major storage (`_storage.py`)."""
     keys = rng.round_keys(np.asarray(seeds, dtype=np.uint64), TAG_BOARD_DEAL, np.zeros(len(seeds)))
     return (rng.permutations(keys, N_TILES) + 1).astype(np.int8)
 

@@ -1,8 +1,8 @@
 """A turn's bookkeeping over the batch that NumPy keeps (the tiles put out, the reveal and
-the end of a turn are compiled, `_kernel/turns.py`): what comes at most twice a game, the
-refill, the end of the game after it and the pro side's final scoring; and the start of the
-first turn of a deal. (A game without a refill, 4 players or more, ends in the compiled
-driver, `_kernel/turns.end_game`: the same scoring, compiled.)"""
+the end of a turn are compiled, `_kernel/turns.py`): the refill, at most once a game, and
+the start of the first turn of a deal. A game's end (the pro side's final scoring, then
+PHASE_OVER) has one home, the compiled `_kernel/turns.end_game`: the driver ends a game
+without a refill there (4 players or more), `hands_empty` the others."""
 
 from __future__ import annotations
 
@@ -12,12 +12,13 @@ from numpy.typing import NDArray
 from ._kernel import inputs
 from ._kernel import turns as kernel_turns
 from .rules import HAND_SIZE
-from .state import PHASE_OVER, BoardState
+from .state import BoardState
 
 
-def hands_empty(st: BoardState, games: NDArray) -> None:
+def hands_empty(st: BoardState, games: NDArray, kin: inputs.Inputs) -> None:
     """The turn of `games` is over and their hands are empty (pro: some hand): refill once
-    (2-3 players) and go on, else the game is over (pro: with its final scoring)."""
+    (2-3 players) and go on, else the game is over (`_kernel/turns.end_game`). `kin`: the
+    state's kernel inputs (`inputs.fetch`)."""
     if len(games) == 0:
         return
     refilling = games[~st.refilled[games]] if st.config.refill else games[:0]
@@ -27,19 +28,9 @@ def hands_empty(st: BoardState, games: NDArray) -> None:
             still = (st.hands[:, 0, refilling] == 0).any(axis=0)
             refilling = refilling[~still]
     over = np.setdiff1d(games, refilling) if len(refilling) else games  # (setdiff1d sorts: ~60 us a call)
-    if st.config.pro:
-        final_scoring(st, over)
-    st.phase[over] = PHASE_OVER
-    start_turn(st, refilling)
-
-
-def final_scoring(st: BoardState, games: NDArray) -> None:
-    """Pro: every seat gains 1 point per action card in hand and loses the bullheads of
-    every tile still in hand (`kernel_turns.final_scores`)."""
-    if len(games):
-        s = inputs.arrays(st)
-        kernel_turns.final_scores(s.hands, s.action, s.score, inputs.tables(st.config).bulls,
-                                  np.asarray(games, np.intp))
+    if len(over):
+        kernel_turns.end_games(kin.s, kin.t, np.asarray(over, np.intp))
+    start_turn(st, refilling, kin)
 
 
 def refill(st: BoardState, games: NDArray) -> None:
@@ -63,7 +54,9 @@ def refill(st: BoardState, games: NDArray) -> None:
     st.refilled[games] = True
 
 
-def start_turn(st: BoardState, games: NDArray) -> None:
-    """A new turn: one tile each, or two while an active row has an uncovered play-two field."""
+def start_turn(st: BoardState, games: NDArray, kin: inputs.Inputs | None = None) -> None:
+    """A new turn: one tile each, or two while an active row has an uncovered play-two field.
+    `kin`: the state's kernel inputs where the caller fetched them."""
     if len(games):
-        kernel_turns.start_turns(inputs.arrays(st), inputs.tables(st.config), np.asarray(games, np.intp))
+        kin = kin or inputs.fetch(st)
+        kernel_turns.start_turns(kin.s, kin.t, np.asarray(games, np.intp))

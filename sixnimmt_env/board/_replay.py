@@ -4,7 +4,7 @@ decision against the rules by playing them through the engine (there is no secon
 implementation here), recomputes the scores and winners, and reports where they differ
 from the outputs the record gives. Malformed records raise InvalidRecordError with one
 line naming the turn and seat (or the part of the deal) where they first go wrong.
-Records are written by `records.py`.
+Records are written by `_records.py`.
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ import numpy as np
 from ..core.errors import ConfigError, IllegalActionError
 from ..core.records import ReplayResultBase, check_envelope, fail, is_int, seat_words, short
 from . import engine
+from ._answers import answer_action, answer_value, well_formed
+from ._layout_files import layout_from_dict
+from ._records import DEFAULT_VARIANT, GAME
 from .actions import (
     PASS_ACTION,
 )
-from .answers import answer_action, answer_value, well_formed
-from .layout_files import layout_from_dict
-from .records import DEFAULT_VARIANT, GAME
 from .rules import (
     ACTION_KINDS,
     HAND_SIZE,

@@ -1,9 +1,9 @@
 """Board-game records (`sixnimmt-record/1` with "game": "board", docs/spec/board-record.md):
 the writing.
 
-`Recorder` writes one record per game of a batch while it is stepped; `replay.py` reads
+`Recorder` writes one record per game of a batch while it is stepped; `_replay.py` reads
 one back and checks it. A record carries its board: the layout's rows and clovers and the
-tile bullheads, so it replays with no other file (`layout_files.layout_to_dict` /
+tile bullheads, so it replays with no other file (`_layout_files.layout_to_dict` /
 `layout_from_dict`).
 """
 
@@ -15,11 +15,11 @@ from typing import Any
 import numpy as np
 
 from ..core.records import FORMAT
+from ._answers import answer_value
+from ._layout_files import layout_to_dict
 from .actions import (
     N_TILE_ACTIONS,
 )
-from .answers import answer_value
-from .layout_files import layout_to_dict
 from .rules import (
     ACTION_KINDS,
     HAND_SIZE,

@@ -2,7 +2,8 @@
 it, its actions checked before it runs, and what it leaves to NumPy after it stops.
 
 `play` runs the driver over a list of games under a policy (kernel_play's GIVEN, RANDOM,
-ROLLOUT, PLACE) and then `after_kernel` does, by each game's status, the refill or the
+ROLLOUT; GIVEN through the public step's machine code, `kernel_play.checked_step`
+unchecked) and then `after_kernel` does, by each game's status, the refill or the
 end of the game where the hands are empty and the action deck's reshuffle (the placing
 then goes on). `illegal_action` words the first illegal action of a step, as
 IllegalActionError, once the driver's check (`kernel_play.first_illegal`) found one;
@@ -16,16 +17,16 @@ from numpy.typing import NDArray
 
 from ..core.errors import IllegalActionError
 from . import actioncards
+from ._events import BoardEvents
 from ._kernel import inputs, place
 from ._kernel import play as kernel_play
 from ._kernel import views as kernel_views
 from ._kernel.calls import Fast
 from ._kernel.threads import run_blocks
+from ._turns import hands_empty
 from .actions import N_ACTIONS, N_TILE_ACTIONS, describe_action
-from .events import BoardEvents
 from .rules import ACTION_KINDS
 from .state import ASK_ACTION, ASK_DOUBLE, ASK_FREE_ROW, ASK_LUCK_CARD, ASK_PLUS5, PHASE_ASK, BoardState
-from .turns import hands_empty
 
 NO_ACTIONS = np.zeros((0, 0), dtype=np.int64)  # a policy that reads no actions
 NO_LIMIT = np.zeros(0, dtype=np.int64)  # ... no turn limit
@@ -37,24 +38,32 @@ assert (place.TURN_OVER, place.RESHUFFLE, place.BAD_SCRIPT) == tuple(range(place
 
 
 def play(st: BoardState, games: NDArray, policy: int, ev: BoardEvents | None = None, actions: NDArray = NO_ACTIONS,
-         numbers: NDArray | None = None, limit: NDArray = NO_LIMIT, threads: int | None = 1) -> NDArray[np.int8]:
+         numbers: NDArray | None = None, limit: NDArray = NO_LIMIT, threads: int | None = 1,
+         kin: inputs.Inputs | None = None) -> NDArray[np.int8]:
     """The driver over `games` (ascending indices) under `policy`, split over `threads`
     threads (None: all cores; `_kernel/threads.py`: the same games whatever the count), then
-    `after_kernel`; returns each game's status (_kernel/place.py's codes)."""
+    `after_kernel`; returns each game's status (_kernel/place.py's codes). `kin`: the
+    state's kernel inputs where the caller fetched them (`inputs.fetch`)."""
     games = np.asarray(games, dtype=np.intp)
     status = np.zeros(len(games), dtype=np.int8)
     if not len(games):
         return status
     if numbers is None:
         numbers = np.zeros((0, st.players), dtype=np.float32)
-    s, t, e = inputs.arrays(st), inputs.tables(st.config), inputs.events(ev)
+    kin = kin or inputs.fetch(st)
+    s, t, e = kin.s, kin.t, inputs.events(ev)
 
     def block(lo: int, hi: int) -> None:
-        PLAY(s, t, e, ev is not None, policy, games[lo:hi], actions, numbers[lo:hi] if len(numbers) else numbers,
-             limit[lo:hi] if len(limit) else limit, np.zeros(N_ACTIONS, dtype=np.int64), status[lo:hi], NOT_FOUND)
+        some = numbers[lo:hi] if len(numbers) else numbers
+        until = limit[lo:hi] if len(limit) else limit
+        scratch = np.zeros(N_ACTIONS, dtype=np.int64)
+        if policy == kernel_play.GIVEN:  # (GIVEN's own machine code: one compile less for a first game)
+            CHECKED_STEP(s, t, e, ev is not None, games[lo:hi], actions, some, until, scratch, status[lo:hi], NOT_FOUND)
+        else:
+            PLAY(s, t, e, ev is not None, policy, games[lo:hi], actions, some, until, scratch, status[lo:hi], NOT_FOUND)
 
     run_blocks(block, len(games), threads)
-    after_kernel(st, games, status, ev)
+    after_kernel(st, games, status, ev, kin)
     return status
 
 
@@ -64,24 +73,27 @@ def checked_step(st: BoardState, games: NDArray, actions: NDArray, ev: BoardEven
     `after_kernel`; IllegalActionError (`illegal_action`) with the state untouched where an
     action is not legal."""
     status = np.zeros(len(games), dtype=np.int8)
-    if CHECKED_STEP(inputs.arrays(st), inputs.tables(st.config), inputs.events(ev), ev is not None, games, actions,
+    kin = inputs.fetch(st)  # (once a step: every kernel of the step is handed these)
+    if CHECKED_STEP(kin.s, kin.t, inputs.events(ev), ev is not None, games, actions,
                     np.zeros((0, st.players), dtype=np.float32), NO_LIMIT, np.zeros(N_ACTIONS, dtype=np.int64),
                     status, np.empty((len(games), st.players), dtype=np.int64)) >= 0:
         raise illegal_action(st, games, actions)
-    after_kernel(st, games, status, ev)
+    after_kernel(st, games, status, ev, kin)
 
 
-def after_kernel(st: BoardState, games: NDArray, status: NDArray, ev: BoardEvents | None) -> None:
+def after_kernel(st: BoardState, games: NDArray, status: NDArray, ev: BoardEvents | None,
+                 kin: inputs.Inputs) -> None:
     """What the kernel leaves to NumPy, by the status it gave each of `games`: the refill
     or the end of the game where the hands are empty, the action deck's reshuffle (then
-    the placing goes on), a replayed record's impossible draw (IllegalActionError)."""
+    the placing goes on), a replayed record's impossible draw (IllegalActionError). `kin`:
+    the kernel inputs the step fetched."""
     # Most calls leave none of these (the codes TURN_OVER..BAD_SCRIPT): one pass says so,
     # where three masks and their fancy indexing cost ~25 µs a public step.
     if not (status.view(np.uint8) - np.uint8(place.TURN_OVER) <= place.BAD_SCRIPT - place.TURN_OVER).any():
         return
     empty = games[status == place.TURN_OVER]
     if len(empty):
-        hands_empty(st, empty)
+        hands_empty(st, empty, kin)
     bad = games[status == place.BAD_SCRIPT]
     if len(bad):
         b = int(bad[0])
@@ -92,7 +104,7 @@ def after_kernel(st: BoardState, games: NDArray, status: NDArray, ev: BoardEvent
     if len(again):
         for b in again:
             actioncards.reshuffle(st, b)
-        play(st, again, kernel_play.PLACE, ev)
+        play(st, again, kernel_play.GIVEN, ev, kin=kin)  # (they take no decision: `kernel_play.placing`)
 
 
 def illegal_action(st: BoardState, games: NDArray, actions: NDArray) -> IllegalActionError:
@@ -137,7 +149,8 @@ def answer_masks(st: BoardState, games: NDArray) -> NDArray[np.bool_]:
     games = np.asarray(games, dtype=np.intp)
     mask = np.zeros((len(games), N_ACTIONS), dtype=bool)
     if len(games):
-        kernel_views.action_masks(inputs.arrays(st), inputs.tables(st.config),
+        kin = inputs.fetch(st)
+        kernel_views.action_masks(kin.s, kin.t,
                                   st.asker[games].astype(np.intp), games, np.full(len(games), kernel_views.ASKED, np.int8),
                                   np.zeros(N_ACTIONS, dtype=np.int64), mask)
     return mask
