@@ -11,9 +11,8 @@ form is built from the server's allow-list (agents chosen from a list, each vari
 rules), and a whole game is played by keyboard alone, with an accessibility scan
 (axe-core, tests/data/axe.min.js, injected by the test: the page never loads it).
 
-Playwright's browser download is not used: `executable_path` is Debian's chromium
-(the Makefile installs it). Without it the tests skip, except under CI, where a browser
-that cannot start fails the run. SIXNIMMT_FIGURES=1 writes the README's screenshot
+The browser is Debian's chromium (tests/support/browser.py: without it the tests skip,
+except under CI). SIXNIMMT_FIGURES=1 writes the README's screenshot
 (docs/figures/serve.png) and one of each game (docs/figures/serve-*.png).
 """
 
@@ -23,48 +22,24 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
 
 from experiments.serve.bench import served
+from tests.support.browser import DESKTOP, FIRST_LOAD, LAPTOP, PHONE, TIMEOUT, chromium, open_page  # noqa: F401 (chromium: the fixture)
 
-CHROMIUM = os.environ.get("SIXNIMMT_CHROMIUM", "/usr/bin/chromium")
-# Without these the browser waits on a network this machine does not have.
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ROOT = Path(__file__).resolve().parents[2]
 FIGURE = ROOT / "docs" / "figures" / "serve.png"
 AXE = ROOT / "tests" / "data" / "axe.min.js"  # axe-core 4.14.1 (MPL-2.0), from `npm pack axe-core`
-LAPTOP, PHONE = {"width": 1366, "height": 768}, {"width": 390, "height": 844}
-TIMEOUT = 30_000  # ms for any one thing to appear on the page
-FIRST_LOAD = 180_000  # ms: a fresh server's first seat defaults load the shipped model (a minute when the machine is busy)
-
-
-def _no_browser(why: str):
-    if os.environ.get("CI"):
-        pytest.fail(f"CI: the browser tests need a browser: {why}")
-    pytest.skip(why)
 
 
 @pytest.fixture(scope="module")
-def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError as e:
-        _no_browser(f"playwright is not installed ({e})")
-    if not Path(CHROMIUM).exists():
-        _no_browser(f"no chromium at {CHROMIUM} (apt-get install chromium)")
-    with sync_playwright() as p, tempfile.TemporaryDirectory() as profile:
-        try:  # a fresh profile directory every run
-            context = p.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, headless=True,
-                                                           args=ARGS, accept_downloads=True,
-                                                           viewport={"width": 1200, "height": 900})
-        except Exception as e:  # noqa: BLE001 - any failure to start is "no browser"
-            _no_browser(f"chromium did not start: {e}")
-        yield context
-        context.close()
+def browser(chromium):  # noqa: F811 (the fixture of tests/support/browser.py)
+    """One fresh browser context for the module's pages (downloads accepted)."""
+    context = chromium.new_context(accept_downloads=True, viewport=DESKTOP)
+    yield context
+    context.close()
 
 
 @pytest.fixture(scope="module")
@@ -75,11 +50,8 @@ def server():
 
 @pytest.fixture()
 def page(browser, server):
-    page = browser.new_page()
-    page.set_default_timeout(TIMEOUT)
-    errors = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server + "/")
+    errors: list = []
+    page = open_page(browser, errors, url=server + "/")
     page.wait_for_selector("#setup:not([hidden])")
     page.wait_for_selector("#f-opponents select", timeout=FIRST_LOAD)
     yield page

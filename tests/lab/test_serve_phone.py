@@ -3,7 +3,7 @@
 Issue 62's regression: on a phone the agent lists took their longest option's width, the
 form ran past the screen's right edge, and a seat's description lay over Start, so a tap
 on Start hit the text and no game started. Here the form must fit the screen's width and
-a tap on Start must start a game. Skips without a browser, as test_serve_browser.py.
+a tap on Start must start a game. Skips without a browser (tests/support/browser.py).
 """
 
 from __future__ import annotations
@@ -11,33 +11,17 @@ from __future__ import annotations
 import pytest
 
 from experiments.serve.bench import served
-from tests.lab.test_serve_browser import ARGS, CHROMIUM, FIRST_LOAD, PHONE, TIMEOUT, _no_browser
+from tests.support.browser import FIRST_LOAD, PHONE, chromium, open_page  # noqa: F401 (chromium: the fixture)
 
 
 @pytest.fixture(scope="module")
-def phone():
+def phone(chromium):  # noqa: F811 (the fixture of tests/support/browser.py)
     """A touch phone's page (390x844, mobile viewport) on a fresh server."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError as e:
-        _no_browser(f"playwright is not installed ({e})")
-    from pathlib import Path
-    if not Path(CHROMIUM).exists():
-        _no_browser(f"no chromium at {CHROMIUM} (apt-get install chromium)")
-    with sync_playwright() as p, served() as url:
-        try:
-            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        except Exception as e:  # noqa: BLE001 - any failure to start is "no browser"
-            _no_browser(f"chromium did not start: {e}")
-        context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=3)
-        page = context.new_page()
-        page.set_default_timeout(TIMEOUT)
-        errors = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(url + "/")
-        yield page
-        browser.close()
-        assert not errors, errors
+    errors: list = []
+    with served() as url:
+        yield open_page(chromium, errors, url=url + "/", viewport=PHONE, is_mobile=True, has_touch=True,
+                        device_scale_factor=3)
+    assert not errors, errors
 
 
 def test_the_setup_form_fits_a_phone_and_a_tap_on_start_starts_a_game(phone):

@@ -5,46 +5,15 @@ shown and takes the free seat; Eve opens it and watches. The WebSocket frames ea
 receives are collected: at the first turn neither person's frames hold a card of the
 other's hand, and the spectator's hold no hand at all. Bob's page cannot act for Ada's
 seat (a forged token is refused on his page), and the two play the game to its end by
-clicking, each on their own page. Skips without a browser, as test_serve_browser.py.
+clicking, each on their own page. Skips without a browser (tests/support/browser.py).
 """
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
-import pytest
-
 from experiments.serve.bench import served
-from tests.lab.test_serve_browser import ARGS, CHROMIUM, FIRST_LOAD, TIMEOUT, _no_browser
+from tests.support.browser import DESKTOP, FIRST_LOAD, chromium, open_page  # noqa: F401 (chromium: the fixture)
 
 MAX_CLICKS = 200  # a one-round game of two people asks each at most ~15 times
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError as e:
-        _no_browser(f"playwright is not installed ({e})")
-    if not Path(CHROMIUM).exists():
-        _no_browser(f"no chromium at {CHROMIUM} (apt-get install chromium)")
-    with sync_playwright() as p:
-        try:
-            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        except Exception as e:  # noqa: BLE001 - any failure to start is "no browser"
-            _no_browser(f"chromium did not start: {e}")
-        yield browser
-        browser.close()
-
-
-def _page(browser, frames: list, errors: list):
-    """A page in a context of its own (its own sessionStorage: another person)."""
-    page = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
-    page.set_default_timeout(TIMEOUT)
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(json.loads(f))))
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    return page
 
 
 def _cards(obj) -> set:
@@ -71,11 +40,11 @@ def _click_any(page) -> bool:
     return True
 
 
-def test_two_people_and_a_spectator_at_one_table(chromium):
+def test_two_people_and_a_spectator_at_one_table(chromium):  # noqa: F811 (the fixture of tests/support/browser.py)
     frames = {"ada": [], "bob": [], "eve": []}
     errors: list = []
     with served() as url:
-        ada, bob, eve = (_page(chromium, frames[n], errors) for n in ("ada", "bob", "eve"))
+        ada, bob, eve = (open_page(chromium, errors, frames[n], viewport=DESKTOP) for n in ("ada", "bob", "eve"))
         ada.goto(url + "/")
         ada.wait_for_selector("#f-opponents .person-seat", timeout=FIRST_LOAD)
         ada.wait_for_function("!document.getElementById('start').disabled")
