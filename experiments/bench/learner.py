@@ -9,9 +9,17 @@ but a temporary TensorBoard folder, removed at the end.
 Recipes (cards): `default` (the lab's learner: every seat of self-play games learns, a
 league beside them, 3 epochs over 8,192-sample minibatches) and `2026-12-06` (SB3's
 MaskablePPO, one learner seat a game against network opponents, 10 epochs, minibatches
-of 4,096, the 2026-12-06 runs' settings); both with the shipped network's shape. Board:
-`default` (the lab's learner on the 2026-12-06 board network) and `2026-12-06`
-(training/configs/ppo-board-basic-4p.toml's settings).
+of 4,096, the 2026-12-06 runs' settings); both with the shipped network's shape. Board
+(pro by default): `default` (training/configs/quick-board.toml's learner and network: the
+lab's learner, every seat of the self-play games learning, 3 epochs, the tile-set network
+of agents/board/tile_set.py; a league of heuristics, random play and snapshots) and
+`2026-12-06` (training/configs/ppo-board-*.toml's settings: SB3, one learner seat, 10
+epochs, minibatches of 4,096, the tile scorer over the whole observation, and its league,
+the board search `mcs:rollouts=4:horizon=1` at a fifth of the opponents' draws included).
+
+Each result also gives `samples_per_cpu_s`, the samples over the process's CPU seconds:
+on a machine shared with other work the wall rate moves with the load, and the CPU rate
+much less.
 """
 
 from __future__ import annotations
@@ -29,11 +37,15 @@ CARD_RECIPES = {
                                'pool_weights={"search": 1.0}', 'pool_search=["ppo:path=agents/models/ppo-4p.zip"]'],
 }
 BOARD_BASE = ["game=board", "players=4", "episode=game", "reward=points", "observation=tile-features",
-              "policy=tile-scorer", 'pool_weights={"random": 0.1, "heuristics": 0.5, "search": 0.0, "self": 0.4}']
+              'pool_heuristics=["board-safe", "board-greedy", "board-green"]']
 BOARD_RECIPES = {
-    "default": BOARD_BASE + ["learner=lab", "self_play_games=256", "num_games=128", "n_steps=16", "n_epochs=3",
-                             "batch_size=8192"],
-    "2026-12-06": BOARD_BASE + ["learner=sb3", "num_games=256", "n_steps=32", "n_epochs=10", "batch_size=4096"],
+    "default": BOARD_BASE + ["learner=lab", "policy=tile-set", "scorer_context=[128]", "scorer_hidden=[64, 64]",
+                             "net_arch=[128]", "self_play_games=256", "num_games=128", "n_steps=16", "n_epochs=3",
+                             "batch_size=8192", 'pool_weights={"random": 0.1, "heuristics": 0.6, "search": 0.0, "self": 0.3}'],
+    "2026-12-06": BOARD_BASE + ["learner=sb3", "policy=tile-scorer", "net_arch=[256, 256]", "scorer_context=[256, 128]",
+                                "scorer_hidden=[128, 64]", "num_games=256", "n_steps=32", "n_epochs=10",
+                                "batch_size=4096", 'pool_weights={"random": 0.1, "heuristics": 0.3, "search": 0.2, "self": 0.4}',
+                                'pool_search=["mcs:rollouts=4:horizon=1"]'],
 }
 
 
@@ -83,7 +95,7 @@ def bench_recipe(name: str, overrides: list[str], seconds: float, threads: int) 
 
         def _on_rollout_start(self) -> None:
             if self.num_timesteps >= rollout:
-                self.marks.append((time.perf_counter(), self.num_timesteps))
+                self.marks.append((time.perf_counter(), self.num_timesteps, time.process_time()))
                 self.done = self.marks[-1][0] - self.marks[0][0] >= seconds
 
         def _on_step(self) -> bool:
@@ -98,10 +110,12 @@ def bench_recipe(name: str, overrides: list[str], seconds: float, threads: int) 
             learn(model, cfg, total, clock, reset_num_timesteps=True)
         else:
             model.learn(total_timesteps=total, callback=clock, progress_bar=False)
-    (t0, n0), (t1, n1) = clock.marks[0], clock.marks[-1]
-    wall, samples = t1 - t0, n1 - n0
-    return {"recipe": name, "game": cfg.game, "variant": cfg.variant, "learner": cfg.learner,
-            "samples_per_s": round(samples / wall, 1) if wall > 0 else 0.0, "samples": int(samples), "seconds": round(wall, 1),
+    (t0, n0, c0), (t1, n1, c1) = clock.marks[0], clock.marks[-1]
+    wall, samples, cpu = t1 - t0, n1 - n0, c1 - c0
+    return {"recipe": name, "game": cfg.game, "variant": cfg.variant, "learner": cfg.learner, "policy": cfg.policy,
+            "samples_per_s": round(samples / wall, 1) if wall > 0 else 0.0,
+            "samples_per_cpu_s": round(samples / cpu, 1) if cpu > 0 else 0.0, "cpu_seconds": round(cpu, 1),
+            "samples": int(samples), "seconds": round(wall, 1),
             "slots": env.num_envs, "n_epochs": cfg.n_epochs, "batch_size": cfg.batch_size, "threads": threads}
 
 
