@@ -67,9 +67,15 @@ def play(
             raise ConfigError("--join plays the served table's game: --opponents, --seed, --hints and --record "
                               "are the table's (its record: the page's link when the game is over)")
         _join_table(join, name, seat)
-        return
-    if name is not None or seat is not None:
+    elif name is not None or seat is not None:
         raise ConfigError("--name and --seat are for --join (a served table)")
+    else:
+        _play_here(options.build(players), opponents, players, seed, hints, record)
+
+
+def _play_here(game, opponents: Optional[str], players: int, seed: Optional[int], hints: bool,
+               record: Optional[Path]) -> None:
+    """`play` against agents in this terminal (the game, the options as given)."""
     import secrets
     import signal
     import sys
@@ -78,7 +84,6 @@ def play(
 
     from experiments.play.session import default_opponents, opponent_specs, terminal_game
 
-    game = options.build(players)
     specs = opponent_specs(default_opponents(game.info.game) if opponents is None else opponents, players)
     console = Console(highlight=False)
     if seed is None:
