@@ -1,0 +1,120 @@
+"""The board game's learner (issue 59): the tile-set network (agents/board/tile_set.py) on
+the lab's learner, its model files, the quick board recipe, and `bench learner --game board`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import torch as th
+
+QUICK = Path(__file__).resolve().parents[2] / "training" / "configs" / "quick-board.toml"
+
+
+def _board_model(policy="tile-set", **extra):
+    from training.config import TrainConfig
+    from training.train import new_model
+    items = ["game=board", "variant=pro", "players=4", "observation=tile-features", "episode=game",
+             "reward=points", f"policy={policy}", "scorer_context=[32]", "scorer_hidden=[16, 16]", "net_arch=[16]",
+             "num_games=6", "n_steps=4", "torch_threads=1"]
+    return new_model(TrainConfig.load(None, items + [f"{k}={v}" for k, v in extra.items()]))
+
+
+def _observations(model, steps=30, seed=0):
+    """Observations and masks of random play in the model's env (hand sizes and questions vary)."""
+    env, rng = model.get_env(), np.random.default_rng(seed)
+    obs, out, masks = env.reset(), [], []
+    for _ in range(steps):
+        mask = env.action_masks()
+        out.append(obs)
+        masks.append(mask)
+        obs, _, _, _ = env.step(np.array([rng.choice(np.flatnonzero(m)) for m in mask]))
+    return np.concatenate(out), np.concatenate(masks)
+
+
+def test_tile_set_scores_each_sample_on_its_own_and_only_its_tiles():
+    """A sample's logits and value are the same alone as in a batch (the packed rows never
+    mix samples); the put-out action of a tile the seat does not hold gets no score of its own."""
+    from training.lab_ppo import _forward
+    model = _board_model()
+    obs, _ = _observations(model)
+    batch = th.as_tensor(obs)
+    with th.no_grad():
+        logits, values = _forward(model.policy, batch)
+        for i in range(0, len(obs), 17):
+            one_logits, one_value = _forward(model.policy, batch[i:i + 1])
+            assert th.allclose(one_logits[0], logits[i], atol=1e-5) and th.allclose(one_value[0], values[i], atol=1e-5)
+    hand = obs[:, 1:101] > 0  # the layout's `hand` multi-hot: tile t at index t
+    scored = logits[:, :100].numpy() != 0
+    assert (scored <= hand).all() and (scored == hand).mean() > 0.99
+
+
+def test_a_tile_set_model_file_reads_back_to_the_same_network(tmp_path):
+    """Saved as every model is, read by the agents' model reader (nothing unpickled): the same logits."""
+    from agents.board.tile_set import TileSetPolicy
+    from agents.model_file import read_model
+    from training.lab_ppo import _forward
+    model = _board_model()
+    obs = th.as_tensor(_observations(model, steps=5)[0])
+    model.save(tmp_path / "m.zip")
+    read = read_model(tmp_path / "m.zip")
+    assert isinstance(read.policy, TileSetPolicy)
+    with th.no_grad():
+        assert th.allclose(_forward(read.policy, obs)[0], _forward(model.policy, obs)[0], atol=1e-6)
+
+
+def test_a_tile_set_model_with_a_table_past_its_observation_is_refused(tmp_path):
+    """The table's parts are read from the file: one past the observation is refused in one line."""
+    import zipfile
+
+    import pytest
+
+    from agents.model_file import read_model
+    from sixnimmt_env.core.errors import ConfigError
+    model = _board_model()
+    model.save(tmp_path / "m.zip")
+    with zipfile.ZipFile(tmp_path / "m.zip") as z:
+        entries = {name: z.read(name) for name in z.namelist()}
+    data = json.loads(entries["data"])
+    data["policy_kwargs"]["table"] = [[0, 10**6]]
+    entries["data"] = json.dumps(data).encode()
+    with zipfile.ZipFile(tmp_path / "bad.zip", "w") as z:
+        for name, blob in entries.items():
+            z.writestr(name, blob)
+    with pytest.raises(ConfigError, match="tile-scorer options out of range"):
+        read_model(tmp_path / "bad.zip")
+
+
+def test_the_quick_board_recipe_trains_with_the_lab_learner_and_plays(tmp_path):
+    """quick-board.toml at a tiny scale: a run of the lab's learner and the tile-set network
+    on the pro side, evaluated against board-safe, whose model then plays as `ppo:path=`."""
+    base = [sys.executable, "-m", "experiments.cli"]
+    tiny = ["--set", "name=qb", "--set", "self_play_games=4", "--set", "num_games=2", "--set", "n_steps=4",
+            "--set", "batch_size=64", "--set", "eval_deals=1", "--set", "total_timesteps=150",
+            "--set", "torch_threads=1", "--set", "checkpoint_every=100"]
+    done = subprocess.run(base + ["train", "--config", str(QUICK), "--runs-dir", str(tmp_path), "--no-progress", *tiny],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    cfg = json.loads((tmp_path / "qb" / "config.json").read_text())
+    assert (cfg["game"], cfg["variant"], cfg["learner"], cfg["policy"]) == ("board", "pro", "lab", "tile-set")
+    assert len((tmp_path / "qb" / "eval.csv").read_text().splitlines()) == 2
+    from agents.arena import run_match
+    from sixnimmt_env import make_game
+    result = run_match([f"ppo:path={tmp_path / 'qb' / 'best.zip'}", "random", "random", "random"],
+                       make_game("board", variant="pro", players=4), deals=1, seed=1)
+    assert result.games == 4
+
+
+def test_bench_learner_compares_the_board_recipes():
+    """`bench learner --game board` at a tiny scale: the lab's tile-set recipe and the 2026-12-06 one."""
+    done = subprocess.run([sys.executable, "-m", "experiments.cli", "bench", "learner", "--game", "board", "--variant",
+                           "pro", "--seconds", "0.01", "--threads", "1", "--scale", "0.01", "--json"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [r["recipe"] for r in rows] == ["default", "2026-12-06"]
+    assert [(r["learner"], r["policy"]) for r in rows] == [("lab", "tile-set"), ("sb3", "tile-scorer")]
+    assert all(r["samples_per_s"] > 0 and r["samples_per_cpu_s"] > 0 and r["variant"] == "pro" for r in rows)
