@@ -206,7 +206,8 @@ def plot(record: dict, out: Path) -> Path:
     right.set_ylabel("lead over the field (points a round)", color="tab:red")
     if chosen:
         left.axvline(chosen["steps"] / 1e6, color="grey", lw=0.8)
-    fig.legend(loc="lower left", fontsize=8)
+    handles, labels = (sum(pair, []) for pair in zip(left.get_legend_handles_labels(), right.get_legend_handles_labels()))
+    right.legend(handles, labels, loc="lower right", fontsize=8)
     left.set_title(f"gate: {Path(record['run']).name} (choosing deals, seed {record['plan']['choose_seed']})")
     fig.tight_layout()
     with writing(out):
