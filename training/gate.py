@@ -94,11 +94,10 @@ def one_against(agent: str, others: str, rules, players: int, deals: int, seed: 
             "lead": result.utility * (me.points_per_round - them.points_per_round), "ms": me.ms_per_decision}
 
 
-def choose(run: Path, plan: GatePlan, say=print) -> dict:
+def choose(run: Path, cfg: TrainConfig, plan: GatePlan, say=print) -> dict:
     """Every snapshot on the choosing deals; the choice and the rows that made it."""
     from agents.registry import check_spec
 
-    cfg = run_config(run)
     for spec in (plan.reference, plan.field):
         check_spec(spec, cfg.game)  # a misspelt agent fails here, before any match is played
     candidates = snapshots(run, plan.last)  # before any match: a run without snapshots fails at once
@@ -119,10 +118,9 @@ def choose(run: Path, plan: GatePlan, say=print) -> dict:
     return {"players": players, "reference_field": reference, "rows": rows, "chosen": chosen}
 
 
-def report(spec: str, run: Path, plan: GatePlan) -> dict:
+def report(spec: str, cfg: TrainConfig, plan: GatePlan) -> dict:
     """The chosen network on the reporting deals: both head-to-head tables, the field table
     (and the reference's on the same deals), and the verdict."""
-    cfg = run_config(run)
     rules, players = eval_rules(cfg), cfg.players
     new_vs_ref = one_against(spec, plan.reference, rules, players, plan.report_deals, plan.report_seed)
     ref_vs_new = one_against(plan.reference, spec, rules, players, plan.report_deals, plan.report_seed)
@@ -143,13 +141,14 @@ def gate(run: str | Path, plan: GatePlan, say=None) -> dict:
     """Choose on one seed's deals, report on another's; the whole record (JSON-ready)."""
     say = say or (lambda line: print(line, file=sys.stderr, flush=True))
     run = Path(run)
-    chosen = choose(run, plan, say)
+    cfg = run_config(run)  # read once: both stages play the run's table and rules
+    chosen = choose(run, cfg, plan, say)
     out = {"run": str(run), "plan": asdict(plan), "choosing": chosen, "report": None}
     if chosen["chosen"] is None:
         say("no snapshot qualifies: each one's field lead is behind the reference's")
         return out
     say(f"chosen: {chosen['chosen']['spec']}; reporting on seed {plan.report_seed}")
-    out["report"] = report(chosen["chosen"]["spec"], run, plan)
+    out["report"] = report(chosen["chosen"]["spec"], cfg, plan)
     return out
 
 
