@@ -89,3 +89,22 @@ def test_two_people_and_a_spectator_at_one_table(chromium):  # noqa: F811 (the f
         for page in (ada, bob, eve):
             page.wait_for_selector("#summary:not([hidden])")
         assert not errors, errors
+
+
+def test_a_shared_link_offers_the_join_form_when_tables_js_comes_late(chromium):  # noqa: F811
+    """The socket may open before the last script has run (a busy server serves tables.js
+    late): the page must still start only once every script is in, or a shared link falls
+    back to the plain setup form (the CI failure of 2026-12-07)."""
+    errors: list = []
+    with served() as url:
+        page = open_page(chromium, errors, viewport=DESKTOP)
+
+        def late(route):
+            page.wait_for_timeout(1500)  # keeps the parser waiting while the socket opens
+            route.continue_()
+
+        page.route("**/static/tables.js", late)
+        page.goto(url + "/?table=abc123")
+        page.wait_for_selector("#j-watch", state="visible")
+        assert page.locator("#setup").is_hidden()
+    assert not errors, errors

@@ -390,4 +390,8 @@ function init() {
   connect();
 }
 
-init();
+// Not at once: the scripts after this one (tables.js) wrap showSetup and receive, and on a
+// busy server the socket could open while the parser still waits for them, leaving a shared
+// table's link on the plain setup form. DOMContentLoaded comes after every script has run.
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+else init();
