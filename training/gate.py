@@ -33,7 +33,7 @@ from sixnimmt_env.core.errors import ConfigError
 
 from .board_training import eval_rules
 from .config import TrainConfig
-from .runs import read_run_json
+from .runs import saved_config
 
 SNAPSHOT = re.compile(r"ppo-(\d+)\.zip")
 
@@ -71,13 +71,6 @@ def snapshots(run: Path, last: int = 0) -> list[tuple[int, Path]]:
         raise ConfigError(f"{run}/snapshots holds no snapshot (ppo-<steps>.zip): not a training run, "
                           "or one stopped before its first snapshot")
     return found[-last:] if last else found
-
-
-def run_config(run: Path) -> TrainConfig:
-    """The training config the run saved (its table size and rules)."""
-    if not (run / "config.json").is_file():
-        raise ConfigError(f"{run} holds no config.json: not a training run directory")
-    return TrainConfig.from_dict(read_run_json(run / "config.json", dict))
 
 
 def one_against(agent: str, others: str, rules, players: int, deals: int, seed: int) -> dict:
@@ -141,7 +134,8 @@ def gate(run: str | Path, plan: GatePlan, say=None) -> dict:
     """Choose on one seed's deals, report on another's; the whole record (JSON-ready)."""
     say = say or (lambda line: print(line, file=sys.stderr, flush=True))
     run = Path(run)
-    cfg = run_config(run)  # read once: both stages play the run's table and rules
+    # read once: both stages play the run's table and rules
+    cfg = saved_config(run, TrainConfig, f"{run} holds no config.json: not a training run directory")
     chosen = choose(run, cfg, plan, say)
     out = {"run": str(run), "plan": asdict(plan), "choosing": chosen, "report": None}
     if chosen["chosen"] is None:

@@ -91,18 +91,29 @@ def discard_failed_start(run: str | Path) -> bool:
     return True
 
 
+def saved_config(run: str | Path, config_class, missing: str):
+    """The config a run directory saved (a `config_class`, read with its `from_dict`);
+    `missing` is the whole error message where the directory holds no config.json.
+
+    Raises:
+        ConfigError: no config.json there, or one that is torn, foreign or invalid.
+    """
+    path = Path(run) / "config.json"
+    if not path.is_file():
+        raise ConfigError(missing)
+    return config_class.from_dict(read_run_json(path, dict))
+
+
 def resume_run(run: str | Path, config_class, what: str, missing: str = "no config.json"):
-    """The run directory `run` and its saved config (a `config_class`, read with its
-    `from_dict`); `what` names the kind of run in messages ("training", "imitation") and
-    `missing` what a directory without a config.json lacks.
+    """The run directory `run` and its saved config (`saved_config`); `what` names the kind
+    of run in messages ("training", "imitation") and `missing` what a directory without a
+    config.json lacks.
 
     Raises:
         ConfigError: no config.json there, or one that is torn, foreign or invalid.
     """
     run = Path(run)
-    if not (run / "config.json").is_file():
-        raise ConfigError(f"{run} holds no {what} run to resume ({missing})")
-    return run, config_class.from_dict(read_run_json(run / "config.json", dict))
+    return run, saved_config(run, config_class, f"{run} holds no {what} run to resume ({missing})")
 
 
 RESUME_OPTIONS = ("minutes", "total_timesteps", "torch_threads")
