@@ -23,6 +23,11 @@ from .compiling import kernel  # noqa: F401  (the decorator of every compiled en
 # speed at about twice the cold compile (docs/speed.md, "The first start, again"). The
 # stage machine's two levels called once a driver (`place.place_on`, `run_game`) are
 # inlined in numba's IR (`inline_once`). Nothing here allocates, so the kernels run
-# without reference counting (_nrt=False).
-inline = njit(forceinline=True, _nrt=False)
-inline_once = njit(inline="always", _nrt=False)
+# without reference counting (_nrt=False). The rules are only ever called from compiled code,
+# so numba builds no Python or C entry point for them (`no_cpython_wrapper`, `no_cfunc_wrapper`):
+# each wrapper unboxed the state's ~40 arrays, and was lowered, optimised and turned into
+# machine code once per rule, for nothing: half of a first game's compile (docs/speed.md, "The
+# first start, a third time"). The drivers' machine code is the same instruction for instruction.
+RULE = {"_nrt": False, "no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+inline = njit(forceinline=True, **RULE)
+inline_once = njit(inline="always", **RULE)
