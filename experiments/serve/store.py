@@ -40,11 +40,6 @@ class Connection:
         self.outbox: asyncio.Queue | None = None  # messages pushed to it (tables: what other seats did)
         self.tables: dict = {}  # table id -> the TableSession it listens at
 
-    def push(self, message: dict | str) -> None:
-        """Queue a message (or its JSON text) for this page (from any thread); dropped once the page is gone."""
-        if self.outbox is not None and self.loop is not None and self.loop.is_running():
-            self.loop.call_soon_threadsafe(self.outbox.put_nowait, message)
-
     def close_soon(self) -> None:
         """Tell the connection's own loop to close it (it may run in another thread)."""
         if self.loop is not None and self.loop.is_running():

@@ -7,8 +7,11 @@ Each listening page gets its own seat's messages, built from `Game.table_view(st
 seat)` — its own hand, no other — and a spectator the spectator's view (no hand at all).
 A step's view is built for a seat once, when a page listens there or a page joining it
 asks for the history (`StepShown`), and shared by every page at that seat; where the
-table then waits is that view without the step's events (table_view adds them last),
-and the events, public and the same for every seat, are made once a step.
+table then waits is that view without the step's events (table_view adds them last).
+The step's public table (the spectator's view: rows, scores, cards played, the events)
+is built once, and each seat's view from it (`table_view(..., public=)`: only the hand,
+the prompt and the seat's actions are the seat's own), so a part shared by several
+seats' messages is also encoded to JSON once (`texts`, tables_app.encoded).
 
 The game starts once every person's seat is taken. At each step the agents choose first
 (from their own views, as in WebSession), then the people who must act answer, in any
@@ -40,13 +43,16 @@ SPECTATOR = None
 
 
 class StepShown:
-    """One step of the table (the states before and after it, its events and actions) and
-    its `step` message for each seat that asked for it (built once, on first request)."""
+    """One step of the table (the states before and after it, its events and actions), its
+    public table (the spectator's view, events included: built once) and its `step`
+    message for each seat that asked for it (built once, on first request, from the public
+    table and the seat's own parts)."""
 
-    __slots__ = ("before", "after", "events", "actions", "messages")
+    __slots__ = ("before", "after", "events", "actions", "public", "messages")
 
     def __init__(self, before, after, events, actions):
         self.before, self.after, self.events, self.actions = before, after, events, actions
+        self.public: dict | None = None
         self.messages: dict = {}
 
 
@@ -93,6 +99,7 @@ class TableSession(WebSession):
         self._views: dict = {}  # seat -> its table view of the current state (cleared by every step)
         self._asked: dict = {}  # seat -> the decision its pages were last sent a `turn` for
         self._now: dict = {}  # what the current state says (legal actions, who acts): cleared by every step
+        self.texts: dict = {}  # id -> (a part of this step's tables, its JSON): tables_app.encoded; cleared by every step
         import threading
         self.lock = threading.Lock()
         self.last_used = time.monotonic()
@@ -241,21 +248,21 @@ class TableSession(WebSession):
         """A step: its `step` message for each seat a page listens at (the others' when asked)."""
         self.state = after
         self.deadline = None  # a new step: a new clock
-        self._views, self._now = {}, {}
+        self._views, self._now, self.texts = {}, {}, {}
         shown = StepShown(before, after, events, self._actions)
         self.shown.append(shown)
         for seat in self._by_seat:
             self._by_seat[seat].append(self._step_message(shown, seat))
 
     def _step_message(self, shown: StepShown, seat) -> dict:
-        """`shown`'s `step` message for `seat` (its own view; None: the spectator's), built once."""
+        """`shown`'s `step` message for `seat` (its own view; None: the spectator's), built
+        once: the step's public table (rows, scores, played cards, events: the same at every
+        seat) is built once, and for a seat only its own parts (hand, prompt, its actions)."""
         if seat not in shown.messages:
-            if shown.messages:  # the step's events are public, the same at every seat: made once
-                events = next(iter(shown.messages.values()))["table"]["events"]
-                table = dict(self.game.table_view(shown.after, seat), events=events)
-            else:
-                table = self.game.table_view(shown.after, seat, before=shown.before, events=shown.events,
-                                             actions=shown.actions)
+            if shown.public is None:
+                shown.public = self.game.table_view(shown.after, SPECTATOR, before=shown.before,
+                                                    events=shown.events, actions=shown.actions)
+            table = self.game.table_view(shown.after, seat, public=shown.public)
             shown.messages[seat] = self._made({"type": "step", "seat": seat, "table": table}, shown.before)
         return shown.messages[seat]
 

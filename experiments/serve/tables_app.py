@@ -12,7 +12,7 @@ Messages from a page:
   as for a game of one person, the token saying for which seat.
 
 Everything a table does is delivered to every page listening at it, each its own seat's
-messages (Connection.push); a reply to the page that asked is only `joined` or `error`.
+messages (`deliver`); a reply to the page that asked is only `joined` or `error`.
 What a table did is taken (and each seat's messages encoded, once for all its pages)
 under the table's lock, in a worker thread; its database write is queued, and the
 messages are delivered by the database's writer thread once that write has committed
@@ -78,16 +78,49 @@ def encoded(session: TableSession, by_seat: dict) -> list[tuple[Connection, list
     out = []
     for conn, seat in list(session.listeners.items()):
         if seat not in texts:
-            texts[seat] = [json.dumps(m) for m in by_seat.get(seat, [])]
+            texts[seat] = [message_text(m, session.texts) for m in by_seat.get(seat, [])]
         out.append((conn, texts[seat]))
     return out
 
 
+def message_text(message: dict, memo: dict) -> str:
+    """`message` as JSON text (json.loads gives `message` back), each list or dict of its
+    table encoded once however many messages hold that very object (a step's public parts
+    are shared by every seat's messages, a seat's parts by its step, turn and watch
+    messages): `memo` maps id(object) -> (the object, its text), the object kept so its
+    id is not reused while the memo lives (a step: TableSession.texts)."""
+    table = message.get("table")
+    if not isinstance(table, dict):
+        return json.dumps(message)
+    scalars, parts = {}, []
+    for key, value in table.items():
+        if isinstance(value, (list, dict)):
+            known = memo.get(id(value))
+            if known is None or known[0] is not value:
+                known = memo[id(value)] = (value, json.dumps(value))
+            parts.append(f"{json.dumps(key)}: {known[1]}")
+        else:
+            scalars[key] = value
+    if scalars:
+        parts.append(json.dumps(scalars)[1:-1])
+    rest = json.dumps({k: v for k, v in message.items() if k != "table"})
+    return ("{" if rest == "{}" else rest[:-1] + ", ") + '"table": {' + ", ".join(parts) + "}}"
+
+
 def deliver(pages: list[tuple[Connection, list[str]]]) -> None:
-    """Push each page its messages (`encoded`)."""
+    """Push each page its messages (`encoded`): one wake-up of each event loop for all."""
+    by_loop: dict = {}
     for conn, texts in pages:
+        if texts and conn.outbox is not None and conn.loop is not None and conn.loop.is_running():
+            by_loop.setdefault(conn.loop, []).append((conn.outbox, texts))
+    for loop, queued in by_loop.items():
+        loop.call_soon_threadsafe(_put_all, queued)
+
+
+def _put_all(queued: list) -> None:
+    for outbox, texts in queued:
         for text in texts:
-            conn.push(text)
+            outbox.put_nowait(text)
 
 
 def listen(session: TableSession, conn: Connection | None, seat) -> None:
@@ -166,9 +199,9 @@ async def table_act(store: GameStore, session: TableSession, msg: dict, conn: Co
         raise IllegalActionError("a spectator takes no actions: join a free seat to play")
     seat = session.seat_of(token)
     listen(session, conn, seat)
-    future, _ = await asyncio.to_thread(_with_lock, session, store,
-                                        lambda: session.answer(seat, msg.get("action"), msg.get("decision")))
-    await committed(future)
+    # not waited for: the answer's reply is what the table does, delivered once its write has committed
+    await asyncio.to_thread(_with_lock, session, store,
+                            lambda: session.answer(seat, msg.get("action"), msg.get("decision")))
     return []
 
 

@@ -124,10 +124,12 @@ def _choices(view: BoardSeatView) -> list[dict]:
 
 
 def table_view(state: BoardState, seat: int | None, game: int = 0, *, before: BoardState | None = None,
-               events=None, actions=None) -> dict:
+               events=None, actions=None, public: dict | None = None) -> dict:
     """What seat `seat` (None: a spectator) of game `game` may know, as JSON-able data;
     with `before` and `events` (the step that led to `state`), what that step showed;
-    with the step's `actions` too, the answer it began with (an action card played)."""
+    with the step's `actions` too, the answer it began with (an action card played).
+    `public`: the spectator's view of the same state (and step), whose public parts are
+    kept (the same objects); only the seat's own (hand, scores, prompt, choices) are built."""
     config, layout = state.config, state.config.board
     observer = 0 if seat is None else int(seat)
     view = BoardSeatView(state, [observer], [game])
@@ -135,6 +137,9 @@ def table_view(state: BoardState, seat: int | None, game: int = 0, *, before: Bo
     asked = seat is not None and bool(view.is_asker[0])
     hand = [] if seat is None else [dict(_tile(layout, t), action=int(tile_action(t)) if picking else None)
                                     for t in sorted(int(t) for t in view.hand[0] if t)]
+    if public is not None:
+        return dict(public, hand=hand, scores=_scores(view, seat, observer), prompt=_prompt(view, state, seat, game),
+                    choices=_choices(view) if asked else [])
     over = int(view.phase[0]) == PHASE_OVER
     two = int(view.picks[0]) == 2
     info, legend = _info_and_legend(view)

@@ -128,10 +128,10 @@ class BoardGame(GameBase):
         return step_lines(before, events, after, game)
 
     def table_view(self, state: BoardState, seat: int | None, game: int = 0, *, before=None,
-                   events=None, actions=None) -> dict[str, Any]:
+                   events=None, actions=None, public=None) -> dict[str, Any]:
         """What a seat may know, as data for a UI (schema: core.game.Game.table_view)."""
         from ._table_view import table_view
-        return table_view(state, seat, game, before=before, events=events, actions=actions)
+        return table_view(state, seat, game, before=before, events=events, actions=actions, public=public)
 
     def single_game(self, observation: str | None = None):
         return None  # no pure-Python path: the ParallelEnv steps a batch of one

@@ -140,10 +140,10 @@ class CardGame(GameBase):
         return step_lines(before, events, game, after=after)
 
     def table_view(self, state: State, seat: int | None, game: int = 0, *, before=None,
-                   events=None, actions=None) -> dict[str, Any]:
+                   events=None, actions=None, public=None) -> dict[str, Any]:
         """What a seat may know, as data for a UI (schema: core.game.Game.table_view)."""
         from .table_view import table_view
-        return table_view(state, seat, game, before=before, events=events, actions=actions)
+        return table_view(state, seat, game, before=before, events=events, actions=actions, public=public)
 
     def single_game(self, observation: str | None = None) -> SingleGame | None:
         """The pure-Python one-game fast path, where it is proven equal to the engine."""

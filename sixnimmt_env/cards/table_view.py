@@ -62,31 +62,23 @@ def _ends(config) -> str:
 
 
 def table_view(state: State, seat: int | None, game: int = 0, *, before: State | None = None,
-               events=None, actions=None) -> dict:
+               events=None, actions=None, public: dict | None = None) -> dict:
     """What seat `seat` (None: a spectator) of game `game` may know, as JSON-able data;
     with `before` and `events` (the step that led to `state`), what that step showed.
-    `actions` is not read: every answer of a card game shows in its events."""
+    `actions` is not read: every answer of a card game shows in its events. `public`: the
+    spectator's view of the same state (and step), whose public parts are kept (the same
+    objects: a server builds them once for every seat); only the seat's own are built."""
     config, variant = state.config, state.config.variant_data
     observer = 0 if seat is None else int(seat)
     view = SeatView(state, [observer], [game])
-    P = state.players
-    absolute = [(p - observer) % P for p in range(P)]  # view order -> absolute seats
     chooser = int(state.chooser[game])
     choosing = seat is not None and bool(view.is_chooser[0])
-    rows = []
-    for r in range(N_ROWS):
-        count = int(view.row_count[0, r])
-        cells = [_card(variant, c) for c in view.rows[0, r, :count]]
-        cells += [{"text": "", "empty": True}] * (ROW_CAPACITY - count)
-        full = count == ROW_CAPACITY
-        rows.append({"label": str(r + 1), "cells": cells, "points": int(view.row_bulls[0, r]),
-                     "note": "FULL: the next card here takes it" if full else "", "alert": full,
-                     "action": int(row_action(config, r)) if choosing and view.row_options[0, r] else None})
-    hand = []
-    if seat is not None:
-        playing = int(view.phase[0]) == PHASE_CARDS
-        held = sorted((int(c) for c in view.hand[0] if c), key=lambda c: (int(variant.order[c]), c))
-        hand = [dict(_card(variant, c), action=int(card_action(c)) if playing else None) for c in held]
+    if public is not None:
+        return _from_public(public, view, seat, chooser, choosing)
+    P = state.players
+    absolute = [(p - observer) % P for p in range(P)]  # view order -> absolute seats
+    rows = _rows(view, choosing)
+    hand = _hand(view) if seat is not None else []
     scores = [{"seat": p, "total": int(view.scores[0, absolute[p]]),
                "note": _this_round(int(view.round_penalty[0, absolute[p]]))} for p in range(P)]
     over = int(view.phase[0]) == PHASE_OVER
@@ -108,6 +100,40 @@ def table_view(state: State, seat: int | None, game: int = 0, *, before: State |
                                        for t in out["played"]))
     if events is not None and before is not None:
         out["events"] = _step_items(before, events, state, game)
+    return out
+
+
+def _rows(view: SeatView, choosing: bool) -> list[dict]:
+    """The rows as the seat sees them (public, but for the actions of a row it must choose)."""
+    config, variant = view.config, view.config.variant_data
+    rows = []
+    for r in range(N_ROWS):
+        count = int(view.row_count[0, r])
+        cells = [_card(variant, c) for c in view.rows[0, r, :count]]
+        cells += [{"text": "", "empty": True}] * (ROW_CAPACITY - count)
+        full = count == ROW_CAPACITY
+        rows.append({"label": str(r + 1), "cells": cells, "points": int(view.row_bulls[0, r]),
+                     "note": "FULL: the next card here takes it" if full else "", "alert": full,
+                     "action": int(row_action(config, r)) if choosing and view.row_options[0, r] else None})
+    return rows
+
+
+def _hand(view: SeatView) -> list[dict]:
+    """The seat's own hand, sorted as played, each card's action while cards are chosen."""
+    variant = view.config.variant_data
+    playing = int(view.phase[0]) == PHASE_CARDS
+    held = sorted((int(c) for c in view.hand[0] if c), key=lambda c: (int(variant.order[c]), c))
+    return [dict(_card(variant, c), action=int(card_action(c)) if playing else None) for c in held]
+
+
+def _from_public(public: dict, view: SeatView, seat: int | None, chooser: int, choosing: bool) -> dict:
+    """A seat's view from the spectator's (`public`): its hand, its prompt and, when it
+    must choose a row, the rows with their actions; every other part is public."""
+    if seat is None:
+        return dict(public)
+    out = dict(public, hand=_hand(view), prompt=_prompt(view, seat, chooser))
+    if choosing:
+        out["rows"] = _rows(view, True)
     return out
 
 

@@ -181,7 +181,7 @@ class Game(Protocol):
         ...
 
     def table_view(self, state, seat: int | None, game: int = 0, *, before=None,
-                   events=None, actions=None) -> dict[str, Any]:
+                   events=None, actions=None, public=None) -> dict[str, Any]:
         """What seat `seat` (None: a spectator, who holds no hand) of game `game` may know,
         as JSON-able data a UI draws without knowing the game (the web page of `sixnimmt
         serve`). Read through the seat's view: never another hand or an undealt card.
@@ -208,6 +208,10 @@ class Game(Protocol):
         `starters`, the cards the round's rows began with), the
         board's `gone` (every tile taken off the board with a row: [{card, text, bulls}]);
         a `cmd:` bot's `view` is this table view, so it counts cards as a person can.
+        `public`: the spectator's view of the same state (`seat=None`, with the same
+        `before` and `events`): its public parts are kept, the same objects, and only the
+        seat's own (hand, prompt, the actions it is offered, its own notes) are built, so a
+        server showing a step at several seats builds the public table once.
         """
         ...
 

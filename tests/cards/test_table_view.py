@@ -5,7 +5,8 @@ On every step of random games of each kind: plain JSON, the hand is the seat's o
 card, a row or a choice), a spectator holds nothing, scores are by absolute seat. A
 step's events say where each card lands, so the page can show it before the step's end
 (the card games: its rows replayed from the events are the rows after the step), and
-name each action card played.
+name each action card played. A seat's view built from the spectator's (`public`, as a
+server builds a step once for every seat) is the seat's own view.
 """
 
 from __future__ import annotations
@@ -37,16 +38,17 @@ def test_table_view_on_every_step(kind, options):
     st = game.new_games(game_seeds(9, 1))
     P, steps = game.info.players, 0
     while not game.game_over(st)[0] and steps < 400:
+        spectator = game.table_view(st, None)
         for seat in range(P):
             table = game.table_view(st, seat)
             assert KEYS <= set(table) and json.loads(json.dumps(table)) == table
+            assert game.table_view(st, seat, public=spectator) == table  # the public parts built once
             view = game.view(st, [seat], [0])
             held = sorted(int(c) for c in view.hand[0] if c)
             assert sorted(c["card"] for c in table["hand"]) == held
             legal = set(np.flatnonzero(view.action_mask()[0]).tolist()) - {game.info.pass_action}
             assert _offered(table) == legal
             assert [s["total"] for s in table["scores"]] == [int(t) for t in game.totals(st)[:, 0]]
-        spectator = game.table_view(st, None)
         assert spectator["hand"] == [] and _offered(spectator) == set()
         actions = np.full((P, 1), game.info.pass_action, dtype=np.int64)
         for seat in range(P):
@@ -55,6 +57,9 @@ def test_table_view_on_every_step(kind, options):
                 actions[seat, 0] = view.random_legal_actions(rng)[0]
         after, events = game.step(st, actions, report=True)
         stepped = game.table_view(after, 0, before=st, events=events, actions=actions)
+        public = game.table_view(after, None, before=st, events=events, actions=actions)
+        built = game.table_view(after, 0, public=public)
+        assert built == stepped and built["events"] is public["events"]
         assert all(item["kind"] in ("reveal", "place", "note", "round", "action") for item in stepped["events"])
         _check_step(game, st, actions, after, stepped["events"])
         st, steps = after, steps + 1
