@@ -41,6 +41,7 @@ from sixnimmt_env.board.rules import DOUBLE, PLUS5, PLUS5_POINTS
 from sixnimmt_env.board.seat_view import BoardSeatView
 from sixnimmt_env.board.state import ASK_DOUBLE, ASK_LUCK_CARD, ASK_PLUS5, PHASE_PICK_SECOND
 
+from ..rule_table import RuleTableAgent
 from .pro_answers import answer_pro
 
 _NEG = -1e18
@@ -253,19 +254,15 @@ def _subset(ctx: Context, s: NDArray) -> Context:
                    ctx.plus5[s], ctx.double[s])
 
 
-# Alike by design (repeated-code scan): agents/cards/heuristics.py's HeuristicAgent is the card game's; the rules differ.
-class BoardHeuristicAgent:
+class BoardHeuristicAgent(RuleTableAgent):
     """A tile value from VALUES plus the heuristics' answers to questions."""
 
-    def __init__(self, rule: str):
-        if rule not in VALUES:
-            raise ValueError(f"unknown board heuristic {rule!r}")
-        self.name = rule
-        self._value = VALUES[rule]
+    RULES = VALUES
+    WHAT = "board heuristic"
 
     def act(self, view: BoardSeatView, rng: np.random.Generator) -> NDArray[np.int64]:
         actions = answer_questions(view)
         picking = np.flatnonzero(view.picking)
         if len(picking):
-            actions[picking] = choose_tiles(view, picking, self._value) - 1
+            actions[picking] = choose_tiles(view, picking, self.rule) - 1
         return actions

@@ -46,20 +46,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sixnimmt_env.board import engine
+from sixnimmt_env.board import state as board_state  # its phase and question codes
 from sixnimmt_env.board.actions import ANSWER_NO, ANSWER_YES, FREE_ROW_ACTION, LUCK_ACTION, NO_CARD_ACTION, PASS_ACTION
 from sixnimmt_env.board.placement import field_effect
 from sixnimmt_env.board.rules import DOUBLE, PLUS5, PLUS5_POINTS
 from sixnimmt_env.board.seat_view import BoardSeatView
-from sixnimmt_env.board.state import (
-    ASK_ACTION,
-    ASK_DOUBLE,
-    ASK_FREE_ROW,
-    ASK_LUCK_CARD,
-    ASK_PLUS5,
-    PHASE_ASK,
-    PHASE_OVER,
-    BoardState,
-)
+from sixnimmt_env.board.state import BoardState
 from sixnimmt_env.board.warm import load_driver
 from sixnimmt_env.board.worlds import load_deal_worlds
 
@@ -80,7 +72,7 @@ def rollout_actions(st: BoardState) -> NDArray[np.int64]:
         last = np.broadcast_to(np.maximum(count - 1, 0), (st.players, 1, st.batch_size))
     actions = np.take_along_axis(st.hands, last, axis=1)[:, 0, :].astype(np.int64) - 1
     actions[actions < 0] = PASS_ACTION
-    asked = np.flatnonzero(st.phase == PHASE_ASK)
+    asked = np.flatnonzero(st.phase == board_state.PHASE_ASK)
     if len(asked):
         actions[st.asker[asked].astype(np.intp), asked] = rule_answers(st, asked)
     return actions
@@ -98,10 +90,11 @@ def rule_answers(st: BoardState, games: NDArray) -> NDArray[np.int64]:
     kind = np.where(st.luck[PLUS5, seat, games] >= left, LUCK_ACTION[DOUBLE], LUCK_ACTION[PLUS5])
     # pro: no action card in a rollout; the tile moved after a take goes to the first free row
     free = FREE_ROW_ACTION + np.argmax(st.length[:, games] == 0, axis=0)
-    return np.select([ask == ASK_PLUS5, ask == ASK_DOUBLE, ask == ASK_LUCK_CARD, ask == ASK_ACTION,
-                      ask == ASK_FREE_ROW],
-                     [plus5, np.full(len(games), ANSWER_YES), kind, np.full(len(games), NO_CARD_ACTION), free],
-                     PASS_ACTION).astype(np.int64)
+    return np.select(
+        [ask == board_state.ASK_PLUS5, ask == board_state.ASK_DOUBLE, ask == board_state.ASK_LUCK_CARD,
+         ask == board_state.ASK_ACTION, ask == board_state.ASK_FREE_ROW],
+        [plus5, np.full(len(games), ANSWER_YES), kind, np.full(len(games), NO_CARD_ACTION), free],
+        PASS_ACTION).astype(np.int64)
 
 
 class BoardMonteCarloAgent:
@@ -162,9 +155,9 @@ class BoardMonteCarloAgent:
         out = {}
         for e in np.flatnonzero(view.picking):
             out[int(e)] = np.sort(view.hand[e][view.hand[e] > 0]).astype(np.int64) - 1
-        pro = view.is_asker & ((view.ask == ASK_ACTION) | (view.ask == ASK_FREE_ROW))
+        pro = view.is_asker & ((view.ask == board_state.ASK_ACTION) | (view.ask == board_state.ASK_FREE_ROW))
         for e in np.flatnonzero(view.is_asker & ~pro):
-            if view.ask[e] == ASK_LUCK_CARD:
+            if view.ask[e] == board_state.ASK_LUCK_CARD:
                 out[int(e)] = np.array([LUCK_ACTION[k] for k in (PLUS5, DOUBLE) if view.stack[e, k] > 0], dtype=np.int64)
             else:
                 out[int(e)] = np.array([ANSWER_NO, ANSWER_YES], dtype=np.int64)
@@ -209,9 +202,9 @@ class BoardMonteCarloAgent:
         rows = np.arange(G)
         value = st.score.astype(np.float64)
         if self.card_value and st.config.luck:  # cards held where a rollout stops short of the end
-            value += self.card_value * st.luck.sum(axis=0) * (st.phase != PHASE_OVER)
+            value += self.card_value * st.luck.sum(axis=0) * (st.phase != board_state.PHASE_OVER)
         if st.config.pro:  # action cards score 1 each at the end: count them where a rollout stops short
-            value += st.action.sum(axis=0) * (st.phase != PHASE_OVER)
+            value += st.action.sum(axis=0) * (st.phase != board_state.PHASE_OVER)
         own = value[seats, rows]
         if self.relative:
             others = (value.sum(axis=0) - own) / (st.players - 1)

@@ -23,6 +23,8 @@ from sixnimmt_env.cards.placement import cheapest_row, is_sixth, target_rows
 from sixnimmt_env.cards.seat_view import SeatView
 from sixnimmt_env.cards.state import PHASE_CARDS
 
+from ..rule_table import RuleTableAgent
+
 _BIG = 1 << 20
 
 
@@ -87,21 +89,17 @@ CARD_RULES = {
 }
 
 
-class HeuristicAgent:
+class HeuristicAgent(RuleTableAgent):
     """A card rule from CARD_RULES plus the cheapest-row choice."""
 
-    def __init__(self, rule: str):
-        if rule not in CARD_RULES:
-            raise ValueError(f"unknown heuristic {rule!r}")
-        self.name = rule
-        self._key = CARD_RULES[rule]
+    RULES = CARD_RULES
 
     def act(self, view: SeatView, rng: np.random.Generator) -> NDArray[np.int64]:
         actions = np.full(view.n, pass_action(view.config), dtype=np.int64)
         cards = view.phase == PHASE_CARDS
         if cards.any():
             o = outlook(view)
-            actions = np.where(cards, _pick(o, self._key(o)) - 1, actions)
+            actions = np.where(cards, _pick(o, self.rule(o)) - 1, actions)
         choosing = view.is_chooser
         if choosing.any():
             actions = np.where(choosing, row_action(view.config, cheapest_rows(view)), actions)

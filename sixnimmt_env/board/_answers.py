@@ -13,22 +13,21 @@ from typing import Any
 import numpy as np
 
 from ..core.checks import is_int
+from . import actions
 from .actioncards import decode_play
-from .actions import (
-    ANSWER_NO,
-    ANSWER_YES,
-    ASCENDING_ACTION,
-    FREE_ROW_ACTION,
-    FRONT_ACTION,
-    LUCK_ACTION,
-    NO_CARD_ACTION,
-    ONE_MORE_ACTION,
-    SKIP_ACTION,
-    STOP_ACTION,
-    SWAP_ACTION,
-)
-from .rules import ACTION_KINDS, ASCENDING, FRONT, LUCK_KINDS, MAX_ACTION_ROWS, N_TILES, ONE_MORE, STOP, SWAP
+from .actions import ANSWER_NO, ANSWER_YES, FREE_ROW_ACTION, LUCK_ACTION, NO_CARD_ACTION
+from .rules import ACTION_KINDS, ASCENDING, FRONT, LUCK_KINDS, MAX_ACTION_ROWS, N_TILES, ONE_MORE, SKIP, STOP, SWAP
 from .state import ASK_ACTION, ASK_FREE_ROW, ASK_LUCK_CARD, ASK_NAMES, NO_CARD
+
+# each action card kind's first action: + the row (Stop, Front, Ascending), + the tile - 1 (Swap, One more)
+_CARD_ACTION = {STOP: actions.STOP_ACTION, FRONT: actions.FRONT_ACTION, ASCENDING: actions.ASCENDING_ACTION,
+                SKIP: actions.SKIP_ACTION, SWAP: actions.SWAP_ACTION - 1, ONE_MORE: actions.ONE_MORE_ACTION - 1}
+
+
+def card_action(kind: int, arg: int = 0) -> int:
+    """The action that plays action card `kind` on row `arg` (Stop, Front, Ascending) or
+    with tile `arg` (Swap, One more): the inverse of `actioncards.decode_play`."""
+    return _CARD_ACTION[kind] + arg
 
 
 def answer_value(ask: int, action: int) -> Any:
@@ -60,12 +59,7 @@ def answer_action(ask: str, answer: Any) -> int:
     if ask == ASK_NAMES[ASK_ACTION]:
         if answer is None:
             return NO_CARD_ACTION
-        card = answer["card"]
-        if card in ("stop", "front", "ascending"):
-            return {"stop": STOP_ACTION, "front": FRONT_ACTION, "ascending": ASCENDING_ACTION}[card] + answer["row"]
-        if card == "skip":
-            return SKIP_ACTION
-        return (SWAP_ACTION if card == "swap" else ONE_MORE_ACTION) + answer["tile"] - 1
+        return card_action(ACTION_KINDS.index(answer["card"]), answer.get("row", answer.get("tile", 0)))
     return ANSWER_YES if answer else ANSWER_NO
 
 

@@ -91,6 +91,19 @@ def test_next_row_rotate_and_other_stacks_are_recorded():
         assert reference_scores(record) == st.score[:, b].tolist()
 
 
+def test_every_action_card_answer_round_trips_through_the_record_form():
+    """Each pro answer to the action-card offer (no card; every card with every row or
+    tile) is written in the record's form, well formed, and read back as the same action."""
+    from sixnimmt_env.board._answers import answer_action, answer_value, well_formed
+    from sixnimmt_env.board.actions import N_ACTIONS, NO_CARD_ACTION
+    from sixnimmt_env.board.state import ASK_ACTION, ASK_NAMES
+
+    ask = ASK_NAMES[ASK_ACTION]
+    for action in range(NO_CARD_ACTION, N_ACTIONS):
+        value = answer_value(ASK_ACTION, action)
+        assert well_formed(ask, value) and answer_action(ask, value) == action, (action, value)
+
+
 def test_a_game_saved_part_way_replays_without_winners():
     """Stopped after any step (mid-turn too): the record holds the finished turns only."""
     game = make_game("board", players=3, variant="luck")
