@@ -84,7 +84,8 @@ def _entries() -> dict[str, list[AgentEntry]]:
                                  "a trained MaskablePPO model (no path: the shipped model for the table size)",
                                  ANY_GAME)]
     entries["guided"] = [AgentEntry(_guided, {"path": "", "worlds": 96, "depth": 1, "top": 3, "rollout": "network",
-                                              "belief": "", "trust": 2.0, "others": "", "mix": 1.0, "ms": 0.0},
+                                              "belief": "", "trust": 2.0, "others": "", "mix": 1.0, "ms": 0.0,
+                                              "sample": False},
                                     "search guided by a trained model (default: the table's recipe, the network "
                                     "`ppo` plays there, its 3 best cards in 96 worlds, trust=2, at 2-4 classic "
                                     "players; at 5+ and in Die Sechste the table's imitation network, every card "
@@ -102,7 +103,9 @@ def _entries() -> dict[str, list[AgentEntry]]:
                                     "ms=N a time budget instead of worlds and depth: N ms of CPU a decision on one "
                                     "core, as many worlds as fit, deeper only past 96 (plain guided costs about 8 ms "
                                     "a decision at 4 players, 45 at 10; ms=N costs N at any table, match prints "
-                                    "its CPU record)"),
+                                    "its CPU record); sample=true: the other seats of the worlds draw their card "
+                                    "from their network's softmax instead of playing its best (a table of a "
+                                    "random-ish player such as mcs)"),
                          AgentEntry(_board_guided, {"path": "", "worlds": 16, "horizon": 1, "top": 0,
                                                     "rollout": "network"},
                                     "board mcs guided by a trained board model: its policy plays every seat for "

@@ -110,7 +110,7 @@ class GuidedSearchAgent(Lookahead):
 
     def __init__(self, path: str = "", worlds: int | None = None, depth: int = 1, top: int | None = None,
                  rollout: str = "network", belief: str = "", trust: float | None = None, others: str = "",
-                 mix: float = 1.0, ms: float = 0.0):
+                 mix: float = 1.0, ms: float = 0.0, sample: bool = False):
         if ms and (worlds is not None or depth != 1 or rollout != "network"):
             raise ValueError("ms decides worlds and depth (a time budget for the network's search): give it alone")
         self.budget = Budget(ms) if ms else None
@@ -156,6 +156,9 @@ class GuidedSearchAgent(Lookahead):
             raise ValueError("mix needs others=FILE (the network that plays that share of the other seats)")
         self.others = PPOAgent(others) if others else None  # None: the others play the searching network
         self.mix = float(mix)
+        if sample and (rollout != "network" or self.mixture is not None):
+            raise ValueError("sample needs rollout=network and a network for the others (not others=mixture)")
+        self.sample = bool(sample)  # the others of the worlds draw their card from their network's softmax
 
     def check(self, game) -> None:
         """Refuse, before the first turn, a table the network this agent would search with

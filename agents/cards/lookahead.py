@@ -33,7 +33,11 @@ class Lookahead:
         a second network: the search's gain rests on its model of the others, and against a
         table that is not the network (three `mcs`) the network's card is the wrong guess
         (experiments/training-2026-12-05g.md); `mix` below 1 models the others as a mixture
-        of the two, a seat of each world being one or the other throughout."""
+        of the two, a seat of each world being one or the other throughout. With `sample`
+        each plays a card drawn from its network's softmax instead of its best: a player
+        such as `mcs:rollouts=100` plays another card on a second try half the time
+        (experiments/search-2026-12-07.md, the third session), so its worlds must hold its
+        spread, not one guess."""
         P, W = order.shape
         view = SeatView(st, order[1:].reshape(-1), np.tile(np.arange(W), P - 1))
         if self.mixture is not None:
@@ -46,7 +50,10 @@ class Lookahead:
         for where, net, net_layout in players:  # each network encodes only the seats it plays
             if where.any():
                 part = view.subset(np.flatnonzero(where))
-                cards[where] = self._policy(net, net_layout.encode(part), part.action_mask())
+                if self.sample:
+                    cards[where] = sampled_cards(net, net_layout.encode(part), part.action_mask(), rng)
+                else:
+                    cards[where] = self._policy(net, net_layout.encode(part), part.action_mask())
         return cards.reshape(P - 1, W)
 
     def _net_best(self, view: SeatView, entries: NDArray, hands: NDArray, model, layout) -> NDArray[np.intp]:
@@ -72,6 +79,9 @@ class Lookahead:
         """(k, top) the positions in `hands` (k, n) ascending card ids of the `top` cards the
         network's logits rate best, for both searches' `top=K`."""
         return top_k(self._hand_logits(view, entries, hands, model, layout), self.top)
+
+    sample = False
+    """The other seats of the worlds play a card drawn from their network's softmax (`_others_cards`)."""
 
     @staticmethod
     def _policy(model, obs: NDArray, mask: NDArray) -> NDArray[np.int64]:
@@ -144,7 +154,7 @@ class Lookahead:
         for _ in range(turns):
             if st.game_over()[0]:
                 break
-            if kind is None:  # one network in every seat: one call
+            if kind is None and not self.sample:  # one network in every seat, its best card: one call
                 every = SeatView(st, np.repeat(np.arange(P), G), np.tile(games, P))
                 chosen = self._policy(model, layout.encode(every), every.action_mask()).reshape(P, G)
             else:
@@ -153,3 +163,14 @@ class Lookahead:
                 chosen[order[0], games] = self._policy(model, layout.encode(mine), mine.action_mask())
                 chosen[order[1:], games] = self._others_cards(st, order, kind, model, layout, config, rng)
             step(st, chosen + 1, inplace=True, validate=False)  # cards only: rows are automatic
+
+
+def sampled_cards(model, obs: NDArray, mask: NDArray, rng: np.random.Generator) -> NDArray[np.int64]:
+    """(n,) an action of each row drawn from the masked softmax of `model`'s policy logits."""
+    if len(obs) == 0:
+        return np.zeros(0, dtype=np.int64)
+    logits = np.where(mask, action_logits(model.policy, obs), -np.inf)
+    p = np.exp(logits - logits.max(axis=1, keepdims=True))
+    cumulative = np.cumsum(p, axis=1)
+    u = rng.random((len(obs), 1)) * cumulative[:, -1:]
+    return np.minimum((cumulative <= u).sum(axis=1), mask.shape[1] - 1).astype(np.int64)
