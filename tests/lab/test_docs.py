@@ -64,15 +64,37 @@ def test_quick_start_python_blocks_run(tmp_path, monkeypatch):
         exec(compile(block, "docs/quickstart.md", "exec"), {"__name__": "quickstart"})
 
 
+# The quick start's sizes (40,000 training steps, 4 tournament games) take minutes of CPU;
+# the test runs its commands as printed but for these sizes: the same options, a tiny scale.
+TINY_SCALE = {"total_timesteps": "256", "num_games": "8", "eval_every": "256", "checkpoint_every": "256",
+              "eval_deals": "1", "--games": "1", "--max-rounds": "1"}
+
+
+def _at_tiny_scale(args: list[str]) -> tuple[list[str], set[str]]:
+    """`args` with the sizes named in TINY_SCALE (a `--set key=value` or an `--option value`)
+    made tiny; and the sizes it found."""
+    out, found = list(args), set()
+    for i, arg in enumerate(args[:-1]):
+        key = args[i + 1].partition("=")[0] if arg == "--set" else arg
+        if key in TINY_SCALE:
+            out[i + 1] = f"{key}={TINY_SCALE[key]}" if arg == "--set" else TINY_SCALE[key]
+            found.add(key)
+    return out, found
+
+
 def test_quick_start_commands_run(tmp_path):
-    """The train-then-tournament commands, exactly as printed, in a fresh directory."""
+    """The train-then-tournament commands as printed, in a fresh directory, at a tiny scale
+    (TINY_SCALE: every size it shrinks must be one the quick start prints)."""
     lines = [line for block in _blocks("quickstart-commands", "sh") for line in block.splitlines() if line.strip()]
+    shrunk = set()
     for line in lines:
-        args = line.split()
+        args, found = _at_tiny_scale(line.split())
+        shrunk |= found
         assert args[0] == "sixnimmt"
         proc = subprocess.run([str(BIN / "sixnimmt"), *args[1:]], cwd=tmp_path, env=_env(),
-                              capture_output=True, text=True, timeout=300)
-        assert proc.returncode == 0, f"{line}\n{proc.stderr[-2000:]}"
+                              capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, f"{' '.join(args)}\n{proc.stderr[-2000:]}"
+    assert shrunk == set(TINY_SCALE), f"the quick start no longer prints {set(TINY_SCALE) - shrunk}"
     assert (tmp_path / "runs" / "toy" / "best.zip").exists()
     assert "ppo:path=runs/toy/best.zip" in (tmp_path / "out" / "toy" / "report.md").read_text()
 
