@@ -157,7 +157,9 @@ def bench_serve_cmd(
         typer.echo(f"{t['tables']} tables at once (2 people answering after {think_ms:g} ms + {table_agents}, database on): "
                    f"{t['finished']} finished, "
                    f"{t['errors']} errors, {t['answers']} answers in {t['seconds']:.1f} s = {t['answers_per_s']:.1f}/s; "
-                   f"a person's answer: median {t['median_ms']:.1f} ms, p90 {t['p90_ms']:.1f} ms, p99 {t['p99_ms']:.1f} ms")
+                   f"a person's answer: median {t['median_ms']:.1f} ms, p90 {t['p90_ms']:.1f} ms, p99 {t['p99_ms']:.1f} ms"
+                   + ("" if t["server_cpu_ms_per_answer"] is None
+                      else f"; the server's CPU {t['server_cpu_ms_per_answer']:.2f} ms an answer"))
 
 
 @bench_app.command("labels")

@@ -78,8 +78,9 @@ async def handle(store: GameStore, text: str, conn: Connection | None = None,
     waits first; a new game's opponents must be on `allowed`."""
     game_id = None
     try:
-        if conn is not None:  # past the rate, a message waits (the page is read no further meanwhile)
-            await asyncio.sleep(conn.budget.take())
+        wait = conn.budget.take() if conn is not None else 0
+        if wait:  # past the rate, a message waits (the page is read no further meanwhile)
+            await asyncio.sleep(wait)
         msg = parse_message(text, store.limits.message_chars)
         kind, game_id = msg["type"], msg.get("id")
         if conn is not None and kind == "new":  # a new game counts as new_cost messages
@@ -232,9 +233,10 @@ def _socket_route(app: FastAPI, store: GameStore, allowed: AllowList) -> None:
         conn.loop, conn.outbox = asyncio.get_running_loop(), asyncio.Queue()
         await ws.accept()
         sender = asyncio.create_task(_send_pushed(ws, conn.outbox))
+        closed = asyncio.ensure_future(conn.closed.wait())  # one for the connection, not one a frame
         try:
             while True:
-                frame = await _next_frame(ws, conn, store)
+                frame = await _next_frame(ws, conn, store, closed)
                 if frame is None or frame["type"] == "websocket.disconnect":
                     return
                 text = frame.get("text")
@@ -250,6 +252,7 @@ def _socket_route(app: FastAPI, store: GameStore, allowed: AllowList) -> None:
             return
         finally:
             sender.cancel()
+            closed.cancel()
             store.release(conn)
 
 
@@ -263,18 +266,17 @@ async def _send_pushed(ws: WebSocket, outbox: asyncio.Queue) -> None:
         return
 
 
-async def _next_frame(ws: WebSocket, conn: Connection, store: GameStore) -> dict | None:
+async def _next_frame(ws: WebSocket, conn: Connection, store: GameStore, closed: asyncio.Future) -> dict | None:
     """The page's next frame; None once the connection is closed here, because it was idle
     too long without a game in progress or because the store closed it to make room for
-    another page (`GameStore.connect`). The page is told why in the close reason."""
+    another page (`GameStore.connect`: `closed`, done once `conn.closed` is set). The page
+    is told why in the close reason."""
     receive = asyncio.ensure_future(ws.receive())
     try:
         while True:
             left = store.idle(conn)
-            closed = asyncio.ensure_future(conn.closed.wait())
             done, _ = await asyncio.wait({receive, closed}, return_when=asyncio.FIRST_COMPLETED,
                                          timeout=store.limits.socket_idle_seconds if left is None else max(left, 0.05))
-            closed.cancel()
             if receive in done:
                 conn.last_seen = time.monotonic()
                 return receive.result()

@@ -195,18 +195,31 @@ def bench_tables(tables: int = 50, agents: list[str] | None = None, seed: int = 
     counts = {"finished": 0, "errors": 0, "answers": 0}
     times: list[float] = []
     connections = str(2 * tables + 10)  # two pages a table, all from this machine's address
-    with served(None, "--max-connections", connections, "--connections-per-address", connections,
-                "--tables-per-address", str(tables + 1)) as url:
+    with tempfile.TemporaryDirectory(prefix="sixnimmt-serve-") as data, \
+            server_process(None, "--max-connections", connections, "--connections-per-address", connections,
+                           "--tables-per-address", str(tables + 1), "--data", data) as (url, proc):
         asyncio.run(_table(url, dict(new, seed=seed + 10_000), [], dict(counts)))  # warm-up: imports, first agents
 
         async def many():
             await asyncio.gather(*(_table(url, dict(new, seed=seed + 1 + t), times, counts, think_ms / 1000)
                                    for t in range(tables)))
-        start = time.perf_counter()
+        cpu, start = process_cpu_seconds(proc.pid), time.perf_counter()
         asyncio.run(many())
-        seconds = time.perf_counter() - start
+        seconds, cpu_after = time.perf_counter() - start, process_cpu_seconds(proc.pid)
     ordered = sorted(times) or [float("nan")]
+    cpu_ms = None if cpu is None or cpu_after is None else 1000 * (cpu_after - cpu) / max(counts["answers"], 1)
     return {"tables": tables, "agents": agents, "think_ms": think_ms, "finished": counts["finished"] // 2, "errors": counts["errors"],
             "answers": counts["answers"], "seconds": seconds, "answers_per_s": counts["answers"] / seconds,
             "median_ms": statistics.median(ordered), "p90_ms": ordered[int(0.9 * (len(ordered) - 1))],
-            "p99_ms": ordered[int(0.99 * (len(ordered) - 1))], "max_ms": ordered[-1]}
+            "p99_ms": ordered[int(0.99 * (len(ordered) - 1))], "max_ms": ordered[-1], "server_cpu_ms_per_answer": cpu_ms}
+
+
+def process_cpu_seconds(pid: int) -> float | None:
+    """The CPU time (user and system) process `pid` has used, from /proc (None elsewhere):
+    the server's own cost of an answer, which the machine's load changes least."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None

@@ -36,6 +36,7 @@ from .store import Connection, GameStore
 from .tables import DEFAULT_TURN_SECONDS, MAX_TURN_SECONDS, MIN_TURN_SECONDS, SPECTATOR, TableSession
 
 TABLE_TYPES = ("table", "join", "spectate")
+_compact = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode  # a tree of plain data
 
 
 def table_params(msg: dict, allowed: AllowList) -> dict:
@@ -84,27 +85,27 @@ def encoded(session: TableSession, by_seat: dict) -> list[tuple[Connection, list
 
 
 def message_text(message: dict, memo: dict) -> str:
-    """`message` as JSON text (json.loads gives `message` back), each list or dict of its
-    table encoded once however many messages hold that very object (a step's public parts
-    are shared by every seat's messages, a seat's parts by its step, turn and watch
+    """`message` as compact JSON text (json.loads gives `message` back), each list or dict
+    of its table encoded once however many messages hold that very object (a step's public
+    parts are shared by every seat's messages, a seat's parts by its step, turn and watch
     messages): `memo` maps id(object) -> (the object, its text), the object kept so its
     id is not reused while the memo lives (a step: TableSession.texts)."""
     table = message.get("table")
     if not isinstance(table, dict):
-        return json.dumps(message)
+        return _compact(message)
     scalars, parts = {}, []
     for key, value in table.items():
         if isinstance(value, (list, dict)):
             known = memo.get(id(value))
             if known is None or known[0] is not value:
-                known = memo[id(value)] = (value, json.dumps(value))
-            parts.append(f"{json.dumps(key)}: {known[1]}")
+                known = memo[id(value)] = (value, _compact(value))
+            parts.append(f"{_compact(key)}:{known[1]}")
         else:
             scalars[key] = value
     if scalars:
-        parts.append(json.dumps(scalars)[1:-1])
-    rest = json.dumps({k: v for k, v in message.items() if k != "table"})
-    return ("{" if rest == "{}" else rest[:-1] + ", ") + '"table": {' + ", ".join(parts) + "}}"
+        parts.append(_compact(scalars)[1:-1])
+    rest = _compact({k: v for k, v in message.items() if k != "table"})
+    return ("{" if rest == "{}" else rest[:-1] + ",") + '"table":{' + ",".join(parts) + "}}"
 
 
 def deliver(pages: list[tuple[Connection, list[str]]]) -> None:

@@ -185,6 +185,8 @@ def test_bench_serve_measures_tables_of_two_people(tmp_path):
     tables = json.loads(out.stdout)["tables"]
     assert tables["finished"] == 2 and tables["errors"] == 0 and tables["answers"] >= 2 * 2 * 9
     assert tables["think_ms"] == 5
+    if sys.platform.startswith("linux"):  # the server's CPU an answer, read from /proc
+        assert tables["server_cpu_ms_per_answer"] > 0
 
 
 @pytest.mark.parametrize("game", ["cards", "board"])
