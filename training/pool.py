@@ -28,9 +28,11 @@ class OpponentPool:
     """Opponents by group; `agents` is append-only so indices stay valid."""
 
     def __init__(self, weights: dict[str, float], members: dict[str, list[str]], players: int,
-                 max_snapshots: int = 5):
+                 max_snapshots: int = 5, game: str | None = None):
         """`weights` by group (missing groups weigh 0); `members`: agent specs of the fixed
-        groups (see agents.registry); `players` seats per game, so players - 1 opponents."""
+        groups (see agents.registry); `players` seats per game, so players - 1 opponents;
+        `game` the game kind they play (built for it alone: a card run's `mcs` does not
+        build, and compile, the board's too; None: for every game they play)."""
         self.weights = {g: float(weights.get(g, 0.0)) for g in GROUPS}
         self.players, self.max_snapshots = players, max_snapshots
         self.agents: list = []
@@ -39,13 +41,13 @@ class OpponentPool:
         self.snapshots: list[str] = []
         for group in FIXED_GROUPS:
             for spec in members.get(group, []):
-                self._add(make_agent(spec), spec, group)
+                self._add(make_agent(spec, game), spec, group)
 
     @classmethod
     def for_run(cls, cfg) -> "OpponentPool":
         """A new run's pool: `cfg`'s group weights, its heuristics and search agents, `random`."""
         return cls(cfg.pool_weights, {"random": ["random"], "heuristics": list(cfg.pool_heuristics),
-                                      "search": list(cfg.pool_search)}, cfg.players, cfg.max_snapshots)
+                                      "search": list(cfg.pool_search)}, cfg.players, cfg.max_snapshots, cfg.game)
 
     def _add(self, agent, name: str, group: str) -> None:
         """Append one opponent (its index in `agents` is what `sample` returns)."""
@@ -106,12 +108,12 @@ class OpponentPool:
         tmp.replace(path)
 
     @classmethod
-    def load(cls, path: str | Path, players: int) -> "OpponentPool":
-        """The pool `save` wrote, for `players` seats; snapshots whose file is gone are skipped."""
+    def load(cls, path: str | Path, players: int, game: str | None = None) -> "OpponentPool":
+        """The pool `save` wrote, for `players` seats of `game`; snapshots whose file is gone are skipped."""
         data = read_json(path)
         if not isinstance(data, dict) or not {"weights", "members", "max_snapshots", "snapshots"} <= set(data):
             raise ConfigError(f"{path} is not a saved opponent pool")
-        pool = cls(data["weights"], data["members"], players, data["max_snapshots"])
+        pool = cls(data["weights"], data["members"], players, data["max_snapshots"], game)
         for snap in data["snapshots"]:
             if Path(snap).exists():
                 pool.add_snapshot(snap)

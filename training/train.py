@@ -178,7 +178,7 @@ def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None,
 
     # ------------------------------------------------------------------ opponents and env
     if ckpt is not None:
-        pool = OpponentPool.load(ckpt / "pool.json", cfg.players)
+        pool = OpponentPool.load(ckpt / "pool.json", cfg.players, cfg.game)
     else:
         pool = OpponentPool.for_run(cfg)
     # a resumed run plays new games: the seed moves on with the steps done

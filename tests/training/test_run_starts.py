@@ -83,3 +83,19 @@ def test_the_imitate_hint_rebuilds_the_fitted_network(tmp_path, options):
     differ = {k for k, v in fitted.to_dict().items() if k not in HINT_SKIPS and hinted.to_dict()[k] != v}
     assert not differ, differ
     check_init_model(hinted, {"game": cfg.game, "variant": cfg.variant}, "model.zip")  # the check train makes
+
+
+def test_a_card_runs_league_builds_its_agents_for_the_card_game_only():
+    """A card run's `mcs` opponents are the card game's: built without a game, `mcs` is
+    also the board's search, whose constructor compiles the board kernels (a cold card run
+    waited minutes on them, and on another process's compile lock)."""
+    from agents.registry import PerGameAgent
+    from training.config import TrainConfig
+    from training.pool import OpponentPool
+
+    cfg = TrainConfig(pool_search=("mcs:rollouts=2",), pool_heuristics=("lowest",))
+    pool = OpponentPool.for_run(cfg)
+    assert cfg.game == "cards"
+    assert pool.agents and not any(isinstance(a, PerGameAgent) for a in pool.agents)
+    assert all(type(a).__module__.startswith(("agents.cards", "agents.random", "agents.base")) for a in pool.agents), \
+        [type(a).__module__ for a in pool.agents]
