@@ -18,7 +18,7 @@
 
 With `game = "board"` the labels are the board search's (training/board_labels.py: every
 decision kind with a choice, the board's points stored as costs) and the network the
-board's MLP; the fit is the same.
+board's (mlp, tile-scorer or tile-set); the fit is the same.
 
 The fitted model (model.zip with its model.json) plays as `ppo:path=runs/<name>/model.zip`
 at every table size it saw, and is the starting point of `sixnimmt train` with
@@ -63,7 +63,8 @@ class ImitationConfig(RunConfig):
     BOARD_DEFAULTS: ClassVar[dict] = BOARD_IMITATION_DEFAULTS  # game=board (training/board_labels.py)
 
     policy: str = "card-scorer"
-    """The network fitted: the card scorer (the board game's: mlp, its board default)."""
+    """The network fitted: the card scorer (the board game's: mlp, its board default, the
+    tile scorer or the tile-set network, the quick board recipe's: agents/board/tile_set.py)."""
     observation: str = "card-features"
     """Observation variant the network reads."""
 
@@ -115,7 +116,7 @@ class ImitationConfig(RunConfig):
         if not self.players or any(not is_int(p) or not MIN_PLAYERS <= p <= MAX_PLAYERS for p in self.players):
             raise ConfigError(f"players must list table sizes {MIN_PLAYERS}..{MAX_PLAYERS}, got {list(self.players)}")
         self.check_game()
-        fitted = ("mlp", "tile-scorer") if self.game == "board" else ("card-scorer",)
+        fitted = ("mlp", "tile-scorer", "tile-set") if self.game == "board" else ("card-scorer",)
         if self.policy not in fitted:
             raise ConfigError(f"policy must be {' or '.join(fitted)} (the networks imitation fits for the "
                               f"{self.game} game), got {self.policy!r}")
