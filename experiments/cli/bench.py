@@ -120,6 +120,27 @@ def bench_board_cmd(
                f"{board['kernel_ratio_to_card_engine']:.3f}")
 
 
+@bench_app.command("cold")
+def bench_cold_cmd(
+    variant: str = typer.Option("pro", help="basic, luck, pro or pro-luck."),
+    players: int = typer.Option(4, help="Seats, 2..6."),
+    seed: int = typer.Option(1, help="Seed of the demo game."),
+    as_json: bool = AS_JSON,
+) -> None:
+    """Board game: the first start, a demo game in a fresh process with an empty numba cache (a temporary
+    one; yours is not touched): the CPU it costs, mostly compiling the kernels."""
+    from experiments.bench.cold import cold_start
+
+    result = cold_start(variant, players, seed)
+    if as_json:
+        typer.echo(json.dumps(result))
+        return
+    kernels = ", ".join(f"{name} {s} s" for name, s in result["kernels"].items()) or "none compiled"
+    typer.echo(f"first board game ({variant}, P={players}) with an empty cache: {result['cpu_s']:.1f} s of CPU "
+               f"({result['user_s']:.1f} user + {result['system_s']:.1f} system), {result['wall_s']:.0f} s wall at "
+               f"a load of {result['load_before']:.1f}-{result['load_after']:.1f}; kernels: {kernels}")
+
+
 # Alike by design (repeated-code scan): each bench command's typer options; the shared ones are the constants above.
 @bench_app.command("serve")
 def bench_serve_cmd(
