@@ -12,6 +12,7 @@ import numpy as np
 import torch as th
 
 QUICK = Path(__file__).resolve().parents[2] / "training" / "configs" / "quick-board.toml"
+QUICK_IMITATE = QUICK.with_name("quick-board-imitate.toml")
 
 
 def _board_model(policy="tile-set", **extra):
@@ -88,18 +89,29 @@ def test_a_tile_set_model_with_a_table_past_its_observation_is_refused(tmp_path)
         read_model(tmp_path / "bad.zip")
 
 
-def test_the_quick_board_recipe_trains_with_the_lab_learner_and_plays(tmp_path):
-    """quick-board.toml at a tiny scale: a run of the lab's learner and the tile-set network
-    on the pro side, evaluated against board-safe, whose model then plays as `ppo:path=`."""
+def test_the_quick_board_recipe_fits_the_tile_set_network_then_trains_from_it_and_plays(tmp_path):
+    """The quick board recipe's two stages at a tiny scale: quick-board-imitate.toml fits the
+    tile-set network to the search's labels, quick-board.toml goes on with the lab's learner
+    from that model (its init_model), evaluated against board-safe; the model then plays."""
     base = [sys.executable, "-m", "experiments.cli"]
+    labels = ["--set", "name=qbi", "--set", "units=1", "--set", "deal_seats=4", "--set", "workers=1",
+              "--set", "teacher=mcs:rollouts=2:horizon=1", "--set", "fit_epochs=1", "--set", "batch_size=64"]
+    done = subprocess.run(base + ["imitate", "--config", str(QUICK_IMITATE), "--runs-dir", str(tmp_path),
+                                  "--no-progress", *labels], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    fitted = json.loads((tmp_path / "qbi" / "model.json").read_text())
+    assert (fitted["game"], fitted["variant"], fitted["trained"]) == ("board", "pro", "imitation")
+    assert QUICK.read_text().count('init_model = "runs/quick-board-imitate/model.zip"') == 1
     tiny = ["--set", "name=qb", "--set", "self_play_games=4", "--set", "num_games=2", "--set", "n_steps=4",
             "--set", "batch_size=64", "--set", "eval_deals=1", "--set", "total_timesteps=150",
-            "--set", "torch_threads=1", "--set", "checkpoint_every=100"]
+            "--set", "torch_threads=1", "--set", "checkpoint_every=100",
+            "--set", f"init_model={tmp_path / 'qbi' / 'model.zip'}"]
     done = subprocess.run(base + ["train", "--config", str(QUICK), "--runs-dir", str(tmp_path), "--no-progress", *tiny],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     cfg = json.loads((tmp_path / "qb" / "config.json").read_text())
     assert (cfg["game"], cfg["variant"], cfg["learner"], cfg["policy"]) == ("board", "pro", "lab", "tile-set")
+    assert cfg["init_model"].endswith("qbi/model.zip")
     assert len((tmp_path / "qb" / "eval.csv").read_text().splitlines()) == 2
     from agents.arena import run_match
     from sixnimmt_env import make_game
