@@ -136,7 +136,7 @@ def test_imitation_resumes_after_a_kill(tmp_path):
     """SIGKILL during the label stage: the units on disk are kept and the resumed run
     adds the rest, then fits."""
     args = [sys.executable, "-m", "experiments.cli", "imitate", "--runs-dir", str(tmp_path), "--no-progress",
-            "--set", "name=killed", "--set", "units=4", "--set", "players=[4]"]
+            "--set", "name=killed", "--set", "units=3", "--set", "players=[4]"]
     for key, value in TINY.items():
         args += ["--set", f"{key}={json.dumps(list(value)) if isinstance(value, tuple) else value}"]
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -152,7 +152,7 @@ def test_imitation_resumes_after_a_kill(tmp_path):
                           "--no-progress"], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     after = {p.name: p.stat().st_mtime for p in labels.glob("unit-*.npz")}
-    assert sorted(after) == [f"unit-{i:05d}.npz" for i in range(4)]
+    assert sorted(after) == [f"unit-{i:05d}.npz" for i in range(3)]
     assert all(after[name] == mtime for name, mtime in kept.items())  # not labelled again
     assert (tmp_path / "killed" / "model.zip").exists()
 
