@@ -72,6 +72,20 @@ class Keeper:
         return future
 
     @staticmethod
+    def write_now(session: WebSession, conn: sqlite3.Connection) -> Callable[[Future], None]:
+        """Write what the game did since the last write on `conn`, the writer's connection
+        (a job running on the writer thread, with the session's lock held: Database.submit);
+        returns what to attach to the job's future (`add_done_callback`): a write that did
+        not commit is written again with the game's next one."""
+        first, changes = Keeper._changes(session, time.time())
+        try:
+            changes(conn)
+        except BaseException:
+            _unsaved(session, first)
+            raise
+        return lambda f: f.exception() is not None and _unsaved(session, first)
+
+    @staticmethod
     def _wait(session: WebSession, first: int, write) -> None:
         try:
             write()

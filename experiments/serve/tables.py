@@ -100,6 +100,7 @@ class TableSession(WebSession):
         self._asked: dict = {}  # seat -> the decision its pages were last sent a `turn` for
         self._now: dict = {}  # what the current state says (legal actions, who acts): cleared by every step
         self.texts: dict = {}  # id -> (a part of this step's tables, its JSON): tables_app.encoded; cleared by every step
+        self.answer_seconds = float("inf")  # CPU time of the last answer: tables_app answers quick tables on the writer
         import threading
         self.lock = threading.Lock()
         self.last_used = time.monotonic()
