@@ -28,6 +28,7 @@ from sixnimmt_env.core.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 60.0  # seconds for a server process to answer (imports, first agents)
+PACED_THINK_MS = 1000.0  # `bench serve --tables`'s paced run: a scripted person's think time (real people take longer)
 
 
 def free_port() -> int:

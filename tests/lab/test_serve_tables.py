@@ -182,11 +182,13 @@ def test_bench_serve_measures_tables_of_two_people(tmp_path):
                           "--opponents", "random,random,random", "--tables", "2", "--think-ms", "5", "--json"],
                          cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-500:]
-    tables = json.loads(out.stdout)["tables"]
-    assert tables["finished"] == 2 and tables["errors"] == 0 and tables["answers"] >= 2 * 2 * 9
-    assert tables["think_ms"] == 5
-    if sys.platform.startswith("linux"):  # the server's CPU an answer, read from /proc
-        assert tables["server_cpu_ms_per_answer"] > 0
+    result = json.loads(out.stdout)
+    closed, paced = result["tables"], result["tables_paced"]  # the closed loop, then people who think
+    for tables in (closed, paced):
+        assert tables["finished"] == 2 and tables["errors"] == 0 and tables["answers"] >= 2 * 2 * 9
+        if sys.platform.startswith("linux"):  # the server's CPU an answer, read from /proc
+            assert tables["server_cpu_ms_per_answer"] > 0
+    assert closed["think_ms"] == 0 and paced["think_ms"] == 5
 
 
 @pytest.mark.parametrize("game", ["cards", "board"])
