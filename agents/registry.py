@@ -104,7 +104,8 @@ def _entries() -> dict[str, list[AgentEntry]]:
                                     "core, as many worlds as fit, deeper only past 96 (plain guided costs about 8 ms "
                                     "a decision at 4 players, 45 at 10; ms=N costs N at any table, match prints "
                                     "its CPU record); sample=true: the other seats of the worlds draw their card "
-                                    "from their network's softmax instead of playing its best (a table of a "
+                                    "from their network's softmax instead of playing its best, with others=mixture "
+                                    "from the distribution of the model playing the seat (a table of a "
                                     "random-ish player such as mcs)"),
                          AgentEntry(_board_guided, {"path": "", "worlds": 16, "horizon": 1, "top": 0,
                                                     "rollout": "network"},

@@ -156,9 +156,11 @@ class GuidedSearchAgent(Lookahead):
             raise ValueError("mix needs others=FILE (the network that plays that share of the other seats)")
         self.others = PPOAgent(others) if others else None  # None: the others play the searching network
         self.mix = float(mix)
-        if sample and (rollout != "network" or self.mixture is not None):
-            raise ValueError("sample needs rollout=network and a network for the others (not others=mixture)")
-        self.sample = bool(sample)  # the others of the worlds draw their card from their network's softmax
+        if sample and rollout != "network":
+            raise ValueError("sample needs rollout=network (mcs rolls the others out at random)")
+        # the others of the worlds draw their card from their network's softmax (with the
+        # mixture: from the distribution of the candidate playing the seat)
+        self.sample = bool(sample)
 
     def check(self, game) -> None:
         """Refuse, before the first turn, a table the network this agent would search with

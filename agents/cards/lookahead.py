@@ -19,6 +19,7 @@ from sixnimmt_env.cards.engine import step
 from sixnimmt_env.cards.seat_view import SeatView
 
 from ..ppo import action_logits, top_k
+from .opponents import drawn
 from .search import seat_order, sim_worlds
 
 
@@ -34,14 +35,15 @@ class Lookahead:
         table that is not the network (three `mcs`) the network's card is the wrong guess
         (experiments/training-2026-12-05g.md); `mix` below 1 models the others as a mixture
         of the two, a seat of each world being one or the other throughout. With `sample`
-        each plays a card drawn from its network's softmax instead of its best: a player
+        each plays a card drawn from its network's softmax instead of its best (with the
+        mixture, from its candidate's distribution, `OpponentMixture.play`): a player
         such as `mcs:rollouts=100` plays another card on a second try half the time
         (experiments/search-2026-12-07.md, the third session), so its worlds must hold its
         spread, not one guess."""
         P, W = order.shape
         view = SeatView(st, order[1:].reshape(-1), np.tile(np.arange(W), P - 1))
         if self.mixture is not None:
-            return self.mixture.play(view, kind.reshape(-1), rng).reshape(P - 1, W)
+            return self.mixture.play(view, kind.reshape(-1), rng, sample=self.sample).reshape(P - 1, W)
         theirs = np.zeros(view.n, dtype=bool) if kind is None else kind.reshape(-1)
         players = [(~theirs, model, layout)]
         if theirs.any():
@@ -170,7 +172,4 @@ def sampled_cards(model, obs: NDArray, mask: NDArray, rng: np.random.Generator) 
     if len(obs) == 0:
         return np.zeros(0, dtype=np.int64)
     logits = np.where(mask, action_logits(model.policy, obs), -np.inf)
-    p = np.exp(logits - logits.max(axis=1, keepdims=True))
-    cumulative = np.cumsum(p, axis=1)
-    u = rng.random((len(obs), 1)) * cumulative[:, -1:]
-    return np.minimum((cumulative <= u).sum(axis=1), mask.shape[1] - 1).astype(np.int64)
+    return drawn(np.exp(logits - logits.max(axis=1, keepdims=True)), rng)

@@ -14,9 +14,15 @@ re-weights them every turn by how likely each candidate made the card that seat 
   a floor keeps one odd card from ruling a model out for the game).
 
 The search (`guided:others=mixture`) plays each other seat of each world by a candidate
-drawn from that seat's weights (`assign`, `play`). Networks play their argmax and are
-scored by their softmax; a heuristic plays its rule and is scored as that card with
-probability 1 - `SLIP` (else uniform); random plays and is scored uniformly.
+drawn from that seat's weights (`assign`, `play`). A network is scored by its softmax, a
+heuristic as its rule's card with probability 1 - `SLIP` (else uniform), random uniformly.
+In the worlds a candidate plays its best card (a network its argmax, a heuristic its rule)
+or, with `sample` (`guided:others=mixture:sample=true`), a card drawn from the very
+distribution it is scored by, so that a seat of the worlds plays as the mixture believes
+it does: the other seat's card follows the weights' mixture of the candidates'
+distributions. Why: a player such as `mcs:rollouts=100` plays the same card on a second
+try only half the time, so one guess of its card misreads it whichever model guesses
+(experiments/search-2026-12-07.md).
 """
 
 from __future__ import annotations
@@ -67,6 +73,10 @@ class Candidate:
         logits = np.where(mask, action_logits(model.policy, layout.encode(view)), -np.inf)
         p = np.exp(logits - logits.max(axis=1, keepdims=True))
         return p / p.sum(axis=1, keepdims=True)
+
+    def draw(self, view: SeatView, rng: np.random.Generator) -> NDArray[np.int64]:
+        """(n,) a card drawn from this model's `probabilities` (what it is scored by)."""
+        return drawn(self.probabilities(view, rng), rng)
 
     def play(self, view: SeatView, rng: np.random.Generator) -> NDArray[np.int64]:
         if self.name == "random":
@@ -165,11 +175,22 @@ class OpponentMixture:
         u = rng.random((k * worlds, S, 1))
         return np.minimum((u > cumulative).sum(axis=2), M - 1).T
 
-    def play(self, view: SeatView, which: NDArray[np.intp], rng: np.random.Generator) -> NDArray[np.int64]:
-        """(n,) the action each entry's candidate `which` (n,) plays from its view."""
+    def play(self, view: SeatView, which: NDArray[np.intp], rng: np.random.Generator,
+             sample: bool = False) -> NDArray[np.int64]:
+        """(n,) the action each entry's candidate `which` (n,) plays from its view: its best,
+        or with `sample` one drawn from its distribution (`Candidate.draw`)."""
         actions = np.empty(view.n, dtype=np.int64)
         for m, candidate in enumerate(self.candidates):
             at = np.flatnonzero(which == m)
             if len(at):
-                actions[at] = candidate.play(view.subset(at), rng)
+                part = view.subset(at)
+                actions[at] = candidate.draw(part, rng) if sample else candidate.play(part, rng)
         return actions
+
+
+def drawn(p: NDArray[np.float64], rng: np.random.Generator) -> NDArray[np.int64]:
+    """(n,) an action of each row drawn from `p` (n, A), rows of non-negative weights
+    (not necessarily summing to 1; a zero weight is never drawn)."""
+    cumulative = np.cumsum(p, axis=1)
+    u = rng.random((len(p), 1)) * cumulative[:, -1:]
+    return np.minimum((cumulative <= u).sum(axis=1), p.shape[1] - 1).astype(np.int64)

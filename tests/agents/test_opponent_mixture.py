@@ -58,9 +58,9 @@ def test_guided_plays_the_other_seats_by_the_mixture(monkeypatch):
     played = []
     original = OpponentMixture.play
 
-    def recorded(self, view, which, rng):
+    def recorded(self, view, which, rng, sample=False):
         played.append(which.copy())
-        return original(self, view, which, rng)
+        return original(self, view, which, rng, sample=sample)
 
     monkeypatch.setattr(OpponentMixture, "play", recorded)
     game = make_game("cards", players=4, max_rounds=1)
@@ -70,3 +70,64 @@ def test_guided_plays_the_other_seats_by_the_mixture(monkeypatch):
     assert played and set(np.concatenate(played).tolist()) <= set(range(len(agent.mixture.candidates)))
     with pytest.raises(ConfigError, match="mixture"):
         make_agent("guided:others=mixture:mix=0.5", game="cards")
+
+
+def test_the_mixtures_sampled_cards_follow_its_weights():
+    """With `sample`, a seat of the worlds plays a card drawn from the distribution of the
+    candidate drawn for it: over many worlds each candidate plays its weight's share and the
+    cards follow the weights' mixture of the candidates' distributions (within 4 standard
+    errors over 6,000 draws). Played at their best instead (the argmax of a network, a
+    heuristic's rule every time), the cards would not: the check fails on that."""
+    from agents.cards.opponents import OpponentMixture
+
+    from .test_belief import mid_round_views
+    mixture = OpponentMixture(("ppo-all", "greedy", "min-gap", "random"))
+    _, view = mid_round_views(players=4, turns=3, games=1)
+    weights = np.array([[[0.4, 0.3, 0.2, 0.1]] * 3])  # (1 entry, 3 other seats, 4 candidates): scripted
+    N, rng = 6000, np.random.default_rng(5)
+    which = mixture.assign(weights, N, rng)  # (3, N)
+    seat = 2  # the seat two to the left of seat 0 (relative seat 2), game 0
+    others = view.subset(np.full(N, int(np.flatnonzero(view.seats == seat)[0])))
+    cards = mixture.play(others, which[seat - 1], rng, sample=True)
+    assert others.action_mask()[np.arange(N), cards].all()
+    tolerance = 4 * np.sqrt(0.25 / N)
+    assert np.abs(np.bincount(which[seat - 1], minlength=4) / N - weights[0, seat - 1]).max() < tolerance
+    one = others.subset([0])
+    expected = sum(w * c.probabilities(one, rng)[0] for w, c in zip(weights[0, seat - 1], mixture.candidates))
+    assert np.abs(np.bincount(cards, minlength=len(expected)) / N - expected).max() < tolerance
+    best = mixture.play(others, which[seat - 1], rng)  # without sample: each candidate's best card
+    assert np.abs(np.bincount(best, minlength=len(expected)) / N - expected).max() > tolerance
+
+
+def test_a_budgeted_search_with_the_sampled_mixture_stops_on_time(monkeypatch):
+    """`guided:ms=100:others=mixture:sample=true` on a fake clock that every candidate's
+    distribution advances by a fixed cost a row (the draws in the worlds and the scoring of
+    the plays): the mean of the calls after the first within 1.1 N, none over 3 N, most of
+    the budget spent; every simulated turn of the others drew (`sample`), none took a best card."""
+    from agents.cards.opponents import Candidate
+    from agents.registry import make_agent
+
+    from .test_guided_budget import FakeClock
+    from .test_guided_recipe import views
+    ms, unit = 100, 300e-6  # fake seconds a row of a candidate's distribution
+    agent = make_agent(f"guided:ms={ms}:others=mixture:sample=true", game="cards")
+    clock = FakeClock()
+    agent.budget.clock = clock
+    probabilities, draw, drew, best = Candidate.probabilities, Candidate.draw, [], []
+
+    def costly(self, view, rng):
+        clock.now += unit * view.n
+        return probabilities(self, view, rng)
+
+    monkeypatch.setattr(Candidate, "probabilities", costly)
+    monkeypatch.setattr(Candidate, "draw", lambda self, view, rng: drew.append(view.n) or draw(self, view, rng))
+    monkeypatch.setattr(Candidate, "play", lambda self, view, rng: best.append(view.n))
+    view = views("classic", 4, turns=2, games=2)
+    rng = np.random.default_rng(0)
+    for _ in range(5):
+        actions = agent.act(view, rng)
+    assert view.action_mask()[np.arange(view.n), actions].all()
+    spent = agent.budget.spent[1:]
+    assert max(spent) <= 3 * ms and 0.5 * ms <= np.mean(spent) <= 1.1 * ms
+    assert drew and not best
+
