@@ -10,11 +10,10 @@ index 0 is the observing seat, 1 the seat to its left.
 
 from __future__ import annotations
 
-from functools import cached_property
-
 import numpy as np
 from numpy.typing import NDArray
 
+from ..core.cached import cached_property
 from ..core.seat_view import SeatViewBase
 from ._kernel import inputs, pcg64
 from ._kernel import views as kernel_views

@@ -9,11 +9,10 @@ action encoding is `actions.py`.
 
 from __future__ import annotations
 
-from functools import cached_property
-
 import numpy as np
 from numpy.typing import NDArray
 
+from ..core.cached import cached_property
 from ..core.seat_view import SeatViewBase
 from .actions import action_size, pass_action
 from .rules import N_ROWS, ROW_CAPACITY

@@ -7,10 +7,10 @@ A game's view (`cards.seat_view.SeatView`, `board.seat_view.BoardSeatView`) subc
 
 from __future__ import annotations
 
-from functools import cached_property
-
 import numpy as np
 from numpy.typing import NDArray
+
+from .cached import cached_property
 
 
 class SeatViewBase:
