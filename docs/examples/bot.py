@@ -13,6 +13,10 @@ legal action.
 import json
 import sys
 
+if sys.argv[1:]:  # it takes no options (run by the lab, it talks on stdin/stdout): say so, do not wait
+    print(__doc__.strip())
+    sys.exit(0 if sys.argv[1] in ("-h", "--help") else 2)
+
 
 def choose(decision):
     legal = set(decision["legal"])

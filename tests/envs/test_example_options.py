@@ -51,3 +51,13 @@ def test_the_variant_reaches_the_env():
     assert shapes["basic"] != shapes["pro"]
     with pytest.raises(ConfigError, match="variant"):
         example.make_vec_env("cards", 3, variant="no-such-variant")
+
+
+@pytest.mark.parametrize("bot", ["bot.py", "trivial_bot.py"])
+def test_the_protocol_bots_answer_help_instead_of_waiting_for_the_lab(bot):
+    """The bots talk on stdin/stdout; `--help` at a terminal used to wait silently for a
+    message. It prints the docstring; another option is refused."""
+    path = EXAMPLES / bot
+    helped = subprocess.run([sys.executable, str(path), "--help"], capture_output=True, text=True, timeout=120)
+    assert helped.returncode == 0 and path.read_text().split('"""')[1].split("\n")[0] in helped.stdout
+    assert subprocess.run([sys.executable, str(path), "--players", "4"], capture_output=True, timeout=120).returncode == 2
