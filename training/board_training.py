@@ -2,9 +2,9 @@
 and its models' meta. Written here, so train.py stays one dispatch per difference.
 
 The board game scores points where more is better (GameInfo.utility +1), the card game
-bullheads where fewer is: a run's evaluation figure (eval.csv's `points_per_round`
-column, one name so every run's eval.csv reads alike) is the learner's
-points per game for the board, and the best model is the one with the most.
+bullheads where fewer is: a run's evaluation figure (eval.csv's `points_per_game` column,
+read back as `points_per_round` so every run's rows read alike) is the learner's points
+per game for the board, and the best model is the one with the most.
 """
 
 from __future__ import annotations

@@ -28,8 +28,14 @@ from .pool import OpponentPool
 from .runs import write_json
 
 EVAL_COLUMNS = ["timesteps", "wall_s", "points_per_round", "ci95", "win_share", "steps_per_s", "env_share"]
-"""The header of eval.csv: one row per evaluation (the board game's `points_per_round`
-column holds points per game: the name is kept so that old runs read alike)."""
+"""One evaluation's figures, the keys of `on_eval`'s dict and of `training.runs.read_evals`'
+rows in every game; a card run's eval.csv header (a board run's: `eval_columns`)."""
+
+
+def eval_columns(game: str) -> list[str]:
+    """The header of a run's eval.csv: EVAL_COLUMNS, but the board game's figure is named
+    `points_per_game` (it has no rounds; `read_evals` reads it back as `points_per_round`)."""
+    return [("points_per_game" if game == "board" and c == "points_per_round" else c) for c in EVAL_COLUMNS]
 
 
 def model_meta(cfg: TrainConfig, steps: int, points: float | None = None) -> dict:
@@ -195,7 +201,7 @@ class Bookkeeping(BaseCallback):
         with self.eval_csv.open("a", newline="") as f:
             csv.writer(f).writerow(row)
         state["evaluated_at"] = n  # a run evaluates a step once, whatever kills and resumes come
-        self.logger.record("eval/points_per_round", result["points_per_round"])
+        self.logger.record(f"eval/{eval_columns(self.cfg.game)[2]}", result["points_per_round"])
         self.logger.record("eval/win_share", result["win_share"])
         self.logger.record("perf/env_share", self.env_share())
         if state["best"] is None or better(self.cfg, result["points_per_round"], state["best"]):

@@ -166,16 +166,21 @@ OLD_EVAL_NAMES = {"penalty_per_round": "points_per_round", "eval_penalty_per_rou
 """Names runs wrote before the lab said points everywhere (eval.csv's column, the model
 meta's key), and what they are called now: `read_evals` and `eval_figure` read both."""
 
+GAME_EVAL_NAMES = {"points_per_game": "points_per_round"}
+"""A board run's eval.csv column (the board game has no rounds) and the key its rows are
+read under, the same in every game (training.bookkeeping.EVAL_COLUMNS)."""
+
 
 def read_evals(eval_csv: str | Path) -> list[dict]:
-    """The rows of a run's eval.csv as dicts of numbers, keyed by EVAL_COLUMNS' names (an
-    old run's `penalty_per_round` column read as `points_per_round`); a row that is not
-    numbers (a torn last line) is skipped."""
+    """The rows of a run's eval.csv as dicts of numbers, keyed by EVAL_COLUMNS' names (a
+    board run's `points_per_game` and an old run's `penalty_per_round` column read as
+    `points_per_round`); a row that is not numbers (a torn last line) is skipped."""
+    names = {**OLD_EVAL_NAMES, **GAME_EVAL_NAMES}
     rows = []
     with Path(eval_csv).open(newline="") as f:
         for r in csv.DictReader(f):
             try:
-                rows.append({OLD_EVAL_NAMES.get(k, k): float(v) for k, v in r.items() if k is not None})
+                rows.append({names.get(k, k): float(v) for k, v in r.items() if k is not None})
             except (TypeError, ValueError):
                 continue
     return rows
@@ -183,8 +188,9 @@ def read_evals(eval_csv: str | Path) -> list[dict]:
 
 def eval_figure(meta: dict) -> float | None:
     """A saved model's evaluation figure from its meta (best.json, a snapshot's .json):
-    `eval_points_per_round`, or an older model's `eval_penalty_per_round`."""
-    value = meta.get("eval_points_per_round", meta.get("eval_penalty_per_round"))
+    `eval_points_per_round`, a board model's `eval_points_per_game`, or an older model's
+    `eval_penalty_per_round`."""
+    value = meta.get("eval_points_per_round", meta.get("eval_points_per_game", meta.get("eval_penalty_per_round")))
     return value if is_number(value) else None
 
 

@@ -37,7 +37,7 @@ from sixnimmt_env.core.errors import ConfigError, writing
 from sixnimmt_env.core.game import make_game
 
 from .board_training import check_init_model
-from .bookkeeping import EVAL_COLUMNS, Bookkeeping, TimedVecEnv, evaluate, model_meta, stop_on_signals
+from .bookkeeping import EVAL_COLUMNS, Bookkeeping, TimedVecEnv, eval_columns, evaluate, model_meta, stop_on_signals
 from .config import TrainConfig
 from .mixed_env import training_env
 from .pool import OpponentPool
@@ -197,7 +197,7 @@ def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None,
     eval_csv = run / "eval.csv"
     if not eval_csv.exists():
         with eval_csv.open("w", newline="") as f:
-            csv.writer(f).writerow(EVAL_COLUMNS)
+            csv.writer(f).writerow(eval_columns(cfg.game))
 
     # ------------------------------------------------------------------ learn, with the bookkeeping
     remaining = cfg.total_timesteps - int(state["timesteps"])

@@ -25,6 +25,21 @@ def test_old_eval_csv_and_meta_read_as_points(tmp_path):
     assert eval_figure({"eval_points_per_round": None}) is None
 
 
+def test_a_board_runs_eval_csv_says_points_per_game(tmp_path):
+    """The board game has no rounds: its eval.csv names the figure points_per_game (issue 63),
+    and read_evals gives every game's rows the same keys."""
+    from training.bookkeeping import EVAL_COLUMNS, eval_columns
+    from training.runs import eval_figure, read_evals
+
+    assert eval_columns("cards") == EVAL_COLUMNS and "points_per_game" not in EVAL_COLUMNS
+    header = eval_columns("board")
+    assert "points_per_game" in header and not any("round" in c for c in header)
+    board = tmp_path / "eval.csv"
+    board.write_text(",".join(header) + "\n500,10.0,-17.5,1.4,0.3,900,0.5\n")
+    assert read_evals(board)[0]["points_per_round"] == -17.5
+    assert eval_figure({"eval_points_per_game": -16.0}) == -16.0
+
+
 def test_resume_may_raise_the_budget_only(tmp_path):
     from training.config import TrainConfig
     from training.runs import resumed_config
