@@ -104,10 +104,25 @@ class TournamentConfig:
         for p in self.players:
             self.rules(p)
         for spec in self.agents:
-            if build:
-                make_agent(spec, self.game)  # fails early, with the valid names, on a bad spec
+            if build:  # fails early, with the valid names, on a bad spec, and on a table the agent
+                self._check_tables(make_agent(spec, self.game))  # cannot take (a network's seat count)
             else:
                 check_spec(spec, self.game)
+
+    def _check_tables(self, agent) -> None:
+        """ConfigError unless `agent` takes a table of every seat count, before any game is
+        played: a network trained for 4 players used to be refused only at its first line-up
+        of 3, after other line-ups had filled the directory (a retry then needed --resume)."""
+        check = getattr(agent, "check", None)
+        if check is None:
+            return
+        try:
+            for p in self.players:
+                check(self.rules(p))
+        finally:
+            close = getattr(agent, "close", None)  # an external bot started by its check
+            if close is not None:
+                close()
 
 
 def lineups(agents: list[str], players: int) -> list[tuple[str, ...]]:

@@ -47,6 +47,18 @@ def test_lineups_round_robin():
     assert lineups(["a", "b"], 4) == [("a", "b", "a", "b")]
 
 
+def test_a_network_that_cannot_take_a_table_is_refused_before_any_game(tmp_path):
+    """A network trained for 4 players in a tournament at 4 and 3: refused before the first
+    line-up, so no directory is left that a retry would need --resume or another --out for
+    (it was refused at its first 3-player line-up, after other line-ups had been played)."""
+    model = Path(__file__).resolve().parents[2] / "agents" / "models" / "ppo-4p.zip"
+    cfg = TournamentConfig(agents=["lowest", "greedy", "random", f"ppo:path={model}"], players=[4, 3], games=1,
+                           max_rounds=1)
+    with pytest.raises(ConfigError, match="trained for 4 players, the table has 3"):
+        run_tournament(cfg, tmp_path / "t", progress=False)
+    assert not (tmp_path / "t").exists()
+
+
 def test_resume_after_interruption_gives_the_same_results(tmp_path):
     full = run_tournament(TournamentConfig(**CFG), tmp_path / "full", progress=False)
     cut = run_tournament(TournamentConfig(**CFG), tmp_path / "cut", progress=False)
