@@ -105,6 +105,28 @@ def test_match_command(tmp_path):
     assert {a["name"] for a in data["agents"]} == {"lowest", "highest"} and data["games"] == 4
 
 
+def test_match_in_one_process_decides_on_one_torch_thread_as_a_tournament_worker(monkeypatch):
+    """match plays in its own process set up as a tournament's worker (one torch thread), so
+    the two time a network's decision alike (issue 63: two threads on a busy 2-core machine
+    made board ppo's decisions ~29x slower in match than in a tournament)."""
+    import torch
+    from typer.testing import CliRunner
+
+    from experiments.backends import workers
+    from experiments.cli import app
+
+    before = torch.get_num_threads()
+    monkeypatch.setattr(workers, "_PROCESS_READY", False)
+    try:
+        torch.set_num_threads(2)
+        run = CliRunner().invoke(app, ["match", "--agents", "lowest,random", "--games", "1", "--max-rounds", "1",
+                                       "--no-progress"])
+        assert run.exit_code == 0, run.output
+        assert torch.get_num_threads() == 1
+    finally:
+        torch.set_num_threads(before)
+
+
 def test_match_bad_agent_is_one_line_error():
     proc = sixnimmt("match", "--agents", "lowest,wizard", "--games", "1", check_code=2)
     assert "unknown agent 'wizard'" in proc.stderr and "valid agents" in proc.stderr
