@@ -35,6 +35,13 @@ MAX_DEPTH = 10
 """The deepest lookahead: a round has 10 turns."""
 SAFETY = 0.8
 """The share of the time left a batch is planned to take (the cost is an estimate)."""
+BATCH_GAMES = 4096
+"""The most simulated games (worlds x candidates x decisions) in one batch of a budgeted
+search: speed, not memory. A world and candidate cost 0.038-0.040 ms of CPU in batches of
+3,000-9,600 games and 0.059 ms in the 32,700 a batch of 100 decisions held before (4
+players, one turn; two turns: 0.17-0.18 against 0.27 ms; experiments/search-2026-12-07.md,
+fourth session), so a match's budgeted calls searched about a third fewer worlds than
+their time bought."""
 FIRST_WORLDS = 4
 """The first batch's worlds at a table whose cost is not known yet."""
 SMALLEST_BATCH = 4

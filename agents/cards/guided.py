@@ -51,7 +51,7 @@ from sixnimmt_env.cards.state import PHASE_CARDS
 
 from ..ppo import PPOAgent
 from .belief import load_belief
-from .budget import BREADTH, Budget, one_thread
+from .budget import BATCH_GAMES, BREADTH, Budget, one_thread
 from .lookahead import Lookahead
 from .opponents import OpponentMixture
 from .search import MonteCarloAgent, same_hand_chunks
@@ -269,7 +269,7 @@ class GuidedSearchAgent(Lookahead):
         parts: list[NDArray] = []
         while True:
             worlds = budget.worlds(P, seconds - (clock() - start), k, m, turns, sum(v.shape[2] for v in parts))
-            worlds = min(worlds, max(WORLDS_PER_CALL // (k * m), 1))
+            worlds = min(worlds, max(BATCH_GAMES // (k * m), 1))  # batches of the fastest size
             if worlds < 1:
                 break
             began = clock()

@@ -61,10 +61,11 @@ def test_a_budgeted_decision_on_a_ten_player_table_stops_on_time(ms):
         spent = (clock.now - before) / int(view.must_act.sum())
     assert spent <= 1.1 * ms / 1000  # the mean of a call's decisions within the budget (the arena's figure)
     assert spent >= 0.5 * ms / 1000  # and most of it spent: the worlds that fit were searched
-    from agents.cards.guided import WORLDS_PER_CALL
+    from agents.cards.budget import BATCH_GAMES
     k, m = len(view.seats), int(view.hand_size.max())  # every seat decides, every card (10 players: top=0)
-    memory_bound = sum(w for _, w, _ in batches) * k * m // WORLDS_PER_CALL
-    assert len(batches) <= 3 + memory_bound  # a few batches (each pays a fixed cost), more only for memory
+    size_bound = sum(w for _, w, _ in batches) * k * m // BATCH_GAMES
+    assert len(batches) <= 3 + size_bound  # a few batches (each pays a fixed cost), more only for their size
+    assert all(e * m * w <= BATCH_GAMES for e, w, _ in batches)  # none larger than the fastest size
     assert agent.budget.spent[-1] == pytest.approx(1000 * spent)
     assert max(agent.budget.spent[1:]) <= 1.1 * ms  # no call over, deeper lookaheads included (its first learns)
 
