@@ -14,11 +14,14 @@ Messages from a page:
 Everything a table does is delivered to every page listening at it, each its own seat's
 messages (`deliver`); a reply to the page that asked is only `joined` or `error`.
 What a table did is taken (and each seat's messages encoded, once for all its pages)
-under the table's lock, in a worker thread; its database write is queued, and the
-messages are delivered by the database's writer thread once that write has committed
-(`GameStore.kept_soon`): no thread waits for the disk, and no page hears of a step a
-SIGKILL could lose. A snapshot (a page joining, watching or reloading) is sent once
-what it shows has committed.
+under the table's lock; its database write is queued, and the messages are delivered by
+the database's writer thread once that write has committed (`GameStore.kept_soon`): no
+thread waits for the disk, and no page hears of a step a SIGKILL could lose. A person's
+answer at a quick table is worked on the writer thread itself, its rows written in the
+same transaction (`_on_writer`: one hand-over, and under load many tables' answers in
+one commit); the rest (a slow agent's table, joining, the clocks, a server keeping
+nothing) in a worker thread. A snapshot (a page joining, watching or reloading) is sent
+once what it shows has committed.
 """
 
 from __future__ import annotations

@@ -2,9 +2,9 @@
 
 The schema migrates from an empty file and from the previous version (its rows kept), and
 a newer one is refused; a game kept and loaded back continues as if never stopped; and
-the real server, SIGKILLed in the middle of a game and started again on the same folder,
-resumes it from its last answered decision and ends it with the record an uninterrupted
-run of the same seed and actions gives — the database sound afterwards (`PRAGMA
+the real server, SIGKILLed in the middle of a game (of one person, and a table of two
+people) and started again on the same folder, resumes it from its last answered decision
+and ends it with the record an uninterrupted run of the same seed and actions gives — the database sound afterwards (`PRAGMA
 integrity_check`) and its finished record valid (`sixnimmt replay`).
 """
 
@@ -151,4 +151,88 @@ def test_queued_writes_commit_together_each_failing_alone_and_then_runs_in_order
     assert [f.result(timeout=30) for k, f in enumerate(futures) if k != 2] == [None] * 4
     assert seen == [(0, 1), (1, 1), (3, 1), (4, 1)]  # in order, each committed; none for the failed write
     assert db.read("SELECT id FROM tables ORDER BY id") == [("g0",), ("g1",), ("g3",), ("g4",)]
+    db.close()
+
+
+TABLE_OF_TWO = {"type": "table", "game": "cards", "players": 4, "seats": ["person", "person", "random", "lowest"],
+                "seed": 23, "options": {"max_rounds": "1"}, "name": "Ada", "turn_seconds": 600}
+
+
+def _table_uninterrupted_record(msg: dict) -> dict:
+    """The record of TABLE_OF_TWO's game played in process, each person answering first legal."""
+    from experiments.serve.allowed import AllowList
+    from experiments.serve.tables_app import table_of, table_params
+
+    session = table_of(table_params(dict(msg), AllowList()))
+    session.join("Ada")
+    session.join("Bo")
+    while not session.over():
+        for seat in session._waiting_seats():
+            session.answer(seat, session._legal(seat)[0], session.decision)
+    return session.record()
+
+
+def _table_wait(ws, after: int, kinds=("turn", "watch")) -> dict:
+    """The page's next frame that says where the table waits past decision `after` (of
+    `kinds`: a table waiting for its second person says so in a `watch`), or the end."""
+    while True:
+        msg = json.loads(ws.recv(timeout=60))
+        assert msg["type"] != "error", msg
+        if msg["type"] == "over" or (msg["type"] in kinds and msg["decision"] > after):
+            return msg
+
+
+def _answer_at_table(pages: dict, steps: int | None) -> dict:
+    """Both people answer first legal at each decision (`pages`: token -> (socket, where it
+    waits)) for `steps` decisions, or to the end; where each page waits then."""
+    done = 0
+    while all(m["type"] != "over" for _, m in pages.values()) and (steps is None or done < steps):
+        decision = max(m["decision"] for _, m in pages.values())
+        for token, (ws, m) in pages.items():
+            if m["type"] == "turn" and m["decision"] == decision:
+                ws.send(json.dumps({"type": "act", "id": m["id"], "token": token, "action": m["legal"][0],
+                                    "decision": decision}))
+        pages = {token: (ws, _table_wait(ws, decision)) for token, (ws, _) in pages.items()}
+        done += 1
+    return pages
+
+
+def test_a_table_survives_a_sigkill_after_answers_were_seen_and_ends_with_the_uninterrupted_record(tmp_path):
+    """Tables answer on the database's writer thread (tables_app._on_writer): each answer
+    seen by a page (the step and the next question) is in the database before it is sent."""
+    from websockets.sync.client import connect
+
+    data = str(tmp_path / "data")
+    with server_process(None, "--data", data) as (url, proc):
+        ws_url = url.replace("http", "ws", 1) + "/ws"
+        with connect(ws_url) as a, connect(ws_url) as b:
+            a.send(json.dumps(TABLE_OF_TWO))
+            joined_a = json.loads(a.recv(timeout=60))
+            b.send(json.dumps({"type": "join", "id": joined_a["id"], "name": "Bo"}))
+            joined_b = json.loads(b.recv(timeout=60))
+            # the first decision of a card game: both people choose a card
+            pages = {joined_a["token"]: (a, _table_wait(a, -1, ("turn",))),
+                     joined_b["token"]: (b, _table_wait(b, -1, ("turn",)))}
+            pages = _answer_at_table(pages, steps=4)
+            seen = max(m["decision"] for _, m in pages.values())
+            proc.send_signal(signal.SIGKILL)
+            proc.wait(timeout=30)
+    assert seen >= 4
+    with server_process(None, "--data", data) as (url, proc):
+        ws_url = url.replace("http", "ws", 1) + "/ws"
+        with connect(ws_url) as a, connect(ws_url) as b:
+            pages = {}
+            for ws, joined in ((a, joined_a), (b, joined_b)):
+                ws.send(json.dumps({"type": "resume", "id": joined["id"], "token": joined["token"]}))
+                pages[joined["token"]] = (ws, _table_wait(ws, -1))
+            assert min(m["decision"] for _, m in pages.values()) == seen  # where it waited: nothing answered lost
+            pages = _answer_at_table(pages, steps=None)
+            over = next(iter(pages.values()))[1]
+        import urllib.request
+        with urllib.request.urlopen(url + over["record"], timeout=30) as answer:
+            record = json.loads(answer.read())
+    assert record == _table_uninterrupted_record(TABLE_OF_TWO) and not replay(record).differences
+    db = Database(data)
+    assert db.integrity() == "ok"
+    assert db.read("SELECT status FROM tables WHERE id = ?", (joined_a["id"],)) == [("over",)]
     db.close()
