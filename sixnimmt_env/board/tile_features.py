@@ -49,12 +49,22 @@ ID_FEATURE = SLOT_FEATURES.index("id")
 
 def slot_features(view: BoardSeatView) -> NDArray[np.float32]:
     """(n, S, K) the hand slots of `view`'s entries (S = config.hand_slots, K = len(SLOT_FEATURES))."""
-    layout = view.config.board
-    R, F = layout.kind.shape
     hand = view.hand.astype(np.int64)
     n, S = hand.shape
     hand = np.sort(np.where(hand > 0, hand, N_TILES + 1), axis=1)  # ascending, empty slots last
     hand[hand > N_TILES] = 0
+    # Only the first `held` slots of any entry hold a tile (a hand of ~10 among 100 slots):
+    # the features are worked out for those alone, per slot, and the rest stay 0.
+    held = max(int((hand > 0).sum(axis=1).max(initial=0)), 1)
+    out = np.zeros((n, S, len(SLOT_FEATURES)), dtype=np.float32)
+    out[:, :held] = _held_features(view, hand[:, :held])
+    return out
+
+
+def _held_features(view: BoardSeatView, hand: NDArray[np.int64]) -> NDArray[np.float32]:
+    """(n, H, K) the features of hand slots `hand` (n, H) (ascending, 0: empty, all 0)."""
+    layout = view.config.board
+    R, F = layout.kind.shape
     p = preview(layout, view.tiles, view.length, hand)
     valid = p.valid
     between = unseen_ahead(unseen_below(view.unseen), p, hand)
@@ -68,7 +78,6 @@ def slot_features(view: BoardSeatView) -> NDArray[np.float32]:
              p.points_plus5 / POINT_SCALE, between / POINT_SCALE, next_take, next_points / POINT_SCALE]
     out = np.stack([np.asarray(a, dtype=np.float32) for a in parts], axis=-1)
     out[~valid] = 0.0
-    assert out.shape == (n, S, len(SLOT_FEATURES))
     return out
 
 
