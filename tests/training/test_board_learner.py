@@ -13,14 +13,14 @@ import torch as th
 
 QUICK = Path(__file__).resolve().parents[2] / "training" / "configs" / "quick-board.toml"
 QUICK_IMITATE = QUICK.with_name("quick-board-imitate.toml")
+BOARD_RUN = ["game=board", "variant=pro", "players=4", "observation=tile-features", "episode=game", "reward=points"]
 
 
 def _board_model(policy="tile-set", **extra):
     from training.config import TrainConfig
     from training.train import new_model
-    items = ["game=board", "variant=pro", "players=4", "observation=tile-features", "episode=game",
-             "reward=points", f"policy={policy}", "scorer_context=[32]", "scorer_hidden=[16, 16]", "net_arch=[16]",
-             "num_games=6", "n_steps=4", "torch_threads=1"]
+    items = BOARD_RUN + [f"policy={policy}", "scorer_context=[32]", "scorer_hidden=[16, 16]", "net_arch=[16]",
+                         "num_games=6", "n_steps=4", "torch_threads=1"]
     return new_model(TrainConfig.load(None, items + [f"{k}={v}" for k, v in extra.items()]))
 
 
@@ -51,6 +51,24 @@ def test_tile_set_scores_each_sample_on_its_own_and_only_its_tiles():
     hand = obs[:, 1:101] > 0  # the layout's `hand` multi-hot: tile t at index t
     scored = logits[:, :100].numpy() != 0
     assert (scored <= hand).all() and (scored == hand).mean() > 0.99
+
+
+def test_a_row_is_read_as_filled_in_by_its_flags_exactly_when_any_feature_is_set():
+    """The encoder finds the filled-in hand slots and option rows by their flag columns
+    (`valid`, the one-hot answer) alone: the same rows as any non-zero feature, on the
+    observations of random pro play (questions asked included)."""
+    from agents.board.tile_set import _groups, _rows
+    model = _board_model()
+    obs = th.as_tensor(_observations(model, steps=60)[0])
+    kwargs = model.policy.saved
+    groups, _ = _groups(kwargs["tile_slots"], kwargs.get("options"), kwargs.get("luck_options"))
+    assert len(groups) == 2
+    for offset, rows, width, flags in groups:
+        block = obs[:, offset:offset + rows * width].reshape(len(obs), rows, width)
+        sample, row = (block != 0).any(-1).nonzero(as_tuple=True)
+        assert len(sample) > 0
+        features, got_sample, got_row = _rows(obs, offset, rows, width, flags)
+        assert th.equal(got_sample, sample) and th.equal(got_row, row) and th.equal(features, block[sample, row])
 
 
 def test_a_tile_set_model_file_reads_back_to_the_same_network(tmp_path):
@@ -131,3 +149,62 @@ def test_bench_learner_compares_the_board_recipes():
     assert [r["recipe"] for r in rows] == ["default", "2026-12-06"]
     assert [(r["learner"], r["policy"]) for r in rows] == [("lab", "tile-set"), ("sb3", "tile-scorer")]
     assert all(r["samples_per_s"] > 0 and r["samples_per_cpu_s"] > 0 and r["variant"] == "pro" for r in rows)
+
+
+def test_the_board_default_recipe_learns_from_every_seat_of_its_self_play_games():
+    """`bench learner`'s board default (the lab's learner, the tile-set network) at a tiny
+    scale: every seat of each self-play game is a learner slot, a rollout counts a sample
+    per slot and step, and the update trains on the real decisions of every seat."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    from experiments.bench.learner import recipes, scaled
+    from training import lab_ppo
+    from training.config import TrainConfig
+    from training.mixed_env import training_env
+    from training.pool import OpponentPool
+    from training.train import new_model
+
+    small = ["scorer_context=[32]", "scorer_hidden=[16, 16]", "net_arch=[16]", "n_steps=6", "batch_size=64",
+             "torch_threads=1", "pool_weights={\"random\": 1.0}"]
+    cfg = TrainConfig.load(None, scaled(recipes("board", "pro")["default"], 0.01) + small)
+    assert (cfg.learner, cfg.policy, cfg.self_play_games, cfg.num_games) == ("lab", "tile-set", 3, 1)
+    env = training_env(cfg, OpponentPool.for_run(cfg), seed=5)
+    selfplay = env.parts[0].games
+    assert env.num_envs == 3 * 4 + 1
+    for game in range(3):  # the four seats of every self-play game learn
+        assert sorted(selfplay.slot_seats[selfplay.slot_games == game]) == [0, 1, 2, 3]
+    model = new_model(cfg, env)
+
+    class Go(BaseCallback):
+        def _on_step(self):
+            return True
+
+    model._setup_learn(10**6, Go(), True, "t", False)
+    callback = Go()
+    callback.init_callback(model)
+    rollout = lab_ppo.Rollout(cfg.n_steps, env.num_envs, env.observation_space.shape[0], env.action_space.n, "cpu")
+    obs, stop = lab_ppo.collect(model, env, rollout, callback, model._last_obs)
+    assert not stop and model.num_timesteps == cfg.n_steps * env.num_envs
+    real = (rollout.masks.sum(-1) > 1).numpy()  # (n_steps, slots) decisions the update trains on
+    per_seat = np.bincount(np.tile(selfplay.slot_seats, cfg.n_steps), weights=real[:, :12].reshape(-1), minlength=4)
+    assert (per_seat > 0).all(), per_seat  # every seat's decisions are samples
+    stats = lab_ppo.update(model, rollout, obs, cfg)
+    assert stats["samples"] == int(real.sum())
+
+
+def test_a_tile_set_model_and_a_shipped_tile_scorer_play_through_match(tmp_path):
+    """A saved tile-set model plays through `sixnimmt match` beside the shipped board pro
+    network (a tile scorer: the older networks still load and play)."""
+    from agents.ppo import write_model_meta
+    from training.bookkeeping import model_meta
+    from training.config import TrainConfig
+    model = _board_model()
+    model.save(tmp_path / "m.zip")  # with its record, as a run writes it
+    write_model_meta(tmp_path / "m.zip", model_meta(TrainConfig.load(None, BOARD_RUN + ["policy=tile-set"]), 0))
+    shipped = Path(__file__).resolve().parents[2] / "agents" / "models" / "board-pro-4p.zip"
+    agents = f"ppo:path={tmp_path / 'm.zip'},ppo:path={shipped},board-safe,random"
+    done = subprocess.run([sys.executable, "-m", "experiments.cli", "match", "--game", "board", "--variant", "pro",
+                           "--agents", agents, "--games", "1", "--seed", "3"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "m.zip" in done.stdout and "board-pro-4p.zip" in done.stdout
