@@ -1,5 +1,8 @@
 """The board game's learner (issue 59): the tile-set network (agents/board/tile_set.py) on
-the lab's learner, its model files, the quick board recipe, and `bench learner --game board`."""
+the lab's learner (its filled-in rows found by their flag columns, the same as by any
+feature), its model files, the quick board recipe, `bench learner --game board`, the
+bench's board default learning from every seat of its self-play games (samples per seat),
+and a tile-set model beside the shipped tile scorer through `sixnimmt match`."""
 
 from __future__ import annotations
 
