@@ -129,31 +129,31 @@ SHORT_NAME = 16
 """Longer agent names are plotted as A, B, ... with the names in a legend below."""
 
 
-def plot_names(names: list[str]) -> tuple[list[str], str]:
-    """Short names for a plot's ticks and the legend text that spells out the long ones."""
-    short, legend, letter = [], [], iter("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-    for n in names:
-        if len(n) <= SHORT_NAME:
-            short.append(n)
-        else:
-            tag = next(letter, n[:SHORT_NAME])
-            short.append(tag)
-            legend.append(f"{tag} = {n}")
-    return short, "\n".join(legend)
+def plot_names(names: list[str], everyone: list[str] | None = None) -> tuple[list[str], str]:
+    """Short names for a plot's ticks and the legend text that spells out the long ones. The
+    letters follow `everyone`'s order (default: `names`'), so that the plots of one report,
+    each drawing its agents in its own order, give an agent the same letter."""
+    letter, tags = iter("ABCDEFGHIJKLMNOPQRSTUVWXYZ"), {}
+    for n in everyone or names:
+        if len(n) > SHORT_NAME and n not in tags:
+            tags[n] = next(letter, n[:SHORT_NAME])
+    shown = set(names)
+    return [tags.get(n, n) for n in names], "\n".join(f"{tags[n]} = {n}" for n in tags if n in shown)
 
 
 def _plots(out: Path, by_players: dict[int, list], rows: list[dict], h2h, unit: str = "bullheads",
            utility: int = -1, per: str = "round") -> list[str]:
     plt = pyplot()
     files = []
+    everyone = h2h[0]  # every agent, best first: the order the letters of long names follow
     fig, axes = plt.subplots(1, len(by_players), figsize=(6 * len(by_players), 0.45 * max(
         len(v) for v in by_players.values()) + 1.5), squeeze=False)
     for ax, (p, results) in zip(axes[0], sorted(by_players.items())):
         results = ranked(results, utility)[::-1]  # barh draws bottom up: the best on top
-        ax.barh(plot_names([a.name for a in results])[0], [a.points_per_round for a in results],
+        short, legend = plot_names([a.name for a in results], everyone)
+        ax.barh(short, [a.points_per_round for a in results],
                 xerr=[a.points_ci for a in results], color="#4c72b0", capsize=3)
         ax.set_xlabel(f"{unit} per {per} (95% CI), {'lower' if utility < 0 else 'higher'} is better")
-        legend = plot_names([a.name for a in results])[1]
         if legend:
             ax.text(0, -0.25, legend, transform=ax.transAxes, va="top", fontsize=8, family="monospace")
         ax.set_title(f"{p} players")
@@ -161,7 +161,7 @@ def _plots(out: Path, by_players: dict[int, list], rows: list[dict], h2h, unit: 
     files += save_figure(fig, out, "leaderboard.png")
 
     names, share, met = h2h
-    short, legend = plot_names(names)
+    short, legend = plot_names(names, everyone)
     fig, ax = plt.subplots(figsize=(max(5.0, 1.0 + 0.7 * len(names)), 1.6 + 0.6 * len(names)))
     im = ax.imshow(share, cmap="RdYlGn", vmin=0, vmax=1)
     ax.set_xticks(range(len(names)), short, rotation=45, ha="right")
@@ -172,9 +172,8 @@ def _plots(out: Path, by_players: dict[int, list], rows: list[dict], h2h, unit: 
                 ax.text(j, i, f"{share[i, j]:.2f}", ha="center", va="center", fontsize=8)
     ax.set_title("row agent beat column agent\n(share of shared games)")
     fig.colorbar(im, ax=ax, shrink=0.8)
-    if legend:  # the specs in full below the map, not squeezed beside it
-        fig.text(0.02, 0.01, legend, va="bottom", fontsize=8, family="monospace")
-        fig.subplots_adjust(bottom=0.12 + 0.045 * legend.count("\n"))
+    if legend:  # the specs in full below the map and its ticks (an axis label: the layout makes room)
+        ax.set_xlabel(legend, fontsize=8, family="monospace", loc="left", multialignment="left")
     files += save_figure(fig, out, "head_to_head.png")
 
     per_agent = defaultdict(list)
@@ -184,7 +183,10 @@ def _plots(out: Path, by_players: dict[int, list], rows: list[dict], h2h, unit: 
     order = sorted(per_agent, key=lambda n: -utility * np.mean(per_agent[n]))  # the best first
     fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(order)), 4))
     ax.boxplot([per_agent[n] for n in order], showfliers=False)
-    ax.set_xticks(range(1, len(order) + 1), plot_names(order)[0], rotation=45, ha="right")
+    short, legend = plot_names(order, everyone)
+    ax.set_xticks(range(1, len(order) + 1), short, rotation=45, ha="right")
+    if legend:
+        ax.set_xlabel(legend, fontsize=8, family="monospace", loc="left", multialignment="left")
     ax.set_ylabel(f"{unit} per {per} in a game" if per == "round" else f"{unit} per game")
     ax.set_title(f"{unit} distributions")
     ax.grid(axis="y", alpha=0.3)

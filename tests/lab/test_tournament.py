@@ -227,3 +227,16 @@ def test_head_to_head_is_in_rank_order_and_the_rating_column_is_explained():
                "ratings": {}, "games": 3, "score_unit": "bullheads", "utility": -1}
     text = leaderboards(summary)
     assert RATING_NOTE in text and "| `cmd:zed.py` |" in text and "`cmd:zed.py` is `cmd:python bots/zed.py`" in text
+
+
+def test_long_names_get_one_letter_in_every_plot_and_a_legend():
+    """A spec longer than the plots' room is a letter in the plots, the same letter in each
+    plot whatever order the plot draws its agents in, spelt out in that plot's legend."""
+    from experiments.tournaments.report import SHORT_NAME, plot_names
+
+    long_a, long_b = "ppo:path=" + "a" * SHORT_NAME, "mcs:rollouts=4:horizon=1"
+    everyone = [long_a, "random", long_b]  # best first, as the head-to-head map
+    assert plot_names(everyone, everyone) == (["A", "random", "B"], f"A = {long_a}\nB = {long_b}")
+    assert plot_names(everyone[::-1], everyone) == (["B", "random", "A"], f"A = {long_a}\nB = {long_b}")
+    assert plot_names(["random", long_b], everyone) == (["random", "B"], f"B = {long_b}")
+    assert plot_names(["random", "lowest"]) == (["random", "lowest"], "")
