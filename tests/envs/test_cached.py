@@ -1,4 +1,5 @@
-"""sixnimmt_env.core.cached.cached_property: functools' behaviour without its lock."""
+"""The seat views' `cached_property` (sixnimmt_env/core/cached.py): computed once per instance
+as functools' is, without functools' (3.11) lock shared by every instance."""
 
 from __future__ import annotations
 
