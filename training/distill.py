@@ -34,6 +34,7 @@ from .lab_ppo import _forward, masked_log_probs
 from .runs import new_run
 
 MAX_GAMES = 1 << 14
+CSV_COLUMNS = ("samples", "wall_s", "kl", "agreement", "value_mse", "play_s", "fit_s")
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,12 @@ class DistillConfig(RunConfig):
     """Passes over each batch."""
     batch_size: int = 8192  # FitOptions' field: a distillation batch holds every seat's samples
     value_weight: float = 0.05
+    init_from_teacher: bool = False
+    """Start the student as the teacher's function (its weights inside the student's wider
+    layers, widen.grown): the student must be the teacher's network, each layer as wide or
+    wider, no attention added."""
+    eval_samples: int = 4096
+    """Decisions of each new batch the student is measured on before it learns the batch."""
     """Weight of the value loss (squared bullheads) against the KL."""
     minutes: float = 20.0
     """Wall time of the run."""
@@ -79,7 +86,7 @@ class DistillConfig(RunConfig):
         if not Path(self.teacher).is_file():
             raise ConfigError(f"teacher {self.teacher!r}: no such model file")
         for field, lo, hi in (("num_games", 1, MAX_GAMES), ("n_steps", 1, 1024), ("n_epochs", 1, 100),
-                              ("total_samples", 1, 10**12)):
+                              ("total_samples", 1, 10**12), ("eval_samples", 1, 10**7)):
             if not lo <= getattr(self, field) <= hi:
                 raise ConfigError(f"{field} must be in {lo}..{hi}, got {getattr(self, field)}")
         if not (self.minutes > 0 and self.value_weight >= 0):
@@ -114,33 +121,29 @@ def distill(cfg: DistillConfig, runs_dir: str | Path = "runs", progress: bool = 
                          reward=tcfg.reward, episode=cfg.episode, seed=cfg.seed, observation=cfg.observation)
     student = new_model(tcfg, env)
     policy, optimizer = student.policy, student.policy.optimizer
+    if cfg.init_from_teacher:
+        _start_from(policy, teacher.policy, cfg.teacher)
     for group in optimizer.param_groups:
         group["lr"] = cfg.learning_rate
     rng = th.Generator().manual_seed(cfg.seed)
     obs, samples, t0 = env.reset(), 0, time.perf_counter()
     log = (run / "distill.csv").open("w", newline="")
     writer = csv.writer(log)
-    writer.writerow(["samples", "wall_s", "kl", "agreement", "value_mse"])
+    writer.writerow(CSV_COLUMNS)
     try:
         while samples < cfg.total_samples and time.perf_counter() - t0 < cfg.minutes * 60:
-            batch = {k: [] for k in ("obs", "mask", "logp", "value")}
-            for _ in range(cfg.n_steps):
-                mask = env.action_masks()
-                with th.no_grad():
-                    logits, value = _forward(teacher.policy, th.as_tensor(obs))
-                    logp = masked_log_probs(logits, th.as_tensor(mask))
-                    actions = th.multinomial(logp.exp(), 1, generator=rng).squeeze(-1)
-                choice = mask.sum(1) > 1
-                for k, v in (("obs", th.as_tensor(obs)), ("mask", th.as_tensor(mask)), ("logp", logp), ("value", value)):
-                    batch[k].append(v[th.as_tensor(choice)])
-                obs, _, _, _ = env.step(actions.numpy())
-                samples += env.num_envs
-            data = {k: th.cat(v) for k, v in batch.items()}
+            t_play = time.perf_counter()
+            data, obs = _teacher_batch(teacher.policy, env, obs, cfg.n_steps, rng)
+            samples += cfg.n_steps * env.num_envs
+            t_fit = time.perf_counter()
             kl, agree, vmse = _fit(policy, optimizer, data, cfg)
-            writer.writerow([samples, round(time.perf_counter() - t0, 1), round(kl, 5), round(agree, 4), round(vmse, 3)])
+            now = time.perf_counter()
+            writer.writerow([samples, round(now - t0, 1), round(kl, 5), round(agree, 4), round(vmse, 3),
+                             round(t_fit - t_play, 2), round(now - t_fit, 2)])
             log.flush()
             if progress:
-                print(f"{samples:>12,} samples  KL {kl:.4f}  agreement {agree:.3f}  value MSE {vmse:.2f}", flush=True)
+                print(f"{samples:>12,} samples  KL {kl:.4f}  agreement {agree:.3f}  value MSE {vmse:.2f}  "
+                      f"(play {t_fit - t_play:.1f}s, fit {now - t_fit:.1f}s)", flush=True)
     finally:
         log.close()
     student.save(run / "model.zip")
@@ -149,18 +152,54 @@ def distill(cfg: DistillConfig, runs_dir: str | Path = "runs", progress: bool = 
     return run
 
 
+def _start_from(policy, teacher, name: str) -> None:
+    """Load `teacher`'s weights into the wider `policy` (the same function; ConfigError if
+    the shapes do not allow it)."""
+    from .widen import grown
+
+    weights = grown(teacher.state_dict(), policy.state_dict())
+    if weights is None:
+        raise ConfigError(f"init_from_teacher: the student must be {name}'s network with every layer as wide "
+                          "or wider (same policy and layers, no attention added)")
+    policy.load_state_dict(weights)
+
+
+def _teacher_batch(teacher, env, obs, n_steps: int, rng) -> tuple[dict, object]:
+    """The teacher plays `n_steps` steps of every game of `env` from `obs`, all seats in one
+    batched forward a step; returns its decisions with a choice (obs, mask, log-probs,
+    value; forced ones are played without the network and not kept) and the next obs."""
+    batch = {k: [] for k in ("obs", "mask", "logp", "value")}
+    for _ in range(n_steps):
+        mask = th.as_tensor(env.action_masks())
+        actions = mask.float().argmax(1)  # a forced decision's one legal action
+        choice = mask.sum(1) > 1
+        if choice.any():
+            x, m = th.as_tensor(obs)[choice], mask[choice]
+            with th.inference_mode():
+                logits, value = _forward(teacher, x)
+                logp = masked_log_probs(logits, m)
+                actions[choice] = th.multinomial(logp.exp(), 1, generator=rng).squeeze(-1)
+            for k, v in (("obs", x), ("mask", m), ("logp", logp), ("value", value)):
+                batch[k].append(v)
+        obs, _, _, _ = env.step(actions.numpy())
+    return {k: th.cat(v) for k, v in batch.items()}, obs
+
+
 def _fit(policy, optimizer, data: dict, cfg: DistillConfig) -> tuple[float, float, float]:
-    """Measure the student on `data` (unseen), then fit it for `cfg.n_epochs`; returns the
-    measured KL, argmax agreement and value MSE."""
+    """Measure the student on (at most `cfg.eval_samples` of) `data`, unseen, then fit it
+    for `cfg.n_epochs` in minibatches of `cfg.batch_size`; returns the measured KL, argmax
+    agreement and value MSE."""
+    n = len(data["obs"])
     policy.set_training_mode(False)
     with th.no_grad():
-        logits, value = _forward(policy, data["obs"])
-        logq = masked_log_probs(logits, data["mask"])
-        kl = _kl(data["logp"], logq, data["mask"]).mean().item()
-        agree = (logq.argmax(1) == data["logp"].argmax(1)).float().mean().item()
-        vmse = F.mse_loss(value, data["value"]).item()
+        seen = th.randperm(n)[:cfg.eval_samples]
+        logits, value = _forward(policy, data["obs"][seen])
+        logq = masked_log_probs(logits, data["mask"][seen])
+        kl = _kl(data["logp"][seen], logq, data["mask"][seen]).mean().item()
+        agree = (logq.argmax(1) == data["logp"][seen].argmax(1)).float().mean().item()
+        vmse = F.mse_loss(value, data["value"][seen]).item()
     policy.set_training_mode(True)
-    n = len(data["obs"])
+    groups = _clip_groups(policy)
     for _ in range(cfg.n_epochs):
         order = th.randperm(n)
         for start in range(0, n, cfg.batch_size):
@@ -171,9 +210,19 @@ def _fit(policy, optimizer, data: dict, cfg: DistillConfig) -> tuple[float, floa
                 + cfg.value_weight * F.mse_loss(value, data["value"][idx])
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
-            th.nn.utils.clip_grad_norm_(policy.parameters(), 1.0)
+            for params in groups:
+                th.nn.utils.clip_grad_norm_(params, 1.0)
             optimizer.step()
     return kl, agree, vmse
+
+
+def _clip_groups(policy) -> list[list]:
+    """The policy's and the value's parameters, clipped apart: the value loss (squared
+    bullheads, ~1,000 at the start) would otherwise own one shared norm and shrink the
+    policy's steps to almost nothing (the 2026-12-07 run's slow climb)."""
+    value = [p for n, p in policy.named_parameters() if n.startswith(("value_net", "mlp_extractor.value_net"))]
+    ids = {id(p) for p in value}
+    return [g for g in ([p for p in policy.parameters() if id(p) not in ids], value) if g]
 
 
 def _kl(logp, logq, mask):

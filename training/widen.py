@@ -43,3 +43,28 @@ def widened(source: dict[str, torch.Tensor], target: dict[str, torch.Tensor],
         else:
             return None
     return out
+
+
+def grown(source: dict[str, torch.Tensor], target: dict[str, torch.Tensor]) -> dict[str, torch.Tensor] | None:
+    """`source`'s weights inside `target`'s wider layers, the same function (Net2Net-style):
+    each source weight fills the top-left block of the target's, the source's units read
+    none of the new ones (zero columns), the new units keep `target`'s fresh weights (they
+    read everything; nothing old reads them yet). Every layer must be as wide or wider and
+    the same layers present; else None. Why: a larger student (`sixnimmt distill
+    --set init_from_teacher=true`) then starts at its teacher's play, where distilling it
+    from scratch took more samples than a session could give it (2026-12-07)."""
+    if set(source) != set(target):
+        return None
+    out = {}
+    for key, want in target.items():
+        have = source[key]
+        if have.ndim != want.ndim or have.ndim not in (1, 2) or any(h > w for h, w in zip(have.shape, want.shape)):
+            return None
+        grown_ = want.detach().clone()
+        if have.ndim == 1:
+            grown_[:have.shape[0]] = have
+        else:
+            grown_[:have.shape[0], :have.shape[1]] = have
+            grown_[:have.shape[0], have.shape[1]:] = 0.0
+        out[key] = grown_
+    return out

@@ -120,12 +120,44 @@ def test_a_student_learns_a_fixed_teachers_moves():
     obs, mask = th.as_tensor(env.reset()), th.as_tensor(env.action_masks())
     # a fixed teacher that prefers low cards: logits falling with the action (card id - 1)
     logits = -0.5 * th.arange(mask.shape[1], dtype=th.float32).expand(mask.shape[0], -1)
-    data = {"obs": obs, "mask": mask, "logp": masked_log_probs(logits, mask), "value": th.full((len(obs),), -5.0)}
+    # a value in whole-round bullheads (squared errors in the hundreds): it must not hold the policy back
+    data = {"obs": obs, "mask": mask, "logp": masked_log_probs(logits, mask), "value": th.full((len(obs),), -40.0)}
     _, before, _ = _fit(student.policy, student.policy.optimizer, data, cfg)
     for _ in range(2):
         _fit(student.policy, student.policy.optimizer, data, cfg)
     kl, after, _ = _fit(student.policy, student.policy.optimizer, data, cfg)
     assert after >= 0.9 > before
+
+
+def test_a_wider_student_starts_as_its_teacher():
+    """init_from_teacher: the teacher's weights inside a wider card scorer give the same
+    logits and value (and a student it cannot hold is refused)."""
+    from sixnimmt_env.adapters.vec_env import SixNimmtVecEnv
+    from sixnimmt_env.core.errors import ConfigError
+    from training.distill import DistillConfig, _start_from
+    from training.lab_ppo import _forward
+    from training.train import new_model
+
+    th.manual_seed(1)
+    env = SixNimmtVecEnv(8, players=4, learners=4, reward="penalty", episode="round", seed=5,
+                         observation="card-features", row_choice="player")
+    small = dict(scorer_attention=(), scorer_context=(32, 16), scorer_hidden=(16, 8), net_arch=(16,))
+    teacher = new_model(DistillConfig(**small).train_config(), env).policy
+    with th.no_grad():  # a teacher with a say: a fresh network's logits are all near 0
+        for p in teacher.parameters():
+            p.add_(0.3 * th.randn_like(p))
+    wide = dict(small, scorer_context=(48, 24), scorer_hidden=(24, 12))
+    student = new_model(DistillConfig(**wide).train_config(), env).policy
+    obs = th.as_tensor(env.reset())
+    with th.no_grad():
+        want, before = _forward(teacher, obs), _forward(student, obs)
+        _start_from(student, teacher, "teacher")
+        got = _forward(student, obs)
+    assert not th.allclose(before[0], want[0], atol=1e-3)
+    assert th.allclose(got[0], want[0], atol=1e-5) and th.allclose(got[1], want[1], atol=1e-5)
+    narrow = new_model(DistillConfig(**dict(small, scorer_hidden=(8, 8))).train_config(), env).policy
+    with pytest.raises(ConfigError, match="init_from_teacher"):
+        _start_from(narrow, teacher, "teacher")
 
 
 def test_distill_command_writes_a_student_that_plays(tmp_path):
@@ -137,7 +169,7 @@ def test_distill_command_writes_a_student_that_plays(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "fine-tune" in done.stdout
     rows = (tmp_path / "distill" / "distill.csv").read_text().splitlines()
-    assert rows[0] == "samples,wall_s,kl,agreement,value_mse" and len(rows) >= 2
+    assert rows[0] == "samples,wall_s,kl,agreement,value_mse,play_s,fit_s" and len(rows) >= 2
     assert PPOAgent(str(tmp_path / "distill" / "model.zip")).meta["distilled_from"].endswith("ppo-4p.zip")
 
 
