@@ -218,8 +218,9 @@ def _fit(policy, optimizer, data: dict, cfg: DistillConfig) -> tuple[float, floa
 
 def _clip_groups(policy) -> list[list]:
     """The policy's and the value's parameters, clipped apart: the value loss (squared
-    bullheads, ~1,000 at the start) would otherwise own one shared norm and shrink the
-    policy's steps to almost nothing (the 2026-12-07 run's slow climb)."""
+    bullheads, ~1,000 at the start) would otherwise own one shared norm (Adam's per-weight
+    scaling undoes most of that; the few Adam steps of big minibatches were the slow
+    climb's cause)."""
     value = [p for n, p in policy.named_parameters() if n.startswith(("value_net", "mlp_extractor.value_net"))]
     ids = {id(p) for p in value}
     return [g for g in ([p for p in policy.parameters() if id(p) not in ids], value) if g]
