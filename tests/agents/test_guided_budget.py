@@ -2,7 +2,8 @@
 fit and stops on time, breadth first, on a slow table (10 players); a call's mean stays
 within 1.1 N when further turns cost more than the first and when the call spends time
 outside its plan. The clock is a fake one that the search's batches advance by a fixed
-cost a world, candidate and turn, so the test reads the stop logic, not a machine's speed."""
+cost a world, candidate and turn, so the test reads the stop logic, not a machine's speed; no batch holds more than
+`BATCH_GAMES` simulated games."""
 
 from __future__ import annotations
 

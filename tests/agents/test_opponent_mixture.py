@@ -1,8 +1,9 @@
 """The other players modelled from their play (agents/cards/opponents.py): the mixture's
 weights move toward the model that produced a scripted opponent's plays, a new game starts
 from the prior, and `guided:others=mixture` plays the other seats of its worlds by it; with
-`sample=true` the seats' cards follow the weights' mixture of the candidates' distributions,
-and a budgeted search with it stops on time."""
+`sample=true` a seat's cards follow the weights' mixture of the candidates' distributions
+(scripted weights; fails on argmax play) and a budgeted search with it stops on time (fake
+clock)."""
 
 from __future__ import annotations
 
