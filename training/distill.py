@@ -65,13 +65,13 @@ class DistillConfig(RunConfig):
     """Passes over each batch."""
     batch_size: int = 8192  # FitOptions' field: a distillation batch holds every seat's samples
     value_weight: float = 0.05
+    """Weight of the value loss (squared bullheads) against the KL."""
     init_from_teacher: bool = False
     """Start the student as the teacher's function (its weights inside the student's wider
     layers, widen.grown): the student must be the teacher's network, each layer as wide or
     wider, no attention added."""
     eval_samples: int = 4096
     """Decisions of each new batch the student is measured on before it learns the batch."""
-    """Weight of the value loss (squared bullheads) against the KL."""
     minutes: float = 20.0
     """Wall time of the run."""
     total_samples: int = 20_000_000
