@@ -25,7 +25,7 @@ from sixnimmt_env.core.errors import writing
 from .board_training import better, board_model_meta, eval_rules
 from .config import TrainConfig
 from .pool import OpponentPool
-from .runs import write_json
+from .runs import EVAL_FIGURE_COLUMNS, write_json
 
 EVAL_COLUMNS = ["timesteps", "wall_s", "points_per_round", "ci95", "win_share", "steps_per_s", "env_share"]
 """One evaluation's figures, the keys of `on_eval`'s dict and of `training.runs.read_evals`'
@@ -33,9 +33,11 @@ rows in every game; a card run's eval.csv header (a board run's: `eval_columns`)
 
 
 def eval_columns(game: str) -> list[str]:
-    """The header of a run's eval.csv: EVAL_COLUMNS, but the board game's figure is named
-    `points_per_game` (it has no rounds; `read_evals` reads it back as `points_per_round`)."""
-    return [("points_per_game" if game == "board" and c == "points_per_round" else c) for c in EVAL_COLUMNS]
+    """The header of a run's eval.csv: EVAL_COLUMNS, but a game without rounds names its
+    figure as `training.runs.EVAL_FIGURE_COLUMNS` says (the board game: `points_per_game`;
+    `read_evals` reads it back as `points_per_round`)."""
+    figure = EVAL_FIGURE_COLUMNS.get(game, "points_per_round")
+    return [(figure if c == "points_per_round" else c) for c in EVAL_COLUMNS]
 
 
 def model_meta(cfg: TrainConfig, steps: int, points: float | None = None) -> dict:

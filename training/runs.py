@@ -166,9 +166,14 @@ OLD_EVAL_NAMES = {"penalty_per_round": "points_per_round", "eval_penalty_per_rou
 """Names runs wrote before the lab said points everywhere (eval.csv's column, the model
 meta's key), and what they are called now: `read_evals` and `eval_figure` read both."""
 
-GAME_EVAL_NAMES = {"points_per_game": "points_per_round"}
-"""A board run's eval.csv column (the board game has no rounds) and the key its rows are
-read under, the same in every game (training.bookkeeping.EVAL_COLUMNS)."""
+EVAL_FIGURE_COLUMNS = {"board": "points_per_game"}
+"""The eval.csv name of the evaluation figure in a game that has no rounds (the board
+game), where the card game's header says `points_per_round`: the one place the name is
+written (training.bookkeeping.eval_columns writes it, `read_evals` reads it back)."""
+
+GAME_EVAL_NAMES = {column: "points_per_round" for column in EVAL_FIGURE_COLUMNS.values()}
+"""Each game's eval.csv figure column and the key its rows are read under, the same in
+every game (training.bookkeeping.EVAL_COLUMNS)."""
 
 
 def read_evals(eval_csv: str | Path) -> list[dict]:

@@ -40,6 +40,21 @@ def test_a_board_runs_eval_csv_says_points_per_game(tmp_path):
     assert eval_figure({"eval_points_per_game": -16.0}) == -16.0
 
 
+
+def test_every_games_eval_csv_header_reads_back_under_eval_columns(tmp_path):
+    """Whatever a game's eval.csv header names its figure, read_evals gives its rows
+    EVAL_COLUMNS' keys: the writer (eval_columns) and the reader (GAME_EVAL_NAMES) derive from
+    one name (training.runs.EVAL_FIGURE_COLUMNS), so renaming it cannot part them."""
+    from training.bookkeeping import EVAL_COLUMNS, eval_columns
+    from training.game_rules import RUN_GAMES
+    from training.runs import EVAL_FIGURE_COLUMNS, read_evals
+
+    assert set(EVAL_FIGURE_COLUMNS) <= set(RUN_GAMES)
+    for game in RUN_GAMES:
+        csv_path = tmp_path / f"{game}.csv"
+        csv_path.write_text(",".join(eval_columns(game)) + "\n" + ",".join(["1"] * len(EVAL_COLUMNS)) + "\n")
+        assert list(read_evals(csv_path)[0]) == EVAL_COLUMNS, game
+
 def test_resume_may_raise_the_budget_only(tmp_path):
     from training.config import TrainConfig
     from training.runs import resumed_config
