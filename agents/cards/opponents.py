@@ -169,11 +169,11 @@ class OpponentMixture:
 
     def assign(self, weights: NDArray, worlds: int, rng: np.random.Generator) -> NDArray[np.intp]:
         """(P-1, k * worlds) the candidate playing each other seat of each world: drawn from
-        the entry's weights (k, P-1, M), world r of entry i at i * worlds + r."""
+        the entry's weights (k, P-1, M), world r of entry i at i * worlds + r (`drawn`: one
+        uniform per world and seat, in that order)."""
         k, S, M = weights.shape
-        cumulative = np.repeat(weights.cumsum(axis=2), worlds, axis=0)  # (k*worlds, P-1, M)
-        u = rng.random((k * worlds, S, 1))
-        return np.minimum((u > cumulative).sum(axis=2), M - 1).T
+        rows = np.repeat(weights, worlds, axis=0).reshape(k * worlds * S, M)
+        return drawn(rows, rng).reshape(k * worlds, S).T
 
     def play(self, view: SeatView, which: NDArray[np.intp], rng: np.random.Generator,
              sample: bool = False) -> NDArray[np.int64]:

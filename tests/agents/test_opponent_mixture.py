@@ -102,6 +102,19 @@ def test_the_mixtures_sampled_cards_follow_its_weights():
     assert np.abs(np.bincount(best, minlength=len(expected)) / N - expected).max() > tolerance
 
 
+
+def test_assign_keeps_its_seeded_draws():
+    """`assign` draws through `opponents.drawn` (one draw helper): a seed's candidates and the
+    generator's state after them are the ones the former inline draw gave (pinned), so a
+    seeded search plays the same worlds; a zero weight is never drawn."""
+    from agents.cards.opponents import OpponentMixture
+    mixture = OpponentMixture(("random",))  # assign reads only the weights it is given
+    weights = np.array([[[0.5, 0.25, 0.25], [0.1, 0.6, 0.3]], [[1 / 3, 1 / 3, 1 / 3], [0.0, 0.5, 0.5]]])
+    rng = np.random.default_rng(2026)
+    which = mixture.assign(weights, 6, rng)  # (2 other seats, 2 entries x 6 worlds)
+    assert which.tolist() == [[0, 0, 0, 2, 1, 2, 1, 1, 1, 0, 1, 1], [1, 1, 2, 1, 1, 2, 2, 2, 1, 1, 1, 1]]
+    assert rng.random() == 0.4477019015387208  # as many uniforms consumed as before
+
 def test_a_budgeted_search_with_the_sampled_mixture_stops_on_time(monkeypatch):
     """`guided:ms=100:others=mixture:sample=true` on a fake clock that every candidate's
     distribution advances by a fixed cost a row (the draws in the worlds and the scoring of
