@@ -1,11 +1,18 @@
-"""Start a network of a wider observation from one of a narrower: the same function at first.
+"""Start a wider network from a narrower one that computes the same function at first:
+wider in its observation (`widened`) or in its hidden layers (`grown`).
 
-An observation that is another with fields appended (`card-history` is `card-features` plus
-`history`) feeds every input layer the old vector and then some. Copying the old network's
-weights and giving the new inputs zero weights makes the new network compute exactly what
-the old one did; training then learns what the new fields are worth. Why: a new
-observation would otherwise start again from imitation, and could not be measured against
-the network it should improve on at equal training (experiments/training-2026-12-06.md).
+- `widened`: an observation that is another with fields appended (`card-history` is
+  `card-features` plus `history`) feeds every input layer the old vector and then some.
+  Copying the old network's weights and giving the new inputs zero weights makes the new
+  network compute exactly what the old one did; training then learns what the new fields
+  are worth. Why: a new observation would otherwise start again from imitation, and could
+  not be measured against the network it should improve on at equal training
+  (experiments/training-2026-12-06.md).
+- `grown`: a network of the same layers, each as wide or wider (more hidden units), gets
+  the old weights in the top-left block of each layer and zero weights from the new units
+  into the old ones, so the new units change nothing until training uses them. Why: a
+  larger distilled student (`sixnimmt distill --set init_from_teacher=true`) then starts
+  at its teacher's play instead of from scratch (experiments/training-2026-12-07.md).
 """
 
 from __future__ import annotations
