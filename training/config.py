@@ -322,6 +322,14 @@ def read_options(path: str | Path | None, overrides, defaults: dict, kind: str) 
     return values
 
 
+def option_text(value) -> str:
+    """A config value as `--set` reads it back (TOML: lists in brackets, strings bare)."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(option_text(v) for v in value) + "]"
+    return str(value)
+
 def _parse_value(raw: str, default, key: str):
     """A command-line value with the type of the option's default."""
     try:

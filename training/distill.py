@@ -6,8 +6,8 @@ teacher's move distribution over the legal actions (soft targets: the KL diverge
 the teacher's to the student's) and to the teacher's value. Forced decisions (one legal
 action) are skipped. Every batch is measured before the student learns from it — so the
 agreement and KL figures are on positions it has not seen. Then PPO fine-tunes the
-student at a low rate (`sixnimmt train --set init_model=runs/<name>/model.zip`, see
-training/configs/finetune-4p.toml).
+student at a low rate: the command `finetune_command` prints when the run ends (a
+fine-tune config of training/configs/ that fits the student, `--set init_model=...`).
 
 Why (take5bot's notes, docs/ARCHITECTURE.md there, public): a larger network trained by
 PPO from scratch, or from a weaker start, did not reach the champion; distilled from it
@@ -19,6 +19,7 @@ per batch: samples, KL, agreement, value error).
 from __future__ import annotations
 
 import csv
+import shlex
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,11 +30,17 @@ from torch.nn import functional as F
 
 from sixnimmt_env.core.errors import ConfigError
 
-from .config import RunConfig, check_types
+from .config import NETWORK_KEYS, RunConfig, TrainConfig, check_types, option_text
+from .game_rules import RULE_KEYS
 from .lab_ppo import _forward, masked_log_probs
 from .runs import new_run
 
 MAX_GAMES = 1 << 14
+FINETUNE_CONFIGS = ("finetune-4p.toml", "finetune-4p-b.toml")
+"""The PPO fine-tunes of distilled students (training/configs/): a low rate, each for one
+student network (the attention student of distill-4p.toml; the wider MLP one of -b/-c)."""
+FINETUNE_MATCH_KEYS = (*NETWORK_KEYS, *RULE_KEYS, "game", "players", "episode", "reward")
+"""What a fine-tune must share with the student: its network and the games it was taught."""
 CSV_COLUMNS = ("samples", "wall_s", "kl", "agreement", "value_mse", "play_s", "fit_s")
 
 
@@ -151,6 +158,31 @@ def distill(cfg: DistillConfig, runs_dir: str | Path = "runs", progress: bool = 
                                          "distill_samples": samples})
     return run
 
+
+def finetune_command(cfg: DistillConfig, run: str | Path, configs: Path = Path(__file__).parent / "configs") -> str:
+    """The `sixnimmt train` command that fine-tunes run `run`'s student (distilled by `cfg`)
+    with PPO: the config of FINETUNE_CONFIGS (in `configs`) whose network and games differ
+    least from the student's, `--set` for whatever still differs (so the command builds
+    this student's network, whichever it is), and `--set init_model=<run>/model.zip`."""
+    student = cfg.train_config().to_dict()
+    bases = [configs / name for name in FINETUNE_CONFIGS if (configs / name).is_file()]
+
+    def differing(base: Path | None) -> list[str]:
+        fields = TrainConfig.load(base).to_dict()
+        return [k for k in FINETUNE_MATCH_KEYS if student[k] != fields[k]]
+
+    base = min(bases, key=lambda b: len(differing(b)), default=None)  # None: the configs are not here
+    sets = [f"{k}={option_text(student[k])}" for k in differing(base)] + [f"init_model={Path(run) / 'model.zip'}"]
+    shown = [] if base is None else ["--config", _relative(base)]
+    return " ".join(["sixnimmt train", *shown, *(f"--set {shlex.quote(s)}" for s in sets)])
+
+
+def _relative(path: Path) -> str:
+    """`path` from the working directory when it is under it (training/configs/...), else whole."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
 
 def _start_from(policy, teacher, name: str) -> None:
     """Load `teacher`'s weights into the wider `policy` (the same function; ConfigError if

@@ -42,7 +42,7 @@ from sixnimmt_env.core.checks import is_int
 from sixnimmt_env.core.errors import ConfigError, writing
 
 from .board_labels import BOARD_IMITATION_DEFAULTS, fitted_meta
-from .config import RunConfig, TrainConfig, check_types
+from .config import RunConfig, TrainConfig, check_types, option_text
 from .label_runs import label, unit_files, unit_path  # noqa: F401 (unit_path: the stage's files, by index)
 from .labels import LabelBatch
 from .runs import new_run, resume_run, write_json
@@ -341,15 +341,6 @@ def train_command(run: str | Path) -> str:
     fitted = cfg.train_config().to_dict()
     default = TrainConfig.from_dict({"game": cfg.game}).to_dict()
     sets = [f"game={cfg.game}"] if cfg.game != "cards" else []
-    sets += [f"{k}={_option_text(v)}" for k, v in fitted.items()
+    sets += [f"{k}={option_text(v)}" for k, v in fitted.items()
              if k not in HINT_SKIPS and k != "game" and v != default.get(k)]
     return " ".join(["sixnimmt train", *(f"--set {s}" for s in sets), f"--set init_model={run}/model.zip"])
-
-
-def _option_text(value) -> str:
-    """A TrainConfig value as `--set` reads it back (TOML: lists in brackets, strings bare)."""
-    if isinstance(value, bool):
-        return str(value).lower()
-    if isinstance(value, (list, tuple)):
-        return "[" + ",".join(_option_text(v) for v in value) + "]"
-    return str(value)

@@ -109,14 +109,16 @@ def imitate(run: RunStart = RUN_OPTIONS, backend: str = BACKEND, address: Option
 def distill(run: RunStart = RUN_OPTIONS) -> None:
     """Distil a teacher network into a student (soft targets from the teacher's own play at every
     seat), then fine-tune it with PPO (see training/distill.py)."""
-    from training.distill import DistillConfig
+    from training.distill import DistillConfig, finetune_command
     from training.distill import distill as run_distill
+    from training.runs import resume_run
 
     if run.resume is not None:
         raise ConfigError("distill runs do not resume: start a new one (--set name=...)")
     out = run.start(run_distill, DistillConfig)
+    _, cfg = resume_run(out, DistillConfig, "distillation")  # the student's config as the run saved it
     typer.echo(f"student in {out}/model.zip (agreement per batch: {out}/distill.csv); fine-tune it with PPO: "
-               f"sixnimmt train --config training/configs/finetune-4p.toml --set init_model={out}/model.zip")
+               f"{finetune_command(cfg, out)}")
 
 
 @app.command()

@@ -168,10 +168,47 @@ def test_distill_command_writes_a_student_that_plays(tmp_path):
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "fine-tune" in done.stdout
+    _assert_hint_builds_the_student(done.stdout.split("fine-tune it with PPO: ", 1)[1],
+                                    json.loads((tmp_path / "distill" / "config.json").read_text()))
     rows = (tmp_path / "distill" / "distill.csv").read_text().splitlines()
     assert rows[0] == "samples,wall_s,kl,agreement,value_mse,play_s,fit_s" and len(rows) >= 2
     assert PPOAgent(str(tmp_path / "distill" / "model.zip")).meta["distilled_from"].endswith("ppo-4p.zip")
 
+
+
+def _assert_hint_builds_the_student(hint: str, student: dict) -> None:
+    """The fine-tune command `hint` builds the student's network for the student's games and
+    starts from its model.zip."""
+    import shlex
+
+    from training.config import TrainConfig
+    from training.distill import FINETUNE_MATCH_KEYS, DistillConfig
+    words = shlex.split(hint)
+    assert words[:2] == ["sixnimmt", "train"]
+    config = words[words.index("--config") + 1] if "--config" in words else None
+    sets = [words[i + 1] for i, w in enumerate(words) if w == "--set"]
+    built = TrainConfig.load(config, sets).to_dict()
+    want = DistillConfig.from_dict(student).train_config().to_dict()
+    assert {k: built[k] for k in FINETUNE_MATCH_KEYS} == {k: want[k] for k in FINETUNE_MATCH_KEYS}
+    assert built["init_model"].endswith("/model.zip")
+
+
+@pytest.mark.parametrize("distill_config, finetune", [("distill-4p.toml", "finetune-4p.toml"),
+                                                      ("distill-4p-b.toml", "finetune-4p-b.toml"),
+                                                      ("distill-4p-c.toml", "finetune-4p-b.toml"),
+                                                      (None, "finetune-4p.toml")])
+def test_distills_closing_hint_names_the_finetune_of_its_student(distill_config, finetune):
+    """`sixnimmt distill`'s closing hint fine-tunes the student it made: the wider MLP student
+    (distill-4p-b/-c) gets finetune-4p-b.toml (whose network is its own), the attention one
+    finetune-4p.toml, and a student no config fits gets `--set` for what differs."""
+    from training.distill import DistillConfig, finetune_command
+    path = None if distill_config is None else f"training/configs/{distill_config}"
+    sets = [] if path else ["scorer_attention=[]", "scorer_hidden=[64]"]  # an odd student
+    cfg = DistillConfig.load(path, sets)
+    hint = finetune_command(cfg, f"runs/{cfg.name}")
+    assert f"--config training/configs/{finetune}" in hint and f"init_model=runs/{cfg.name}/model.zip" in hint
+    assert hint.count("--set") == (3 if path is None else 1)  # the odd student's two differences, init_model
+    _assert_hint_builds_the_student(hint, cfg.to_dict())
 
 def test_bench_learner_prints_both_recipes():
     done = subprocess.run([sys.executable, "-m", "experiments.cli", "bench", "learner", "--seconds", "0.01",
