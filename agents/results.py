@@ -102,6 +102,12 @@ def mean_ci(samples) -> tuple[float, float]:
     return float(samples.mean()), float(Z95 * samples.std(ddof=1) / np.sqrt(len(samples)))
 
 
+
+def interval_text(ci: float, spec: str = ".2f") -> str:
+    """A 95% interval's half-width as printed after "±" (format `spec`), or "n/a" when it is
+    not finite: one sample (a 1-deal match or tournament) gives no interval (`mean_ci`)."""
+    return format(ci, spec) if np.isfinite(ci) else "n/a"
+
 def ms_per_decision(seconds: float, decisions: int) -> float:
     """Milliseconds a decision: an agent's acting time (play_duplicate's, its first call at
     the others' rate: agents.arena.warm_seconds) over its decisions. Every table of the lab
@@ -171,8 +177,8 @@ def format_table(result: MatchResult) -> str:
              f"{'agent':{w}} {'seats':>5} {result.score_unit + '/' + per:>20} "
              f"{'win share (fair ' + format(1 / P, '.3f') + ')':>28} {'ms/decision':>12}"]
     for a in ranked(result.agents, result.utility):
-        lines.append(f"{label[a.name]:{w}} {a.seats:>5} {a.points_per_round:>11.3f} ± {a.points_ci:<6.3f} "
-                     f"{a.win_share:>19.3f} ± {a.win_ci:<6.3f} {a.ms_per_decision:>12.2f}")
+        lines.append(f"{label[a.name]:{w}} {a.seats:>5} {a.points_per_round:>11.3f} ± {interval_text(a.points_ci, '.3f'):<6} "
+                     f"{a.win_share:>19.3f} ± {interval_text(a.win_ci, '.3f'):<6} {a.ms_per_decision:>12.2f}")
     specs = [f"  {shown} = {spec}" for spec, shown in label.items() if shown != spec]
     return "\n".join(lines + list(result.notes) + (["agents:"] + specs if specs else []))
 

@@ -9,6 +9,7 @@ plays deals x P rounds, one round per game), and prints X's bullheads per round 
 from __future__ import annotations
 
 from agents.arena import run_match
+from agents.results import interval_text
 from experiments.tournaments.progress import turn_bar
 from sixnimmt_env import RuleConfig
 
@@ -39,6 +40,6 @@ def markdown(rows: list[dict]) -> str:
     lines = ["| agent | bullheads / round (95% CI) | win share | ms / decision |",
              "| --- | --- | --- | --- |"]
     for r in rows:
-        lines.append(f"| `{r['agent']}` | {r['points_per_round']:.2f} ± {r['points_ci']:.2f} | "
+        lines.append(f"| `{r['agent']}` | {r['points_per_round']:.2f} ± {interval_text(r['points_ci'])} | "
                      f"{r['win_share']:.3f} | {r['ms_per_decision']:.2f} |")
     return "\n".join(lines)

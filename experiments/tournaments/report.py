@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.results import better, mean_ci, ranked, summarize
+from agents.results import better, interval_text, mean_ci, ranked, summarize
 from experiments.figures import pyplot, save_figure
 from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.core.untrusted import loads_json, read_json, read_text
@@ -276,8 +276,8 @@ def leaderboard_markdown(results, rating: dict, players: int, unit: str = "bullh
     label = agent_labels([a.name for a in results], {})  # a cmd: bot by a short form, a py: agent by its class
     for i, a in enumerate(ranked(results, utility), 1):
         r = rating.get(a.name, {})
-        lines.append(f"| {i} | `{label[a.name]}` | {a.points_per_round:.2f} ± {a.points_ci:.2f} | "
-                     f"{a.win_share:.3f} ± {a.win_ci:.3f} | {r.get('ordinal', float('nan')):.2f} | "
+        lines.append(f"| {i} | `{label[a.name]}` | {a.points_per_round:.2f} ± {interval_text(a.points_ci)} | "
+                     f"{a.win_share:.3f} ± {interval_text(a.win_ci, '.3f')} | {r.get('ordinal', float('nan')):.2f} | "
                      f"{a.ms_per_decision:.2f} |")
     lines += [f"\n`{shown}` is `{spec}`" for spec, shown in label.items() if shown != spec]  # each spec once
     return "\n".join(lines)
@@ -311,7 +311,7 @@ def _markdown(summary: dict, by_players: dict, rating: dict, files: list[str]) -
              f"{', '.join('`' + a + '`' for a in cfg.get('agents', []))}. Game {summary['game']}, variant "
              f"{summary['variant']}, seed {cfg.get('seed')}, {rules}; {cfg.get('games')} deals per line-up, "
              f"each in every seat rotation. {unit.capitalize()} per {period(summary['game'])}: "
-             f"{'fewer' if utility < 0 else 'more'} is better. ± is a 95% confidence interval over deals. "
+             f"{'fewer' if utility < 0 else 'more'} is better. ± is a 95% confidence interval over deals (n/a: one deal gives none). "
              + RATING_NOTE.replace("mu - 3 sigma", "mu − 3 sigma") + " The head-to-head plot lists the agents in "
              "rank order.\n"]
     for p, results in sorted(by_players.items()):

@@ -103,6 +103,26 @@ def test_report_from_a_tiny_tournament(tmp_path):
     assert exists.returncode == 2 and "already holds a tournament" in exists.stderr
 
 
+
+def test_one_deal_prints_no_interval(tmp_path):
+    """One deal is one sample, so no 95% interval: the tournament's table and report.md,
+    match's table and the baselines' table print "± n/a" there, never "± nan"."""
+    from experiments.tournaments.baselines import markdown
+
+    cli = [sys.executable, "-m", "experiments.cli"]
+    one = ["--agents", "lowest,random", "--games", "1", "--max-rounds", "1", "--no-progress"]
+    tour = subprocess.run(cli + ["tournament", *one, "--players", "2", "--out", str(tmp_path / "t")],
+                          capture_output=True, text=True, timeout=300)
+    match = subprocess.run(cli + ["match", *one], capture_output=True, text=True, timeout=300)
+    for done in (tour, match):
+        assert done.returncode == 0, done.stderr
+        assert "± n/a" in done.stdout and "nan" not in done.stdout.lower(), done.stdout
+    report = (tmp_path / "t" / "report.md").read_text()
+    assert "± n/a" in report and "± nan" not in report
+    row = {"agent": "lowest", "points_per_round": 11.5, "points_ci": float("nan"), "win_share": 0.0,
+           "ms_per_decision": 0.2}
+    assert "11.50 ± n/a" in markdown([row]) and "nan" not in markdown([row])
+
 # A tournament.json as written before there were other games: the card options as keys.
 OLD_CONFIG = {"agents": ["lowest", "greedy", "random"], "players": [3], "games": 2, "seed": 5,
               "row_choice": "player", "game": "cards", "end_score": 66, "max_rounds": 2,
