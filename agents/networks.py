@@ -15,3 +15,11 @@ def mlp(sizes: list[int]) -> nn.Sequential:
     for a, b in zip(sizes[:-1], sizes[1:]):
         layers += [nn.Linear(a, b), nn.ReLU()]
     return nn.Sequential(*layers)
+
+
+def near_uniform(*heads: nn.Linear) -> None:
+    """Initialise the output layers of a policy to small orthogonal weights (gain 0.01) and
+    zero biases, in place, so the policy starts near uniform over its actions."""
+    for out in heads:
+        nn.init.orthogonal_(out.weight, gain=0.01)
+        nn.init.zeros_(out.bias)

@@ -26,6 +26,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
 from agents.networks import mlp as _mlp
+from agents.networks import near_uniform
 from sixnimmt_env.board.actions import ONE_MORE_ACTION, SWAP_ACTION
 from sixnimmt_env.board.luck_features import LUCK_FEATURES, LUCK_ROWS, luck_option_actions
 from sixnimmt_env.board.option_features import OPTION_FEATURES, option_actions
@@ -94,9 +95,7 @@ class TileScorer(nn.Module):
             self.luck_in, self.luck_ctx, self.luck_out = _row_scorer(KL, context, hidden)
             heads.append(self.luck_out[-1])
         self.other = nn.Linear(context[-1], len(others))
-        for out in (*heads, self.other):  # near-uniform policy at the start
-            nn.init.orthogonal_(out.weight, gain=0.01)
-            nn.init.zeros_(out.bias)
+        near_uniform(*heads, self.other)
 
     def forward(self, obs: th.Tensor) -> th.Tensor:
         B = obs.shape[0]

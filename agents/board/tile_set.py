@@ -38,6 +38,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
 from agents.networks import mlp as _mlp
+from agents.networks import near_uniform
 from sixnimmt_env.board.luck_features import LUCK_ANSWERS, luck_option_actions
 from sixnimmt_env.board.option_features import ANSWERS, option_actions
 from sixnimmt_env.board.rules import N_TILES
@@ -120,9 +121,7 @@ class TileSetActor(nn.Module):
         self.row_out = nn.ModuleList(nn.Sequential(nn.ReLU(), _mlp([hidden[-1], hidden[-1]]), nn.Linear(hidden[-1], k))
                                      for k in outs)
         self.other = nn.Linear(context[-1], len(others))
-        for out in (*(o[-1] for o in self.row_out), self.other):  # near-uniform policy at the start
-            nn.init.orthogonal_(out.weight, gain=0.01)
-            nn.init.zeros_(out.bias)
+        near_uniform(*(o[-1] for o in self.row_out), self.other)
 
     def forward(self, obs: th.Tensor) -> th.Tensor:
         ctx, packed = self.encoder(obs)

@@ -27,6 +27,7 @@ from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
 from agents.networks import mlp as _mlp
+from agents.networks import near_uniform
 from sixnimmt_env.cards.encoding import CARD_SCORER_OBSERVATIONS, HAND_SLOT_FEATURES
 from sixnimmt_env.cards.rules import HAND_SIZE, N_ROWS
 from sixnimmt_env.core.layout import ObsLayout
@@ -62,9 +63,7 @@ class CardScorer(nn.Module):
             block = nn.TransformerEncoderLayer(width, heads, dim_feedforward=2 * width, dropout=0.0,
                                                batch_first=True, norm_first=True)
             self.encoder = nn.TransformerEncoder(block, layers, enable_nested_tensor=False)
-        for out in (self.card_out[-1], self.row_out[-1]):  # near-uniform policy at the start
-            nn.init.orthogonal_(out.weight, gain=0.01)
-            nn.init.zeros_(out.bias)
+        near_uniform(self.card_out[-1], self.row_out[-1])
 
     def forward(self, obs: th.Tensor) -> th.Tensor:
         """Logits laid out as the actions: the `n_ids` cards by id - 1, then the rows, then pass."""
