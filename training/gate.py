@@ -176,15 +176,11 @@ def plot(record: dict, out: Path) -> Path:
     """The choosing stage drawn: each snapshot's win share against the reference (left axis,
     with its interval and the fair share) and its lead over the field beside the
     reference's (right axis), by learner steps; the chosen one marked."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from sixnimmt_env.core.errors import writing
+    from .runs import pyplot, save_plot
 
     rows, chosen = record["choosing"]["rows"], record["choosing"]["chosen"]
     steps = [r["steps"] / 1e6 for r in rows]
-    fig, left = plt.subplots(figsize=(7, 4))
+    fig, left = pyplot().subplots(figsize=(7, 4))
     left.errorbar(steps, [r["head"]["win_share"] for r in rows], yerr=[r["head"]["win_ci"] for r in rows],
                   marker="o", ms=4, capsize=2, color="tab:blue", label="win share vs reference")
     fair = 1.0 / record["choosing"]["players"]
@@ -202,8 +198,4 @@ def plot(record: dict, out: Path) -> Path:
     handles, labels = (sum(pair, []) for pair in zip(left.get_legend_handles_labels(), right.get_legend_handles_labels()))
     right.legend(handles, labels, loc="lower right", fontsize=8)
     left.set_title(f"gate: {Path(record['run']).name} (choosing deals, seed {record['plan']['choose_seed']})")
-    fig.tight_layout()
-    with writing(out):
-        fig.savefig(out, dpi=100)
-    plt.close(fig)
-    return out
+    return save_plot(fig, out)

@@ -23,6 +23,23 @@ PACKAGES = ("numpy", "torch", "stable-baselines3", "sb3-contrib", "gymnasium", "
 """The packages whose versions versions.json records."""
 
 
+def pyplot():
+    """matplotlib's pyplot, drawing to files only (the Agg backend): a run's figures."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def save_plot(fig, out: Path) -> Path:
+    """Lay out the figure `fig`, write it to `out` (100 dpi; OutputError if it cannot be
+    written) and close it; returns `out`."""
+    fig.tight_layout()
+    with writing(out):
+        fig.savefig(out, dpi=100)
+    pyplot().close(fig)
+    return out
+
 def write_json(path: Path, data: Any) -> None:
     """Write JSON atomically: a temporary file, then a rename over `path` (OutputError if
     it cannot be written; no temporary file is left behind)."""
