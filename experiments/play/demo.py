@@ -68,14 +68,19 @@ def interface_demo(game, seed: int, echo: Callable[[str], None] = print) -> dict
             for line in game.render(st):
                 echo("   " + line)
         actions = game.view(st, seats, games).random_legal_actions(rng)[:, None]  # pass where nothing to decide
-        after, events = game.step(st, actions, report=True)
-        recorder.observe(st, actions, after, events)
-        for line in game.render_step(st, events, after):
-            echo(line)
-        st = after
+        st, _ = _step(game, st, actions, recorder, echo)
     _final(game, st, echo, info.score_unit)
     return recorder.records(st)[0]
 
+
+def _step(game, st, actions, recorder, echo):
+    """One step of the demo game: played, recorded and echoed; returns the next state and
+    the step's events."""
+    after, events = game.step(st, actions, report=True)
+    recorder.observe(st, actions, after, events)
+    for line in game.render_step(st, events, after):
+        echo(line)
+    return after, events
 
 def _final(game, st, echo, unit: str | None = None) -> None:
     winners = np.flatnonzero(game.winners(st)[:, 0]).tolist()
@@ -101,14 +106,9 @@ def card_demo(game, seed: int, echo: Callable[[str], None] = print) -> dict:
             echo(f"-- turn {int(st.turn[0]) + 1}")
             for line in table_lines(st):
                 echo("   " + line)
-        actions = demo_actions(st, rng)
-        after, events = game.step(st, actions, report=True)
-        recorder.observe(st, actions, after, events)
-        for line in game.render_step(st, events, after):
-            echo(line)
+        st, events = _step(game, st, demo_actions(st, rng), recorder, echo)
         if events.round_over[0]:
-            echo(scores_line(after))
-        st = after
+            echo(scores_line(st))
     _final(game, st, echo)
     return recorder.records(st)[0]
 
