@@ -42,7 +42,7 @@ from .db import Database
 from .guard import HostGuard
 from .keep import Keeper
 from .limits import Limits
-from .messages import parse_message
+from .messages import json_text, parse_message
 from .session import NotOverError, WebSession
 from .setup import catalog, default_specs, game_from, session_from
 from .store import Connection, GameStore, UnknownGameError
@@ -245,7 +245,7 @@ def _socket_route(app: FastAPI, store: GameStore, allowed: AllowList) -> None:
                     text = data.decode("utf-8", errors="replace")
                 replies, session = await handle(store, text, conn, allowed)
                 for reply in replies:
-                    await ws.send_text(json.dumps(reply))
+                    await ws.send_text(json_text(reply))
                 if session is not None and session.hint_agent is not None:
                     await _send_hint(session, ws)
         except (WebSocketDisconnect, RuntimeError):  # the page went away mid-reply
@@ -261,7 +261,7 @@ async def _send_pushed(ws: WebSocket, outbox: asyncio.Queue) -> None:
     try:
         while True:
             message = await outbox.get()
-            await ws.send_text(message if isinstance(message, str) else json.dumps(message))
+            await ws.send_text(message if isinstance(message, str) else json_text(message))
     except (WebSocketDisconnect, RuntimeError, OSError):  # the page went away
         return
 
@@ -299,4 +299,4 @@ async def _send_hint(session: WebSession, ws: WebSocket) -> None:
     except SixNimmtError:
         return
     if hint is not None:
-        await ws.send_text(json.dumps(hint))
+        await ws.send_text(json_text(hint))

@@ -10,8 +10,7 @@ asks for the history (`StepShown`), and shared by every page at that seat; where
 table then waits is that view without the step's events (table_view adds them last).
 The step's public table (the spectator's view: rows, scores, cards played, the events)
 is built once, and each seat's view from it (`table_view(..., public=)`: only the hand,
-the prompt and the seat's actions are the seat's own), so a part shared by several
-seats' messages is also encoded to JSON once (`texts`, tables_app.encoded).
+the prompt and the seat's actions are the seat's own).
 
 The game starts once every person's seat is taken. At each step the agents choose first
 (from their own views, as in WebSession), then the people who must act answer, in any
@@ -99,7 +98,6 @@ class TableSession(WebSession):
         self._views: dict = {}  # seat -> its table view of the current state (cleared by every step)
         self._asked: dict = {}  # seat -> the decision its pages were last sent a `turn` for
         self._now: dict = {}  # what the current state says (legal actions, who acts): cleared by every step
-        self.texts: dict = {}  # id -> (a part of this step's tables, its JSON): tables_app.encoded; cleared by every step
         self.answer_seconds = float("inf")  # CPU time of the last answer: tables_app answers quick tables on the writer
         import threading
         self.lock = threading.Lock()
@@ -188,11 +186,14 @@ class TableSession(WebSession):
         return self._run_table()
 
     def _legal(self, seat: int) -> list[int]:
-        """`seat`'s legal actions now (kept until the next step: asked several times an answer)."""
-        key = ("legal", seat)
-        if key not in self._now:
-            self._now[key] = np.flatnonzero(self.game.view(self.state, [seat], [0]).action_mask()[0]).tolist()
-        return self._now[key]
+        """`seat`'s legal actions now (kept until the next step: asked several times an answer).
+        Every person's seat's are found at once, from one view of all of them: a seat view
+        costs the same for one seat as for several (NumPy's cost is per call)."""
+        if "legal" not in self._now:
+            seats = list(self.people)
+            masks = self.game.view(self.state, seats, [0] * len(seats)).action_mask()
+            self._now["legal"] = {s: np.flatnonzero(m).tolist() for s, m in zip(seats, masks)}
+        return self._now["legal"][seat]
 
     def _to_act(self) -> list[bool]:
         """Per seat, whether it acts now (kept until the next step)."""
@@ -249,7 +250,7 @@ class TableSession(WebSession):
         """A step: its `step` message for each seat a page listens at (the others' when asked)."""
         self.state = after
         self.deadline = None  # a new step: a new clock
-        self._views, self._now, self.texts = {}, {}, {}
+        self._views, self._now = {}, {}
         shown = StepShown(before, after, events, self._actions)
         self.shown.append(shown)
         for seat in self._by_seat:

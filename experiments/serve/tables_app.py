@@ -27,20 +27,18 @@ once what it shows has committed.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 
 from sixnimmt_env.core.errors import ConfigError, IllegalActionError
 
 from .allowed import AllowList
-from .messages import shown, whole_number
+from .messages import json_text, shown, whole_number
 from .setup import MAX_SEED, game_from, person_name
 from .store import Connection, GameStore
 from .tables import DEFAULT_TURN_SECONDS, MAX_TURN_SECONDS, MIN_TURN_SECONDS, SPECTATOR, TableSession
 
 TABLE_TYPES = ("table", "join", "spectate")
 QUICK_SECONDS = 0.010  # a table whose last answer took less CPU is answered on the writer thread (_on_writer)
-_compact = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode  # a tree of plain data
 
 
 def table_params(msg: dict, allowed: AllowList) -> dict:
@@ -78,38 +76,20 @@ def table_of(params: dict, game=None) -> TableSession:
 
 def encoded(session: TableSession, by_seat: dict) -> list[tuple[Connection, list[str]]]:
     """(page, its seat's messages as JSON text) for each page listening now: each seat's
-    messages encoded once, however many pages listen there."""
+    messages encoded once, however many pages listen there (with orjson, a whole message
+    at once costs less than encoding the parts the seats share once and joining them)."""
     texts: dict = {}
     out = []
     for conn, seat in list(session.listeners.items()):
         if seat not in texts:
-            texts[seat] = [message_text(m, session.texts) for m in by_seat.get(seat, [])]
+            texts[seat] = [message_text(m) for m in by_seat.get(seat, [])]
         out.append((conn, texts[seat]))
     return out
 
 
-def message_text(message: dict, memo: dict) -> str:
-    """`message` as compact JSON text (json.loads gives `message` back), each list or dict
-    of its table encoded once however many messages hold that very object (a step's public
-    parts are shared by every seat's messages, a seat's parts by its step, turn and watch
-    messages): `memo` maps id(object) -> (the object, its text), the object kept so its
-    id is not reused while the memo lives (a step: TableSession.texts)."""
-    table = message.get("table")
-    if not isinstance(table, dict):
-        return _compact(message)
-    scalars, parts = {}, []
-    for key, value in table.items():
-        if isinstance(value, (list, dict)):
-            known = memo.get(id(value))
-            if known is None or known[0] is not value:
-                known = memo[id(value)] = (value, _compact(value))
-            parts.append(f"{_compact(key)}:{known[1]}")
-        else:
-            scalars[key] = value
-    if scalars:
-        parts.append(_compact(scalars)[1:-1])
-    rest = _compact({k: v for k, v in message.items() if k != "table"})
-    return ("{" if rest == "{}" else rest[:-1] + ",") + '"table":{' + ",".join(parts) + "}}"
+def message_text(message: dict) -> str:
+    """`message` as compact JSON text (json.loads gives `message` back)."""
+    return json_text(message)
 
 
 def deliver(pages: list[tuple[Connection, list[str]]]) -> None:

@@ -30,6 +30,9 @@ class SeatViewBase:
         self._st = state
         self.config = state.config
         self.players = state.players
+        if type(seats) is list and type(games) is list and len(seats) == len(games):
+            self._from_lists(state, seats, games)
+            return
         # Both contiguous, the seats read-only, whatever the caller passed (a scalar seat, a
         # strided slice): the board's compiled views take them as arguments, and numba compiles
         # (and caches) a kernel once per layout and flag — any other would compile it anew.
@@ -44,6 +47,17 @@ class SeatViewBase:
         # game in order (the common case in vectorized envs) avoids gathering copies.
         # Without `games` that is known, and the comparison is skipped (a view a step).
         identity = games is None or (self.n == state.batch_size and (self.games == np.arange(self.n)).all())
+        self._g = slice(None) if identity else self.games
+
+    def _from_lists(self, state, seats: list, games: list) -> None:
+        """`__init__` for seats and games given as lists of the same length (a server's
+        view of a seat or two of one game): the same arrays and flags, from plain Python,
+        where NumPy's broadcasting and comparisons cost more than the view's first reads."""
+        self.games = np.array(games, dtype=np.intp)
+        self.seats = np.array(seats, dtype=np.intp)
+        self.seats.flags.writeable = False
+        self.n = len(games)
+        identity = self.n == state.batch_size and games == list(range(self.n))
         self._g = slice(None) if identity else self.games
 
     def subset(self, entries: NDArray) -> SeatViewBase:

@@ -196,8 +196,7 @@ def test_where_a_table_waits_is_the_last_step_view_without_its_events(game):
     """tables.py builds a seat's view once per step and shows where the table waits from
     it, less its events, and makes a step's events once for every seat: that must be what
     `table_view` gives each seat. A person's answer sends nothing to a seat still asked
-    the question it was sent. A frame's text (`message_text`, each shared part encoded
-    once) reads back as the message."""
+    the question it was sent. A frame's text (`message_text`) reads back as the message."""
     from experiments.serve.allowed import AllowList
     from experiments.serve.tables_app import message_text, table_of, table_params
 
@@ -225,6 +224,6 @@ def test_where_a_table_waits_is_the_last_step_view_without_its_events(game):
             assert by_seat[seat][-2]["table"] == session.game.table_view(  # the step, its events made once
                 shown.after, seat, before=shown.before, events=shown.events, actions=shown.actions)
             assert by_seat[seat][-1]["table"]["hand"] == session.game.table_view(session.state, seat)["hand"]
-            for message in by_seat[seat]:  # the frame's text: the message, its shared parts encoded once
-                assert json.loads(message_text(message, session.texts)) == json.loads(json.dumps(message))
+            for message in by_seat[seat]:  # the frame's text: the message
+                assert json.loads(message_text(message)) == json.loads(json.dumps(message))
         assert by_seat[0][-2]["table"]["events"] is by_seat[None][-2]["table"]["events"]  # the public table: built once
