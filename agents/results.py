@@ -46,13 +46,20 @@ class AgentResult:
     def from_dict(cls, data: dict) -> "AgentResult":
         """An AgentResult from `as_dict()`, also one written under the old field names
         (`penalty_per_round`, `penalty_ci`); keys that are not fields (a summary's
-        `points_per_game`) are left out. ConfigError when a field is missing."""
+        `points_per_game`) are left out; a figure written as null (strict JSON: no NaN)
+        reads as NaN. ConfigError when a field is missing."""
         given = {OLD_FIELD_NAMES.get(k, k): v for k, v in data.items()}
         names = [f.name for f in fields(cls)]
         missing = [n for n in names if n not in given]
         if missing:
             raise ConfigError(f"an agent's result without {', '.join(missing)}")
-        return cls(**{n: given[n] for n in names})
+        return cls(**{n: _figure(given[n], f.type) for n, f in zip(names, fields(cls))})
+
+
+def _figure(value, kind):
+    """A field's value as read back: a float figure written as null (strict JSON has no NaN:
+    core/strict_json.py), as NaN, the figure with no value (one sample's interval)."""
+    return float("nan") if value is None and kind in (float, "float") else value
 
 
 @dataclass
@@ -105,8 +112,10 @@ def mean_ci(samples) -> tuple[float, float]:
 
 def interval_text(ci: float, spec: str = ".2f") -> str:
     """A 95% interval's half-width as printed after "±" (format `spec`), or "n/a" when it is
-    not finite: one sample (a 1-deal match or tournament) gives no interval (`mean_ci`)."""
-    return format(ci, spec) if np.isfinite(ci) else "n/a"
+    not finite or None (null in a JSON file): one sample (a 1-deal match or tournament)
+    gives no interval (`mean_ci`)."""
+    return format(ci, spec) if ci is not None and np.isfinite(ci) else "n/a"
+
 
 def ms_per_decision(seconds: float, decisions: int) -> float:
     """Milliseconds a decision: an agent's acting time (play_duplicate's, its first call at

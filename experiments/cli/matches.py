@@ -3,7 +3,6 @@ report, baselines, agents."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Optional
 
@@ -12,6 +11,7 @@ import typer
 from experiments.cli.app import ADDRESS, BACKEND, app
 from experiments.options import GAME_OPTIONS, GameOptions, game_options
 from sixnimmt_env.core.errors import ConfigError
+from sixnimmt_env.core.strict_json import json_text
 
 WORKERS_HELP = "local: worker processes (default 1); ray: CPUs of a local cluster (default all)."
 
@@ -66,7 +66,7 @@ def match(
     with turn_bar("match", progress) as bar:
         result = run_match(specs, game, games, seed, records_dir=records, progress=bar, chunk_deals=chunk_deals,
                            backend=None if in_process else runner)
-    typer.echo(json.dumps(result.as_dict(), indent=1) if as_json else format_table(result))
+    typer.echo(json_text(result.as_dict(), indent=1) if as_json else format_table(result))
     if records is not None and not as_json:
         typer.echo(f"records written to {records}/")
 
@@ -153,7 +153,7 @@ def baselines(
 
     specs = [s.strip() for s in agents.split(",")] if agents else None
     rows = baseline_rows(players, row_choice, deals, seed, specs, variant=variant)  # checks the rules first
-    typer.echo(json.dumps(rows, indent=1) if as_json else
+    typer.echo(json_text(rows, indent=1) if as_json else
                f"{variant}, {players} players, row choice {row_choice}, {deals * players} rounds per agent\n"
                + markdown(rows))
 

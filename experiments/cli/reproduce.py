@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import shlex
 from pathlib import Path
 
@@ -10,6 +9,7 @@ import typer
 
 from experiments.cli.app import EXIT_DIFFERENCES, app
 from sixnimmt_env.core.errors import ConfigError
+from sixnimmt_env.core.strict_json import json_text
 
 
 @app.command()
@@ -50,8 +50,8 @@ def reproduce(
     verdicts = run_figures(figures, scale=scale, timeout=timeout, log=log)
     counts = {s: sum(v.status == s for v in verdicts) for s in ("holds", "changed", "failed", "not re-run")}
     if as_json:
-        typer.echo(json.dumps({"report": str(report), "scale": scale, "counts": counts,
-                               "figures": [v.as_dict() for v in verdicts]}, indent=1))
+        typer.echo(json_text({"report": str(report), "scale": scale, "counts": counts,
+                              "figures": [v.as_dict() for v in verdicts]}, indent=1))
     else:
         typer.echo(f"{report} at scale {scale:g}: " + ", ".join(f"{n} {s}" for s, n in counts.items() if n))
     if counts["changed"] or counts["failed"]:

@@ -10,12 +10,13 @@ rest.
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Callable
 
 import numpy as np
+
+from sixnimmt_env.core.strict_json import write_json
 
 
 def run_cells(cell, jobs: list, cfg, *, workers: int = 1, progress: bool = True, desc: str = "study") -> list:
@@ -64,16 +65,17 @@ class Study:
         order = {j: i for i, j in enumerate(jobs)}
         results.sort(key=lambda r: order[tuple(r[k] for k in self.job_keys)])
         summary = {"config": asdict(cfg), "cells": results}
-        (out / "results.json").write_text(json.dumps(summary, indent=1) + "\n")
+        write_json(out / "results.json", summary)  # strict JSON: an interval of one sample (NaN) is null
         files = self.plot(summary, out)
         (out / "report.md").write_text(self.report(summary, files))
         return summary
 
 
 def fmt_ci(pair, digits: int = 2) -> str:
-    """A (mean, 95% CI) pair as "m ± ci" (the mean alone when the CI is not finite)."""
+    """A (mean, 95% CI) pair as "m ± ci" (the mean alone when the CI is not finite, or
+    None: null in results.json, one sample's interval)."""
     m, ci = pair
-    return f"{m:.{digits}f} ± {ci:.{digits}f}" if np.isfinite(ci) else f"{m:.{digits}f}"
+    return f"{m:.{digits}f} ± {ci:.{digits}f}" if ci is not None and np.isfinite(ci) else f"{m:.{digits}f}"
 
 
 def with_figures(lines: list[str], files: list[str]) -> str:

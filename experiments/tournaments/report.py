@@ -14,12 +14,14 @@ A directory written before the points were called points holds penalties.png and
 summary.json with `penalty_per_round`/`penalty_ci`: its report is rebuilt from
 results.jsonl like any other, points.png replaces penalties.png, and
 `agents.results.AgentResult.from_dict` reads the old summary's fields.
+
+summary.json is strict JSON (core/strict_json.py): a figure with no value, the 95%
+interval of one sample (a 1-deal tournament), is `null`, where it was written `NaN` before.
 """
 
 from __future__ import annotations
 
 import csv
-import json
 from collections import defaultdict
 from pathlib import Path
 
@@ -28,6 +30,7 @@ import numpy as np
 from agents.results import better, interval_text, mean_ci, ranked, summarize
 from experiments.figures import pyplot, save_figure
 from sixnimmt_env.core.errors import ConfigError
+from sixnimmt_env.core.strict_json import write_json
 from sixnimmt_env.core.untrusted import loads_json, read_json, read_text
 
 OLD_POINTS_PLOT = "penalties.png"  # points.png as written before
@@ -253,7 +256,7 @@ def _build_report(out: Path, plots: bool) -> dict:
         "head_to_head": {"agents": h2h[0], "share": np.nan_to_num(h2h[1], nan=-1).round(4).tolist(),
                          "games": h2h[2].astype(int).tolist()},
     }
-    (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
+    write_json(out / "summary.json", summary)  # strict JSON: a 1-deal interval (NaN) is null
     files = _plots(out, by_players, rows, h2h, score_unit, utility, period(info.game)) if plots else []
     (out / "report.md").write_text(_markdown(summary, by_players, rating, files))
     return summary
