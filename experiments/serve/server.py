@@ -10,11 +10,13 @@
   request, or one trickled a byte at a time, held its connection for ever), so
   `DeadlineH11Protocol` adds one. A connection upgraded to a WebSocket leaves it behind.
 
-`is_loopback` tells whether --host keeps the server on this machine.
+`is_loopback` tells whether --host keeps the server on this machine; `settle_gc` tunes the
+garbage collector for a long-running server (issue 62: load).
 """
 
 from __future__ import annotations
 
+import gc
 import ipaddress
 
 import h11
@@ -23,6 +25,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from .limits import Limits
 
 REQUEST_SECONDS = Limits().request_seconds
+GC_YOUNG = 5000  # allocations between collections of the youngest generation (Python's default: 700)
 
 
 HEAD_TOO_LARGE = (b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: text/plain; charset=utf-8\r\n"
@@ -82,6 +85,18 @@ class DeadlineH11Protocol(H11Protocol):
             self.transport.close()
 
 
+def settle_gc() -> None:
+    """Before serving: what the server has loaded so far (its modules, the app) moved out of
+    the cyclic garbage collector's sight (`gc.freeze`), and its youngest generation
+    collected every GC_YOUNG allocations rather than 700. Loaded modules are never garbage,
+    yet each full collection walked them all (~100,000 objects: a pause of 50-100 ms on a
+    busy machine); with both, the collector's share of a table's answer fell from ~0.22 to
+    ~0.06 ms of CPU (25 tables, bench serve's closed loop, 2026-12-07)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
+
+
 def is_loopback(host: str) -> bool:
     """Whether listening on `host` keeps the server on this machine."""
     if host.strip().lower() == "localhost":
@@ -96,6 +111,7 @@ def run(app, host: str, port: int, log_level: str, limits: Limits) -> None:
     """Serve `app` until Ctrl-C, with the bounds set (see the module doc)."""
     import uvicorn
 
+    settle_gc()
     protocol = type("Deadline", (DeadlineH11Protocol,), {"request_seconds": limits.request_seconds,
                                                          "header_bytes": limits.header_bytes})
     uvicorn.run(app, host=host, port=port, log_level=log_level, http=protocol, ws_max_size=limits.frame_bytes,
