@@ -40,7 +40,6 @@ not trust in a container (docs/robustness.md, "Bots").
 from __future__ import annotations
 
 import atexit
-import json
 import os
 import selectors
 import shlex
@@ -54,6 +53,7 @@ import numpy as np
 
 from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.core.game import as_game
+from sixnimmt_env.core.strict_json import json_text
 from sixnimmt_env.core.untrusted import loads_json
 
 from .bot_process import kill_group, start_bot
@@ -161,7 +161,7 @@ class ExternalAgent:
     def _send(self, message: dict, deadline: float, seconds: float) -> None:
         """Write `message` as one line by `deadline` (BotFault: the bot exited, or left its
         stdin unread that long). The pipe is non-blocking: a write takes what fits."""
-        data = memoryview((json.dumps(message, separators=(",", ":"), default=str) + "\n").encode())
+        data = memoryview((json_text(message, separators=(",", ":"), default=str) + "\n").encode())
         fd = self.proc.stdin.fileno()
         with selectors.DefaultSelector() as sel:
             sel.register(fd, selectors.EVENT_WRITE)

@@ -16,7 +16,6 @@ the game is checked first, then the seat count, the variant and the observation 
 from __future__ import annotations
 
 import functools
-import json
 import zipfile
 from pathlib import Path
 
@@ -24,6 +23,7 @@ import numpy as np
 
 from sixnimmt_env.core.errors import ConfigError
 from sixnimmt_env.core.game import make_game
+from sixnimmt_env.core.strict_json import json_text
 from sixnimmt_env.core.untrusted import read_json
 
 from .model_file import read_model
@@ -41,7 +41,7 @@ def model_meta_path(model_path: str | Path) -> Path:
 
 
 def write_model_meta(model_path: str | Path, meta: dict) -> None:
-    model_meta_path(model_path).write_text(json.dumps(meta, indent=1) + "\n")
+    model_meta_path(model_path).write_text(json_text(meta, indent=1) + "\n")
 
 
 def _sizes(meta: dict) -> list[int] | None:

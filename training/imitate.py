@@ -28,7 +28,6 @@ at every table size it saw, and is the starting point of `sixnimmt train` with
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 import time
 from dataclasses import dataclass
@@ -40,6 +39,7 @@ import numpy as np
 from sixnimmt_env.cards.rules import MAX_PLAYERS, MIN_PLAYERS
 from sixnimmt_env.core.checks import is_int
 from sixnimmt_env.core.errors import ConfigError, writing
+from sixnimmt_env.core.strict_json import json_text
 
 from .board_labels import BOARD_IMITATION_DEFAULTS, fitted_meta
 from .config import RunConfig, TrainConfig, check_types, option_text
@@ -255,7 +255,7 @@ def fit(cfg: ImitationConfig, run: Path, progress: bool = True) -> dict:
     with writing(run / "model.zip"):
         model.save(run / "model.zip")
         meta = fitted_meta(cfg, model_meta(cfg.train_config(), 0), summary)
-        (run / "model.json").write_text(json.dumps(meta, indent=1) + "\n")
+        (run / "model.json").write_text(json_text(meta, indent=1) + "\n")
     return summary
 
 

@@ -9,13 +9,13 @@ that have members), then a member uniformly. The pool is saved with the run
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
 
 from agents.registry import make_agent
 from sixnimmt_env.core.errors import ConfigError
+from sixnimmt_env.core.strict_json import json_text
 from sixnimmt_env.core.untrusted import read_json
 
 FIXED_GROUPS = ("random", "heuristics", "search")
@@ -104,7 +104,7 @@ class OpponentPool:
     def save(self, path: str | Path) -> None:
         """Write `to_dict` as JSON atomically (a temporary file, then a rename)."""
         tmp = Path(str(path) + ".tmp")
-        tmp.write_text(json.dumps(self.to_dict(), indent=1) + "\n")
+        tmp.write_text(json_text(self.to_dict(), indent=1) + "\n")
         tmp.replace(path)
 
     @classmethod

@@ -4,20 +4,20 @@ A run is a directory runs/<name>/ that holds at least `config.json` (the full co
 its `to_dict()` gives it) and `versions.json` (the seed and the versions of Python and of
 the packages the run depends on). A new run refuses a directory that already holds one;
 a resumed run takes its config from the directory, never from the command line.
-Everything a run writes goes through `write_json` (a temporary file, then a rename), so a
-killed run leaves whole files or none.
+Everything a run writes goes through `write_json` (core/strict_json.py: strict JSON, a
+temporary file, then a rename), so a killed run leaves whole files or none.
 """
 
 from __future__ import annotations
 
 import csv
-import json
 import platform
 from pathlib import Path
 from typing import Any
 
 from sixnimmt_env.core.checks import is_number
 from sixnimmt_env.core.errors import ConfigError, writing
+from sixnimmt_env.core.strict_json import write_json
 
 PACKAGES = ("numpy", "torch", "stable-baselines3", "sb3-contrib", "gymnasium", "pettingzoo", "sixnimmt-lab")
 """The packages whose versions versions.json records."""
@@ -39,18 +39,6 @@ def save_plot(fig, out: Path) -> Path:
         fig.savefig(out, dpi=100)
     pyplot().close(fig)
     return out
-
-def write_json(path: Path, data: Any) -> None:
-    """Write JSON atomically: a temporary file, then a rename over `path` (OutputError if
-    it cannot be written; no temporary file is left behind)."""
-    path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    with writing(path):
-        try:
-            tmp.write_text(json.dumps(data, indent=1) + "\n")
-            tmp.replace(path)
-        finally:
-            tmp.unlink(missing_ok=True)
 
 
 def versions(seed: int) -> dict:

@@ -21,7 +21,6 @@ beside it (what it was trained on, its held-out figures); training/belief.py mak
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -29,6 +28,7 @@ from numpy.typing import NDArray
 
 from sixnimmt_env.cards.belief_features import CARD_FEATURES, PAIR_FEATURES, BeliefInputs, belief_inputs
 from sixnimmt_env.core.errors import ConfigError
+from sixnimmt_env.core.strict_json import json_text
 
 FIT_ROUNDS = 30  # proportional-fitting passes: the columns' counts agree to about 1e-3 by then
 SHIPPED_BELIEF = Path(__file__).resolve().parent.parent / "models" / "belief-4p.npz"
@@ -81,7 +81,7 @@ class BeliefModel:
         assert self.weights is not None, "the uniform model has no weights to save"
         path = Path(path)
         np.savez(path, **self.weights)
-        path.with_suffix(".json").write_text(json.dumps(meta or self.meta, indent=1) + "\n")
+        path.with_suffix(".json").write_text(json_text(meta or self.meta, indent=1) + "\n")
 
     def _logits(self, pair: NDArray, card: NDArray) -> NDArray:
         """(n, C, P) logits: the other seats', then not dealt."""

@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import csv
 import itertools
-import json
 import os
 import re
 import shutil
@@ -49,6 +48,7 @@ from pathlib import Path
 import numpy as np
 
 from sixnimmt_env.core.errors import ConfigError
+from sixnimmt_env.core.strict_json import json_text
 from sixnimmt_env.core.untrusted import read_json, read_toml
 from training.runs import read_evals
 
@@ -258,7 +258,7 @@ def run_sweep(spec_file: str | Path | None, runs_dir: str | Path = "runs", *, re
             t["train"] = c
         saved = {"spec": spec, "runs_dir": str(runs_dir), "trials": todo}
         sweep_dir.mkdir(parents=True, exist_ok=True)
-        (sweep_dir / "sweep.json").write_text(json.dumps(saved, indent=1) + "\n")
+        (sweep_dir / "sweep.json").write_text(json_text(saved, indent=1) + "\n")
     with RayBackend(address, num_cpus=num_cpus):
         results = _tune(saved, sweep_dir, resume is not None, progress)
     write_summary(saved, sweep_dir, results)
@@ -317,7 +317,7 @@ def write_summary(saved: dict, sweep_dir: Path, outcome: dict) -> list[dict]:
         status = outcome.get(t["name"], "not run")
         if status == "ok":
             status = "finished" if done else "stopped early (ASHA)"
-        rows.append({"trial": t["name"], "run": str(run), "params": json.dumps(t["params"], sort_keys=True),
+        rows.append({"trial": t["name"], "run": str(run), "params": json_text(t["params"], sort_keys=True),
                      "status": status, "evaluations": len(evals), "timesteps": int(last.get("timesteps", 0)),
                      "last_eval": last.get(METRIC), "best_eval": min((e[METRIC] for e in evals), default=None),
                      "steps_per_s": last.get("steps_per_s"), "wall_s": last.get("wall_s")})

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
@@ -11,6 +10,7 @@ import typer
 from experiments.cli.app import EXIT_DIFFERENCES, EXIT_INTERRUPTED, app
 from experiments.options import GAME_OPTIONS, PLAYERS_HELP, GameOptions, game_options
 from sixnimmt_env.core.errors import ConfigError, SixNimmtError
+from sixnimmt_env.core.strict_json import json_text
 
 if TYPE_CHECKING:
     from experiments.serve.limits import Limits
@@ -165,7 +165,7 @@ def replay(
 
     result = run_replay(load_record(file))  # the record's "game" picks the rules
     if as_json:
-        typer.echo(json.dumps(result.completed(), indent=1))
+        typer.echo(json_text(result.completed(), indent=1))
     else:
         for line in result.summary_lines():
             typer.echo(line)
@@ -298,4 +298,4 @@ def results(
         summary = summary_of(db)
     finally:
         db.close()
-    typer.echo(json.dumps(summary, indent=1) if as_json else results_table(summary))
+    typer.echo(json_text(summary, indent=1) if as_json else results_table(summary))

@@ -12,6 +12,7 @@ import typer
 from experiments.cli.app import ADDRESS, BACKEND, app
 from experiments.options import Marker, option_group
 from sixnimmt_env.core.errors import ConfigError
+from sixnimmt_env.core.strict_json import json_text
 
 RUN_OPTIONS: Any = Marker("RUN_OPTIONS")
 
@@ -158,8 +159,6 @@ def gate(
 ) -> None:
     """Choose a training run's snapshot on one seed's deals and report it on another's: both head-to-head
     tables and the field's (training/gate.py); prints the tables and a verdict, promote or keep."""
-    import json
-
     from training.gate import GatePlan, markdown, plot
     from training.gate import gate as run_gate
 
@@ -170,7 +169,7 @@ def gate(
     record = run_gate(run, plan)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps(record, indent=1) + "\n")
+        out.write_text(json_text(record, indent=1) + "\n")
         out.with_suffix(".md").write_text(markdown(record) + "\n")
         plot(record, out.with_suffix(".png"))
     except OSError as e:

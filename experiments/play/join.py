@@ -18,7 +18,6 @@ Anything malformed ends the session with one line (ConfigError), never a traceba
 
 from __future__ import annotations
 
-import json
 import queue
 import re
 import threading
@@ -29,6 +28,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from sixnimmt_env.core.errors import ConfigError, SixNimmtError
+from sixnimmt_env.core.strict_json import json_text
 from sixnimmt_env.core.untrusted import loads_json
 
 from .table import TableRenderer
@@ -168,7 +168,7 @@ class JoinedTable:
                 join = {"type": "join", "id": self.table_id, "name": self.name}
                 if self.seat is not None:
                     join["seat"] = self.seat
-                ws.send(json.dumps(join))
+                ws.send(json_text(join))
                 return self._loop(ws)
         except ConnectionClosed as e:
             raise LostConnectionError(f"the server closed the connection ({e.rcvd.code if e.rcvd else 'no close frame'}"
@@ -288,7 +288,7 @@ class JoinedTable:
                                + ", ".join(sorted(choices, key=lambda c: (len(c), c))))
             self.reader.request("Your answer: ", self.turn["decision"])
             return False
-        ws.send(json.dumps({"type": "act", "id": self.table_id, "token": self.token,
-                            "action": choices[text], "decision": self.turn["decision"]}))
+        ws.send(json_text({"type": "act", "id": self.table_id, "token": self.token,
+                           "action": choices[text], "decision": self.turn["decision"]}))
         self.turn = None
         return False

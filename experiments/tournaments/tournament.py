@@ -22,7 +22,6 @@ so those tournaments resume as they were.
 from __future__ import annotations
 
 import itertools
-import json
 import os
 import time
 from dataclasses import InitVar, asdict, dataclass, field
@@ -33,6 +32,7 @@ import numpy as np
 from sixnimmt_env.core.errors import ConfigError, writing
 from sixnimmt_env.core.game import Game, make_game
 from sixnimmt_env.core.rng import game_seeds
+from sixnimmt_env.core.strict_json import json_text
 from sixnimmt_env.core.untrusted import loads_json, read_json, read_text
 
 CHUNK_DEALS = 5  # deals per work unit
@@ -303,7 +303,7 @@ def _run_locked(cfg: TournamentConfig | None, out: Path, workers: int, resume: b
         if config_file.exists():  # another process made it while this one waited
             raise ConfigError(f"{out} already holds a tournament: --resume {out}, or another --out")
         with writing(config_file):
-            _replace_text(config_file, json.dumps(asdict(cfg), indent=1) + "\n")
+            _replace_text(config_file, json_text(asdict(cfg), indent=1) + "\n")
     all_units = units(cfg)
     expected = {}
     for p, i, c in all_units:
@@ -312,7 +312,7 @@ def _run_locked(cfg: TournamentConfig | None, out: Path, workers: int, resume: b
     results = out / "results.jsonl"
     kept, complete = _read_results(results, expected)
     with writing(results):  # without torn lines or partial units; the old file stays until the new one is whole
-        _replace_text(results, "".join(json.dumps(row) + "\n" for row in kept))
+        _replace_text(results, "".join(json_text(row) + "\n" for row in kept))
     todo = [u for u in all_units if unit_key(*u) not in complete]
     total_games = sum(expected.values())
     bar = tqdm(total=total_games, initial=len(kept), unit="game", desc="tournament",
@@ -329,9 +329,9 @@ def _run_locked(cfg: TournamentConfig | None, out: Path, workers: int, resume: b
         for row, rec in zip(rows, recs):
             name = f"P{row['players']}-L{row['lineup']}-D{row['deal']}-R{row['rotation']}.json"
             with writing(records_dir / name):
-                _replace_text(records_dir / name, json.dumps(rec) + "\n")
+                _replace_text(records_dir / name, json_text(rec) + "\n")
         with writing(results):
-            _append(results, "".join(json.dumps(r) + "\n" for r in rows))
+            _append(results, "".join(json_text(r) + "\n" for r in rows))
         bar.update(len(rows))
 
     backend = backend or LocalBackend(workers)
@@ -344,8 +344,8 @@ def _run_locked(cfg: TournamentConfig | None, out: Path, workers: int, resume: b
     bar.close()
     played = sum(expected[unit_key(*u)] for u in todo)
     with writing(out / "timing.json"):
-        _replace_text(out / "timing.json", json.dumps({"seconds": round(seconds, 2), "games_played": played,
-                                                       "games_per_s": round(played / max(seconds, 1e-9), 2),
-                                                       "workers": workers, "backend": backend.name,
-                                                       "backend_start_s": round(t0 - t_start, 2)}) + "\n")
+        _replace_text(out / "timing.json", json_text({"seconds": round(seconds, 2), "games_played": played,
+                                                      "games_per_s": round(played / max(seconds, 1e-9), 2),
+                                                      "workers": workers, "backend": backend.name,
+                                                      "backend_start_s": round(t0 - t_start, 2)}) + "\n")
     return out

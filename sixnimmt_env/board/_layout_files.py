@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import ConfigError
+from ..core.strict_json import json_text
 from ..core.untrusted import decode, loads_json, loads_toml, read_bytes
 from .layout import DEFAULT_BULLHEADS, DEFAULT_CLOVERS, N_TILES, BoardLayout, _bad
 
@@ -125,7 +126,7 @@ def save_layout(layout: BoardLayout, path: str | Path) -> None:
     if suffix == ".toml":
         text = _toml_text(layout)
     elif suffix == ".json":
-        text = json.dumps(_flat(layout), indent=1, ensure_ascii=False) + "\n"
+        text = json_text(_flat(layout), indent=1, ensure_ascii=False) + "\n"
     else:
         raise ConfigError(f"{path}: a layout file ends in .toml or .json")
     path.write_text(text, encoding="utf-8")

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from .checks import is_int
-from .errors import InvalidRecordError, writing
+from .errors import InvalidRecordError
+from .strict_json import write_json
 from .untrusted import loads_json, read_bytes
 
 __all__ = ["FORMAT", "ReplayResultBase", "check_envelope", "fail", "is_int", "load_record", "replay",
@@ -118,12 +119,6 @@ def load_record(path: str | Path) -> dict[str, Any]:
 
 
 def write_record(record: dict[str, Any], path: str | Path) -> None:
-    """Write one record as indented JSON (atomically: a temp file, then a rename)."""
-    path = Path(path)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    with writing(f"the record {path}"):
-        try:
-            tmp.write_text(json.dumps(record, indent=1) + "\n")
-            tmp.replace(path)
-        finally:
-            tmp.unlink(missing_ok=True)  # a half-written temp file (disk full) is not left behind
+    """Write one record as indented strict JSON (core/strict_json.py; atomically: a temp
+    file, then a rename)."""
+    write_json(path, record, what=f"the record {path}")
