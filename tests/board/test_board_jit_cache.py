@@ -16,11 +16,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from llvmlite import ir
+from numba import njit
 from numba.core import event
 from numba.core.errors import TypingError
 from numba.core.registry import CPUDispatcher
 
-from sixnimmt_env.board._kernel import compiling
+from sixnimmt_env.board._kernel import compiling, inlined
 from sixnimmt_env.board._kernel import jit as jit_cache
 
 KERNEL_MODULES = ("place", "turns", "effects", "pro", "answers", "play", "views")
@@ -169,3 +171,51 @@ def test_a_kernel_compiles_under_the_machines_lock_and_a_failed_compile_frees_it
     with pytest.raises(TypingError):
         tiny.broken(1)
     assert compiling.LOCK.depth == 0 and not _locked_elsewhere(lock)
+
+
+def _module(*functions: tuple[str, bool, bool]) -> ir.Module:
+    """A module defining (or declaring) functions: (name, always inline, defined)."""
+    module = ir.Module()
+    for name, always, defined in functions:
+        fn = ir.Function(module, ir.FunctionType(ir.VoidType(), []), name)
+        if always:
+            fn.attributes.add(inlined.ALWAYS_INLINE)
+        if defined:
+            ir.IRBuilder(fn.append_basic_block()).ret_void()
+    return module
+
+
+def test_a_module_is_inline_only_when_every_function_it_defines_is_alwaysinline():
+    assert inlined.inlined_only(_module(("rule", True, True), ("callee", True, False)))
+    assert inlined.inlined_only(_module(("rule", True, True), ("other", False, False)))  # (declared only)
+    assert not inlined.inlined_only(_module(("rule", True, True), ("wrapper", False, True)))
+    assert not inlined.inlined_only(_module(("declared", True, False)))
+
+
+def test_a_rule_gets_no_machine_code_of_its_own_and_the_kernel_inlining_it_runs():
+    """The rules' libraries (`_kernel/inlined.py`): linked into the kernel that inlines
+    them, never optimised or made into machine code alone; the kernel gives its result."""
+
+    @njit(forceinline=True, no_cpython_wrapper=True, no_cfunc_wrapper=True, _nrt=False)
+    def bump(a, i, by):
+        a[i] += by
+
+    @njit(_nrt=False)
+    def bump_all(a):
+        for i in range(len(a)):
+            bump(a, i, 2)
+            bump(a, i, i)  # (another signature: the constant 2 is typed as a literal)
+        return a.sum()
+
+    a = np.arange(5, dtype=np.int64)
+    assert bump_all(a) == 10 + 10 + 10
+    assert list(a) == [2, 4, 6, 8, 10]
+    assert inlined._ORIGINAL, "the hooks are not installed (numba other than 0.68?)"
+    (kernel,) = bump_all.overloads.values()
+    assert not getattr(kernel.library, "_sixnimmt_inlined_only", False)
+    assert len(bump.overloads) == 2
+    engine = kernel.library.codegen._engine
+    for rule in bump.overloads.values():
+        assert rule.library._sixnimmt_inlined_only
+        assert not engine.is_symbol_defined(rule.fndesc.mangled_name)  # never made into machine code
+    assert engine.is_symbol_defined(kernel.fndesc.mangled_name)

@@ -19,7 +19,8 @@ signature and the CPU the code was compiled for.)
 
 `install()` runs when the board package is imported (`board/__init__.py`), before any kernel
 module is: numba picks a function's locator when `@njit(cache=True)` decorates it. It
-also registers `compiling.CompileNotice` (the lines on stderr while a kernel compiles).
+also registers `compiling.CompileNotice` (the lines on stderr while a kernel compiles) and
+`inlined.install()` (the rules optimised once, inside the kernels).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from pathlib import Path
 from numba.core import caching, config
 from numba.misc.appdirs import AppDirs
 
-from . import compiling
+from . import compiling, inlined
 
 HERE = Path(__file__).resolve().parent  # the compiled core, board/_kernel/
 KERNEL_MODULES = "*.py"  # the modules holding compiled code: all of this package's
@@ -126,9 +127,11 @@ DIGEST_CHARS = 16
 
 
 def install() -> None:
-    """Put the board's locators ahead of numba's own (once), and the compile notice."""
+    """Put the board's locators ahead of numba's own (once), the compile notice, and the
+    rules' libraries left unoptimised until inlined (`inlined.py`)."""
     classes = caching.CacheImpl._locator_classes
     for cls in reversed(LOCATORS):
         if cls not in classes:
             classes.insert(0, cls)
     compiling.install_notice()
+    inlined.install()
