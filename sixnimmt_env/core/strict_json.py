@@ -44,12 +44,13 @@ def json_text(data: Any, *, indent: int | None = None, default: Callable[[Any], 
 
     Raises:
         TypeError: a value JSON cannot hold (and `default` does not turn into one).
-        ValueError: a circular reference.
+        ValueError: a circular reference (RecursionError if it also holds a non-finite float).
     """
     try:  # the common case, nothing to replace: the C encoder alone
         return json.dumps(data, indent=indent, default=default, allow_nan=False, **options)
-    except ValueError:  # a non-finite float somewhere (or a cycle, which fails again below)
-        pass
+    except ValueError as e:  # a non-finite float somewhere: replaced below; a cycle: raised
+        if "Out of range float" not in str(e):
+            raise
     finite_default = None if default is None else (lambda value: finite(default(value)))
     return json.dumps(finite(data), indent=indent, default=finite_default, allow_nan=False, **options)
 
