@@ -1,4 +1,4 @@
-"""Commands that start or finish training runs: train, imitate, distill, sweep, gate."""
+"""Commands that start or finish training runs: train, imitate, distill, sweep, gate, lineage."""
 
 from __future__ import annotations
 
@@ -176,3 +176,21 @@ def gate(
         raise ConfigError(f"cannot write {out}: {e.strerror or e}") from None
     typer.echo(markdown(record))
     typer.echo(f"record: {out}, tables: {out.with_suffix('.md')}, plot: {out.with_suffix('.png')}")
+
+
+@app.command()
+def lineage(
+    run: Path = typer.Argument(..., help="A training run's directory (runs/<name>/): the newest stage."),
+    out: Optional[Path] = typer.Option(None, help="The plot (.png); default runs/<name>/lineage.png."),
+) -> None:
+    """A long run's learning curve across its stages: follows init_model back through the runs it
+    started from, prints every evaluation at the lineage's sample count and plots them (training/lineage.py)."""
+    from training.lineage import lineage as run_lineage
+    from training.lineage import markdown, plot
+
+    if not (run / "config.json").is_file():
+        raise ConfigError(f"{run}: not a training run's directory (no config.json)")
+    stages = run_lineage(run)
+    out = out or run / "lineage.png"
+    typer.echo(markdown(stages))
+    typer.echo(f"plot: {plot(stages, out)}")
