@@ -211,8 +211,7 @@ async def _on_writer(store: GameStore, session: TableSession, work) -> None:
     holder: dict = {}
 
     def job(conn):
-        with session.lock:
-            session.last_used = time.monotonic()
+        with session.lock:  # (last_used: set by GameStore.get, which found the table)
             holder["pages"] = encoded(session, _timed(session, work))
             holder["written"] = store.keeper.write_now(session, conn)
 

@@ -22,7 +22,18 @@ from .state import PHASE_CARDS, PHASE_OVER, PHASE_ROW, State
 
 def _card(variant, c: int) -> dict:
     c = int(c)
-    return {"card": c, "text": variant.card_face(c), "bulls": int(variant.bullheads[c])}
+    text, bulls = _faces(variant)[c]
+    return {"card": c, "text": text, "bulls": bulls}
+
+
+def _faces(variant) -> list:
+    """Per card id, (how the page draws it, its bullheads): made once per variant and kept
+    on it, as a table view shows some 60 cards and a server builds several views a step."""
+    faces = variant.__dict__.get("_faces")
+    if faces is None:
+        faces = [None] + [(variant.card_face(c), int(variant.bullheads[c])) for c in range(1, variant.n_ids + 1)]
+        object.__setattr__(variant, "_faces", faces)  # frozen: set through object, as its row_code
+    return faces
 
 
 def plural(n: int, word: str) -> str:
