@@ -21,7 +21,7 @@ from pathlib import Path
 
 from sixnimmt_env.core.errors import ConfigError
 
-from .runs import pyplot, read_evals, read_run_file, read_run_json, save_plot
+from .runs import checkpoint_timesteps, pyplot, read_evals, read_run_json, save_plot
 
 MAX_STAGES = 64
 """The longest chain of runs followed (a loop or a foreign folder cannot make it endless)."""
@@ -43,16 +43,6 @@ class Stage:
     gated: list[dict] = field(default_factory=list)
 
 
-def run_samples(run: Path) -> int:
-    """The samples of a run's last checkpoint (its `latest` file), 0 if it has none."""
-    try:
-        name = read_run_file(run / "latest").strip()
-    except ConfigError:
-        return 0
-    found = SAMPLES_IN_NAME.fullmatch(name)
-    return int(found.group(1)) if found else 0
-
-
 def parent_of(init_model: str, base: Path) -> tuple[Path, int] | None:
     """The run folder `init_model` points into (the nearest folder above it holding a
     config.json) and the samples that model had seen in that run (from its ckpt-N or ppo-N
@@ -66,7 +56,7 @@ def parent_of(init_model: str, base: Path) -> tuple[Path, int] | None:
         if (folder / "config.json").is_file() and (folder / "eval.csv").is_file():
             names = [SAMPLES_IN_NAME.match(part) for part in model.relative_to(folder).parts]
             samples = [int(m.group(1)) for m in names if m]
-            return folder, samples[0] if samples else run_samples(folder)
+            return folder, samples[0] if samples else checkpoint_timesteps(folder)
     return None
 
 
@@ -90,7 +80,7 @@ def lineage(run: str | Path, base: str | Path = ".") -> list[Stage]:
     for folder, branch in reversed(chain):
         start += branch  # a stage starts where the lineage stood at the checkpoint it began from
         evals = read_evals(folder / "eval.csv") if (folder / "eval.csv").is_file() else []
-        stages.append(Stage(folder, start, run_samples(folder), evals, gate_rows(folder)))
+        stages.append(Stage(folder, start, checkpoint_timesteps(folder), evals, gate_rows(folder)))
     return stages
 
 

@@ -167,6 +167,14 @@ def read_run_json(path: Path, kind: type):
     return data
 
 
+def checkpoint_timesteps(run: Path) -> int:
+    """The learner steps of the run's last checkpoint (its `latest` pointer's state.json), 0 if
+    it has none yet."""
+    if not (run / "latest").exists():
+        return 0
+    return int(read_run_json(run / read_run_file(run / "latest").strip() / "state.json", dict).get("timesteps", 0))
+
+
 OLD_EVAL_NAMES = {"penalty_per_round": "points_per_round", "eval_penalty_per_round": "eval_points_per_round"}
 """Names runs wrote before the lab said points everywhere (eval.csv's column, the model
 meta's key), and what they are called now: `read_evals` and `eval_figure` read both."""

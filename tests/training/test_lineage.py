@@ -21,6 +21,8 @@ def make_run(folder: Path, init_model: str, latest: int, evals: list[tuple[int, 
     folder.mkdir(parents=True)
     (folder / "config.json").write_text(json.dumps({"name": folder.name, "init_model": init_model}))
     (folder / "eval.csv").write_text(HEADER + "".join(f"{t},1.0,{p},0.4,0.33,1000,0.5\n" for t, p in evals))
+    (folder / f"ckpt-{latest}").mkdir()
+    (folder / f"ckpt-{latest}" / "state.json").write_text(json.dumps({"timesteps": latest}))
     (folder / "latest").write_text(f"ckpt-{latest}")
     if gate is not None:
         rows = [{"steps": s, "spec": "x", "head": {"win_share": w, "win_ci": 0.02}} for s, w in gate]
