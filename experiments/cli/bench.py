@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Optional
 
@@ -11,6 +10,7 @@ import typer
 from experiments.cli.app import app
 from experiments.serve.bench import PACED_THINK_MS
 from sixnimmt_env.core.errors import ConfigError
+from sixnimmt_env.core.strict_json import json_text
 
 bench_app = typer.Typer(no_args_is_help=True, help="Speed benchmarks: the card and board engines, the "
                                                    "environments, the web server.")
@@ -53,7 +53,7 @@ def bench_engine_cmd(
         results.append(c)
     if as_json:
         for r in results:
-            typer.echo(json.dumps(r))
+            typer.echo(json_text(r))
         return
     typer.echo(f"engine  P={players} B={batch}: {ours['rounds_per_s']:,.0f} rounds/s, "
                f"{ours['decisions_per_s']:,.0f} decisions/s "
@@ -90,7 +90,7 @@ def bench_env_cmd(
         result = bench_vec_env(players, batch, seconds, seed, row_choice)
         text = (f"VecEnv P={players} B={batch}: {result['learner_steps_per_s']:,.0f} learner steps/s "
                 f"(mean return per episode {result['mean_return_per_episode']})")
-    typer.echo(json.dumps(result) if as_json else text)
+    typer.echo(json_text(result) if as_json else text)
 
 
 @bench_app.command("board")
@@ -110,7 +110,7 @@ def bench_board_cmd(
     _check_window(batch, seconds)
     board = bench_board_against_cards(players, batch, seconds, seed, variant)
     if as_json:
-        typer.echo(json.dumps(board))
+        typer.echo(json_text(board))
         return
     typer.echo(f"board P={players} B={batch} {variant}, through the game API: {board['games_per_s']:,.0f} games/s, "
                f"{board['turns_per_s']:,.0f} turns/s; the card game (P=4) through the same API "
@@ -134,7 +134,7 @@ def bench_cold_cmd(
 
     result = cold_start(variant, players, seed)
     if as_json:
-        typer.echo(json.dumps(result))
+        typer.echo(json_text(result))
         return
     kernels = ", ".join(f"{name} {s} s" for name, s in result["kernels"].items()) or "none compiled"
     typer.echo(f"first board game ({variant}, P={players}) with an empty cache: {result['cpu_s']:.1f} s of CPU "
@@ -170,7 +170,7 @@ def bench_serve_cmd(
         if think_ms:
             result["tables_paced"] = bench_tables(tables, agents, seed, think_ms)
     if as_json:
-        typer.echo(json.dumps(result))
+        typer.echo(json_text(result))
         return
     rt, cc = result["round_trip_ms"], result["concurrent"]
     typer.echo(f"round trip against {opponents} ({moves} moves): median {rt['median']:.1f} ms, "
@@ -216,7 +216,7 @@ def bench_labels_cmd(
     cfg = ImitationConfig.load(config, [*set_, f"label_minutes={minutes}"])
     rows = bench_ray_labels(cfg, counts, progress)
     if as_json:
-        typer.echo(json.dumps(rows))
+        typer.echo(json_text(rows))
         return
     one = next((r["labels_per_s"] for r in rows if r["nodes"] == 1), None)
     for r in rows:
@@ -249,7 +249,7 @@ def bench_learner_cmd(
     results = bench_learner(game, variant, seconds, threads, recipe or None, scale)
     if as_json:
         for r in results:
-            typer.echo(json.dumps(r))
+            typer.echo(json_text(r))
         return
     for r in results:
         typer.echo(f"{r['recipe']:>11}  {r['game']} {r['variant']}  {r['learner']:>3} learner, {r['policy']}  "

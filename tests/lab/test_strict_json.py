@@ -128,8 +128,8 @@ NOT_WRITERS = {
     "experiments/play/session.py": "a deep copy of a record",
 }
 # Writers kept apart by their owners: the web server encodes with orjson (which writes a
-# non-finite float as null) and the benchmarks print measured figures only.
-OTHERS = ("experiments/serve/", "experiments/cli/bench.py")
+# non-finite float as null).
+OTHERS = ("experiments/serve/",)
 
 
 def test_every_json_writer_goes_through_the_strict_helper():
