@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import json
 import logging
 import time
 from importlib import resources
@@ -227,7 +226,7 @@ def _socket_route(app: FastAPI, store: GameStore, allowed: AllowList) -> None:
             conn = store.connect(ws.client.host if ws.client else "?")
         except ConfigError as e:  # accepted to say why: a refused handshake reaches a page as a bare failure
             await ws.accept()
-            await ws.send_text(json.dumps({"type": "error", "code": "full", "id": None, "message": str(e)}))
+            await ws.send_text(json_text({"type": "error", "code": "full", "id": None, "message": str(e)}))
             await ws.close(code=TRY_AGAIN_LATER, reason=str(e)[:120])
             return
         conn.loop, conn.outbox = asyncio.get_running_loop(), asyncio.Queue()

@@ -25,6 +25,7 @@ import urllib.request
 from pathlib import Path
 
 from sixnimmt_env.core.errors import ConfigError
+from sixnimmt_env.core.strict_json import json_text
 
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 60.0  # seconds for a server process to answer (imports, first agents)
@@ -87,7 +88,7 @@ async def _play(url: str, new: dict, moves: int | None = None) -> dict:
 
     times, errors, finished, sent, game_id = [], 0, False, None, None
     async with connect(url.replace("http", "ws", 1) + "/ws", max_size=None) as ws:
-        await ws.send(json.dumps(dict(new, type="new")))
+        await ws.send(json_text(dict(new, type="new")))
         while True:
             msg = json.loads(await ws.recv())
             if msg["type"] == "setup":
@@ -104,8 +105,8 @@ async def _play(url: str, new: dict, moves: int | None = None) -> dict:
                 if moves is not None and len(times) >= moves:
                     break
                 sent = time.perf_counter()
-                await ws.send(json.dumps({"type": "act", "id": game_id, "action": msg["legal"][0],
-                                          "decision": msg["decision"]}))
+                await ws.send(json_text({"type": "act", "id": game_id, "action": msg["legal"][0],
+                                         "decision": msg["decision"]}))
     return {"times": times, "errors": errors, "finished": finished}
 
 
@@ -159,8 +160,8 @@ async def _person(ws, times: list, counts: dict, think: float = 0.0, rng=None) -
             if think:
                 await asyncio.sleep(think * rng.uniform(0.5, 1.5))
             sent = time.perf_counter()
-            await ws.send(json.dumps({"type": "act", "id": msg["id"], "action": msg["legal"][0],
-                                      "decision": msg["decision"], "token": ws.token}))
+            await ws.send(json_text({"type": "act", "id": msg["id"], "action": msg["legal"][0],
+                                     "decision": msg["decision"], "token": ws.token}))
             counts["answers"] += 1
 
 
@@ -170,12 +171,12 @@ async def _table(url: str, new: dict, times: list, counts: dict, think: float = 
 
     ws_url = url.replace("http", "ws", 1) + "/ws"
     async with connect(ws_url, max_size=None) as a, connect(ws_url, max_size=None) as b:
-        await a.send(json.dumps(new))
+        await a.send(json_text(new))
         joined = json.loads(await a.recv())
         if joined["type"] != "joined":
             counts["errors"] += 1
             return
-        await b.send(json.dumps({"type": "join", "id": joined["id"], "name": "B"}))
+        await b.send(json_text({"type": "join", "id": joined["id"], "name": "B"}))
         joined_b = json.loads(await b.recv())
         a.token, b.token = joined["token"], joined_b["token"]
         rng = random.Random(new.get("seed"))

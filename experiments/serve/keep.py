@@ -20,6 +20,7 @@ from concurrent.futures import Future
 from typing import Callable, Iterator
 
 from sixnimmt_env.core.errors import SixNimmtError
+from sixnimmt_env.core.strict_json import json_text
 
 from .db import Database
 from .session import WebSession
@@ -50,7 +51,7 @@ class Keeper:
             conn.execute("INSERT INTO tables (id, created, updated, game, variant, players, params, status) "
                          "VALUES (?, ?, ?, ?, ?, ?, ?, 'playing')",
                          (session.id, now, now, session.info.game, session.info.variant, session.info.players,
-                          json.dumps(params)))
+                          json_text(params)))
             conn.executemany("INSERT INTO seats (table_id, seat, kind, name) VALUES (?, ?, ?, ?)",
                              [(session.id, s, kind, name) for s, kind, name in names])
             changes(conn)
@@ -98,19 +99,19 @@ class Keeper:
         """(the first step not yet written, a write of everything the game did since then):
         the rows are taken from the game now, so the write may run later on the writer thread."""
         first = session.saved_steps
-        decisions = [(session.id, first + i, json.dumps(a), now) for i, a in enumerate(session.journal[first:])]
+        decisions = [(session.id, first + i, json_text(a), now) for i, a in enumerate(session.journal[first:])]
         seats = []
         if getattr(session, "people", None) is not None:  # a table: who sits at the people's seats
             seats = [(name or "", session.tokens.get(s), session.forfeits[s], session.id, s)
                      for s, name in session.people.items()]
         over = session.over()
-        waits = (now, "over" if over else "playing", json.dumps(session.pending()), session.id)
+        waits = (now, "over" if over else "playing", json_text(session.pending()), session.id)
         record = None
         if over:
             game, st = session.game, session.state
             totals = [int(t) for t in game.totals(st)[:, 0]]
             winners = [int(w) for w in game.winners(st)[:, 0].nonzero()[0]]
-            record = (session.id, now, json.dumps(session.record()), json.dumps(totals), json.dumps(winners))
+            record = (session.id, now, json_text(session.record()), json_text(totals), json_text(winners))
         session.saved_steps, session.dirty = first + len(decisions), False
 
         def work(conn: sqlite3.Connection) -> None:

@@ -14,11 +14,10 @@ largest part of a table's answer after the engine and the table views).
 
 from __future__ import annotations
 
-import json
-
 import orjson
 
 from sixnimmt_env.core.errors import ConfigError
+from sixnimmt_env.core.strict_json import json_text as strict_json_text
 from sixnimmt_env.core.untrusted import MAX_INT_DIGITS, loads_json
 
 MAX_DEPTH = 6  # the deepest message of the page nests 2 (a `new` message's options)
@@ -52,12 +51,12 @@ def parse_message(text: str, max_chars: int) -> dict:
 def json_text(message) -> str:
     """`message` (plain data) as compact JSON text: what `json.dumps` gives, parsed back
     (non-ASCII characters as themselves, not escaped). What orjson does not take (an
-    integer past 64 bits, a NumPy scalar) goes to the standard library's encoder, which
-    takes what it did before."""
+    integer past 64 bits, a NumPy scalar) goes to the lab's strict encoder (the standard
+    library's, a non-finite float written as null, as orjson writes it)."""
     try:
         return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
     except TypeError:  # orjson.JSONEncodeError is one
-        return json.dumps(message, separators=(",", ":"))
+        return strict_json_text(message, separators=(",", ":"))
 
 
 def shown(value, limit: int = 40) -> str:
@@ -66,7 +65,7 @@ def shown(value, limit: int = 40) -> str:
         return repr(value)
     if isinstance(value, (dict, list)):
         return f"a JSON {'object' if isinstance(value, dict) else 'list'}"
-    text = json.dumps(value) if isinstance(value, str) else str(value)
+    text = strict_json_text(value) if isinstance(value, str) else str(value)
     return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
 
 

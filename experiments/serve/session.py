@@ -30,6 +30,9 @@ from agents.arena import build_agents
 from experiments.play.session import HINT_AGENT, HUMAN, HUMAN_NAME, SeatZeroSession, hint_agent, hint_explanation
 from sixnimmt_env.core.errors import ConfigError, IllegalActionError, SixNimmtError
 from sixnimmt_env.core.rng import game_seeds
+from sixnimmt_env.core.strict_json import json_text
+
+from .messages import shown
 
 HISTORY = 400  # step messages kept for a reload (a 66-point card game has a few hundred)
 
@@ -109,7 +112,7 @@ class WebSession(SeatZeroSession):
         if isinstance(decision, bool) or not isinstance(decision, int) or decision != self.decision:
             raise IllegalActionError(f"stale decision {decision!r}: the game is at decision {self.decision}")
         if isinstance(action, bool) or not isinstance(action, int):
-            raise IllegalActionError(f"an action is an integer, got {json.dumps(action)[:40]}")
+            raise IllegalActionError(f"an action is an integer, got {shown(action)}")
         mask = self.game.view(self.state, [HUMAN], [0]).action_mask()[0]
         if not 0 <= action < len(mask) or not mask[action]:
             what = self.game.describe_action(action) if 0 <= action < len(mask) else "out of range"
@@ -146,7 +149,7 @@ class WebSession(SeatZeroSession):
         """The game record (`sixnimmt replay` reads it); NotOverError before the end."""
         if not self._over():
             raise NotOverError("the record holds every hand: it is available once the game is over")
-        return json.loads(json.dumps(self.recorder.records(self.state)[0]))
+        return json.loads(json_text(self.recorder.records(self.state)[0]))
 
     # ------------------------------------------------------------------ the loop
 

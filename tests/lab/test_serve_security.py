@@ -303,6 +303,20 @@ def test_every_odd_field_gets_a_typed_error_naming_it(caplog):
     assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")], caplog.text[:2000]
 
 
+def test_an_action_of_5000_digits_is_refused_naming_its_length():
+    """The message reader keeps such an integer as a LongNumber; the action's error quoted it
+    with json.dumps, which cannot encode one (a TypeError: an `internal` error)."""
+    from experiments.serve.messages import LongNumber, parse_message
+    from sixnimmt_env.core.errors import IllegalActionError
+
+    session = session_from(dict(TWO, opponents=["random"]))
+    session.start()
+    action = parse_message('{"type": "act", "action": %s}' % ("9" * 5000), 10_000)["action"]
+    assert isinstance(action, LongNumber)
+    with pytest.raises(IllegalActionError, match="an action is an integer, got a number of 5000 digits"):
+        session.act(action, session.decision)
+
+
 def test_a_page_cannot_start_a_game_that_never_ends():
     """`new` with end_score 0 and max_rounds 10**9 was accepted, each `next` growing its
     record: a page's game ends within PAGE_BOUNDS, or is refused naming the bound."""
