@@ -253,7 +253,9 @@ def _build_report(out: Path, plots: bool) -> dict:
         "by_players": {str(p): [a.as_dict() | {"points_per_game": mean_ci(per_game[a.name])[0]}
                                 for a in res] for p, res in by_players.items()},
         "ratings": rating,
-        "head_to_head": {"agents": h2h[0], "share": np.nan_to_num(h2h[1], nan=-1).round(4).tolist(),
+        # a pair that never met (an agent and itself, two agents never at one table)
+        # has no share: NaN, which write_json writes as null (it was -1 before 2026-12-07)
+        "head_to_head": {"agents": h2h[0], "share": h2h[1].round(4).tolist(),
                          "games": h2h[2].astype(int).tolist()},
     }
     write_json(out / "summary.json", summary)  # strict JSON: a 1-deal interval (NaN) is null

@@ -75,6 +75,9 @@ def test_a_one_deal_tournament_writes_a_strict_summary_that_reads_back(tmp_path)
     assert all(math.isfinite(a["points_per_round"]) for a in agents)
     board = leaderboards(summary)
     assert "± n/a" in board and "nan" not in board.lower() and "none" not in board.lower()
+    h2h = summary["head_to_head"]  # a pair that never met (each agent with itself) has no share: null, not -1
+    assert [h2h["share"][i][i] for i in (0, 1)] == [None, None] and [h2h["games"][i][i] for i in (0, 1)] == [0, 0]
+    assert h2h["games"][0][1] >= 1 and h2h["share"][0][1] + h2h["share"][1][0] == 1.0
     for line in (out / "results.jsonl").read_text().splitlines():
         assert strict(line)["deal"] == 0
     assert strict((out / "tournament.json").read_text())["games"] == 1
