@@ -11,6 +11,7 @@ temporary file, then a rename), so a killed run leaves whole files or none.
 from __future__ import annotations
 
 import csv
+import io
 import platform
 from pathlib import Path
 from typing import Any
@@ -192,15 +193,20 @@ every game (training.bookkeeping.EVAL_COLUMNS)."""
 def read_evals(eval_csv: str | Path) -> list[dict]:
     """The rows of a run's eval.csv as dicts of numbers, keyed by EVAL_COLUMNS' names (a
     board run's `points_per_game` and an old run's `penalty_per_round` column read as
-    `points_per_round`); a row that is not numbers (a torn last line) is skipped."""
+    `points_per_round`); a row that is not numbers (a torn last line) is skipped. The file
+    is read as the other run files are (read_run_file: bounded, UTF-8); ConfigError naming
+    it when it is larger, not text, or no CSV (a field past the csv module's limit)."""
     names = {**OLD_EVAL_NAMES, **GAME_EVAL_NAMES}
     rows = []
-    with Path(eval_csv).open(newline="") as f:
-        for r in csv.DictReader(f):
+    text = read_run_file(Path(eval_csv))
+    try:
+        for r in csv.DictReader(io.StringIO(text, newline="")):
             try:
                 rows.append({names.get(k, k): float(v) for k, v in r.items() if k is not None})
             except (TypeError, ValueError):
                 continue
+    except csv.Error as e:
+        raise ConfigError(f"{eval_csv}: not an eval.csv ({e})") from None
     return rows
 
 

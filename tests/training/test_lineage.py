@@ -70,3 +70,20 @@ def test_cli_prints_the_table_and_writes_the_plot(three_stages: Path, tmp_path: 
 def test_cli_refuses_a_folder_that_is_not_a_run(tmp_path: Path):
     code, out, err = run_cli("lineage", tmp_path)
     assert_one_line_error(code, err, "not a training run")
+
+
+def test_cli_refuses_an_eval_csv_past_the_run_file_bound(three_stages: Path, tmp_path: Path, monkeypatch):
+    """eval.csv is read as config.json and state.json are (training.runs.read_run_file): a file
+    past MAX_RUN_FILE_BYTES is refused unread (it was read whole), a field past the csv
+    module's limit (csv.Error, a traceback before) is refused by name."""
+    from training.runs import MAX_RUN_FILE_BYTES
+
+    monkeypatch.chdir(tmp_path)
+    eval_csv = tmp_path / "runs" / "b" / "eval.csv"
+    with eval_csv.open("r+b") as f:
+        f.truncate(MAX_RUN_FILE_BYTES + 1)  # sparse: nothing written
+    code, out, err = run_cli("lineage", "runs/c")
+    assert_one_line_error(code, err, "eval.csv", "larger than the limit")
+    eval_csv.write_text(HEADER + "1," + "9" * 200_000 + ",8.7,0.4,0.33,1000,0.5\n")
+    code, out, err = run_cli("lineage", "runs/c")
+    assert_one_line_error(code, err, "eval.csv", "not an eval.csv")
