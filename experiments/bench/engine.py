@@ -185,8 +185,7 @@ def bench_board_engine(players: int = 4, batch: int = 4096, seconds: float = 5.0
     `ANSWERS_PER_CALL` questions in a turn goes on in the next call. games/s and turns/s,
     the median of `repeats` windows. `threads`: the games split over that many threads
     (None: all cores)."""
-    from sixnimmt_env.board._kernel.threads import blocks
-    from sixnimmt_env.board.engine import play_random
+    from sixnimmt_env.board.engine import play_random, thread_count
     from sixnimmt_env.board.rules import HAND_SIZE as HAND_SIZE_BOARD
     from sixnimmt_env.core.game import make_game
 
@@ -207,7 +206,7 @@ def bench_board_engine(players: int = 4, batch: int = 4096, seconds: float = 5.0
     games_per_s, turns_per_s = _median_rates(engine_batch, batch, seconds, repeats)
     tiles_per_game = players * HAND_SIZE_BOARD * (2 if game.rules.refill else 1)
     return {"impl": "board engine (numba kernel)", "P": players, "B": batch, "variant": variant,
-            "threads": len(blocks(batch, threads)),
+            "threads": thread_count(batch, threads),
             "games_per_s": round(games_per_s, 1), "turns_per_s": round(turns_per_s, 1),
             "tiles_per_s": round(games_per_s * tiles_per_game, 1)}
 

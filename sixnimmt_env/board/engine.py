@@ -33,12 +33,12 @@ from ._driver import NO_ACTIONS, NO_LIMIT, NOT_FOUND, PLAY, after_kernel, checke
 from ._events import BoardEvents
 from ._kernel import inputs
 from ._kernel import play as kernel_play
-from ._kernel.threads import run_blocks
+from ._kernel.threads import blocks, run_blocks
 from .actions import N_ACTIONS
 from .state import PHASE_OVER, BoardState
 
 __all__ = ["BoardEvents", "empty_state", "from_deal", "from_position", "new_games", "play_random", "rollout",
-           "shuffled_tiles", "step"]
+           "shuffled_tiles", "step", "thread_count"]
 
 
 def step(state: BoardState, actions: ArrayLike, *, inplace: bool = False, report: bool = False,
@@ -114,4 +114,10 @@ def play_random(st: BoardState, uniforms: NDArray, threads: int | None = None) -
 
     run_blocks(block, len(games), threads)
     after_kernel(st, games, status, None, kin)
+
+
+def thread_count(games: int, threads: int | None = None) -> int:
+    """The threads `play_random` and `rollout` split `games` games over when asked for
+    `threads` (None: all cores): fewer when each thread's block would be small."""
+    return len(blocks(games, threads))
 

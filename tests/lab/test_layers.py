@@ -144,6 +144,16 @@ def test_the_front_ends_stand_side_by_side_over_the_session():
         assert not [m for _, m in found if any(_within(m, o) for o in FRONT_ENDS.values() if o != own)], rel
 
 
+def test_the_boards_private_modules_are_imported_by_the_board_only():
+    """The board's `_` modules (its compiled core `_kernel/`, `_driver`, `_deal`, ...) are
+    imported by the board package alone; the rest of the lab goes through its public modules
+    (the bench asks `engine.thread_count`, not `_kernel.threads.blocks`)."""
+    found = [f"{path.relative_to(ROOT)}:{line} imports {module}" for path in modules()
+             if not path.relative_to(ROOT).as_posix().startswith("sixnimmt_env/board/")
+             for line, module in imports(path) if module.startswith("sixnimmt_env.board._")]
+    assert not found, found
+
+
 def test_the_results_do_not_import_the_arena():
     """agents/results.py is below the arena: the arena and the reports import it."""
     assert not [m for _, m in imports(ROOT / "agents" / "results.py") if m.startswith("agents")]
