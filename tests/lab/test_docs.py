@@ -121,6 +121,24 @@ def test_links_point_at_files(page):
         assert path.exists(), f"{page.name}: {target} does not exist"
 
 
+REPO_PATH = re.compile(r"`((?:sixnimmt_env|agents|training|experiments|tests)/[\w/.-]+\.(?:py|toml|js|md))`")
+IN_PACKAGE = re.compile(r"`((?:board|cards|core|adapters)/[\w/.-]+\.py)`")  # sixnimmt_env's own, shortened
+
+
+@pytest.mark.parametrize("page", [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))], ids=lambda p: str(p.relative_to(ROOT)))
+def test_file_names_in_code_name_files_that_exist(page):
+    """A file of the repository named in backticks exists: names went stale as modules moved
+    (`sixnimmt_env/board/threads.py` after it became `board/_kernel/threads.py`). A moved
+    file's old name, told as history, is written without backticks. The dated reports under
+    experiments/ name the files of their day, and tests/README.md names its files from tests/
+    (test_tests_readme_lists_every_test_file checks them): neither is read here."""
+    text = page.read_text()
+    stale = [name for name in REPO_PATH.findall(text) if not (ROOT / name).exists()]
+    stale += [name for name in IN_PACKAGE.findall(text)
+              if not (ROOT / "sixnimmt_env" / name).exists() and not (ROOT / "agents" / name).exists()]
+    assert not stale, f"{page.relative_to(ROOT)} names files that do not exist: {stale}"
+
+
 LAYOUTS = [("cards", {}, "basic"), ("cards", {}, "card-features"), ("cards", {}, "card-history"), ("board", {}, "basic"),
            ("board", {"variant": "pro"}, "basic"), ("board", {}, "tile-features"),
            ("board", {"variant": "pro"}, "tile-features"), ("board", {"variant": "luck"}, "tile-answers")]
