@@ -34,7 +34,7 @@ from sixnimmt_env.core.untrusted import loads_json
 from .table import TableRenderer
 
 MAX_FRAME_BYTES = 8 * 2**20  # a reload's history of 400 steps of the board game stays well below
-MAX_DEPTH = 12  # the deepest message (a step's events: message, table, events, item, cards, card) nests 6
+MAX_DEPTH = 12  # the deepest message (a step's events: message, table, events, item, cards, card) nests 6; 7 in a frame of several
 MAX_TEXT = 500  # characters of one string shown (names are at most 40; a line of rules a few hundred)
 MAX_ID = 40  # a table id is 16 characters (experiments/serve/tables.py)
 POLL_SECONDS = 0.1  # how often the terminal looks for a typed line between server messages
@@ -78,14 +78,17 @@ def clean(value):
     return value
 
 
-def read_message(text) -> dict:
-    """One frame from the server as a message: a JSON object with a text `type`."""
+def read_messages(text) -> list[dict]:
+    """One frame from the server as its messages: a JSON object with a text `type`, or
+    several in order as a JSON array of them (what a table pushes at once: a step and the
+    question after it)."""
     if isinstance(text, bytes):
         text = text.decode("utf-8", errors="strict") if len(text) <= MAX_FRAME_BYTES else ""
-    msg = loads_json(text, error=ConfigError, what="the server's message", depth=MAX_DEPTH)
-    if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+    data = loads_json(text, error=ConfigError, what="the server's message", depth=MAX_DEPTH)
+    messages = data if isinstance(data, list) else [data]
+    if not messages or not all(isinstance(m, dict) and isinstance(m.get("type"), str) for m in messages):
         raise ConfigError("the server sent a message that is not one of a table's (no type)")
-    return clean(msg)
+    return [clean(m) for m in messages]
 
 
 def choices_of(msg: dict) -> dict[str, int]:
@@ -183,9 +186,9 @@ class JoinedTable:
             except TimeoutError:
                 frame = None
             if frame is not None:
-                msg = read_message(frame)
-                if self._show(msg):
-                    return self.result
+                for msg in read_messages(frame):
+                    if self._show(msg):
+                        return self.result
             typed = self.reader.typed()
             if typed is not None and self._typed(ws, *typed):
                 return None

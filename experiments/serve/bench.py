@@ -139,13 +139,21 @@ def bench_serve(moves: int = 60, games: int = 20, opponents: list[str] | None = 
                            "max_ms": conc["max"]}}
 
 
+async def _messages(ws):
+    """A page's messages as they come: a frame holds one, or several in order (a JSON array:
+    what a table pushes at once, a step and the question after it)."""
+    while True:
+        data = json.loads(await ws.recv())
+        for msg in data if isinstance(data, list) else [data]:
+            yield msg
+
+
 async def _person(ws, times: list, counts: dict, think: float = 0.0, rng=None) -> None:
     """One scripted person at a table: the first legal action at each turn, after `think`
     seconds (times 0.5..1.5 at random: people do not answer in step); the time from each
     answer to the server's first message after it (the answer to the move)."""
     sent, answered = None, -1
-    while True:
-        msg = json.loads(await ws.recv())
+    async for msg in _messages(ws):
         if sent is not None:
             times.append((time.perf_counter() - sent) * 1000)
             sent = None

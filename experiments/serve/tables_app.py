@@ -12,7 +12,10 @@ Messages from a page:
   as for a game of one person, the token saying for which seat.
 
 Everything a table does is delivered to every page listening at it, each its own seat's
-messages (`deliver`); a reply to the page that asked is only `joined` or `error`.
+messages (`deliver`); a reply to the page that asked is only `joined` or `error`. What
+one answer (or join, or clock) gives a seat goes in one frame: a JSON array of its
+messages in order when there are several (`frames_of`), so a step and the question after
+it cost one frame, not two.
 What a table did is taken (and each seat's messages encoded, once for all its pages)
 under the table's lock; its database write is queued, and the messages are delivered by
 the database's writer thread once that write has committed (`GameStore.kept_soon`): no
@@ -75,16 +78,24 @@ def table_of(params: dict, game=None) -> TableSession:
 
 
 def encoded(session: TableSession, by_seat: dict) -> list[tuple[Connection, list[str]]]:
-    """(page, its seat's messages as JSON text) for each page listening now: each seat's
-    messages encoded once, however many pages listen there (with orjson, a whole message
-    at once costs less than encoding the parts the seats share once and joining them)."""
+    """(page, its seat's messages as the frames to send) for each page listening now: each
+    seat's messages encoded once, however many pages listen there, all in one frame (a
+    step and the question after it: one WebSocket frame to send and to read, not two)."""
     texts: dict = {}
     out = []
     for conn, seat in list(session.listeners.items()):
         if seat not in texts:
-            texts[seat] = [message_text(m) for m in by_seat.get(seat, [])]
+            texts[seat] = frames_of(by_seat.get(seat, []))
         out.append((conn, texts[seat]))
     return out
+
+
+def frames_of(messages: list[dict]) -> list[str]:
+    """`messages` as WebSocket frames: none, one message's JSON, or several messages in
+    order as one JSON array (the page, `play --join` and the bench read both)."""
+    if len(messages) < 2:
+        return [message_text(m) for m in messages]
+    return ["[" + ",".join(message_text(m) for m in messages) + "]"]
 
 
 def message_text(message: dict) -> str:

@@ -33,16 +33,17 @@ def _play_first_legal(url: str, made: dict, done: threading.Event) -> None:
     with connect(url.replace("http", "ws", 1) + "/ws", max_size=None) as ws:
         ws.send(json.dumps(TABLE))
         while True:
-            msg = json.loads(ws.recv(timeout=120))
-            if msg["type"] == "joined":
-                made.update(msg)
-                done.set()
-            elif msg["type"] == "turn":
-                ws.send(json.dumps({"type": "act", "id": made["id"], "token": made["token"],
-                                    "action": msg["legal"][0], "decision": msg["decision"]}))
-            elif msg["type"] in ("over", "error"):
-                made["last"] = msg
-                return
+            data = json.loads(ws.recv(timeout=120))
+            for msg in data if isinstance(data, list) else [data]:  # a frame holds one message, or several
+                if msg["type"] == "joined":
+                    made.update(msg)
+                    done.set()
+                elif msg["type"] == "turn":
+                    ws.send(json.dumps({"type": "act", "id": made["id"], "token": made["token"],
+                                        "action": msg["legal"][0], "decision": msg["decision"]}))
+                elif msg["type"] in ("over", "error"):
+                    made["last"] = msg
+                    return
 
 
 def _join(*args: str, **kwargs) -> subprocess.CompletedProcess:

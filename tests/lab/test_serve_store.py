@@ -176,10 +176,11 @@ def _table_wait(ws, after: int, kinds=("turn", "watch")) -> dict:
     """The page's next frame that says where the table waits past decision `after` (of
     `kinds`: a table waiting for its second person says so in a `watch`), or the end."""
     while True:
-        msg = json.loads(ws.recv(timeout=60))
-        assert msg["type"] != "error", msg
-        if msg["type"] == "over" or (msg["type"] in kinds and msg["decision"] > after):
-            return msg
+        data = json.loads(ws.recv(timeout=60))
+        for msg in data if isinstance(data, list) else [data]:  # a frame holds one message, or several
+            assert msg["type"] != "error", msg
+            if msg["type"] == "over" or (msg["type"] in kinds and msg["decision"] > after):
+                return msg  # (a table's frame ends with where it waits: nothing after it is lost)
 
 
 def _answer_at_table(pages: dict, steps: int | None) -> dict:

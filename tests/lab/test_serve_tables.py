@@ -28,12 +28,22 @@ TABLE = {"type": "table", "game": "cards", "players": 4, "seats": ["person", "pe
          "seed": 5, "options": {"max_rounds": "1"}, "name": "Ada", "turn_seconds": 60}
 
 
+def _receive(ws) -> dict:
+    """The page's next message: a frame holds one, or several in order (a JSON array: what
+    a table pushes at once, a step and the question after it)."""
+    queued = ws.__dict__.setdefault("queued", [])
+    if not queued:
+        data = ws.receive_json()
+        queued.extend(data if isinstance(data, list) else [data])
+    return queued.pop(0)
+
+
 def _until(ws, decision: int, late_ok: bool = False) -> list[dict]:
     """Frames up to the first that waits past `decision` (a turn or a wait), or the end;
     `late_ok`: an answer the clock overtook (a stale decision) is no failure."""
     got = []
     while True:
-        msg = ws.receive_json()
+        msg = _receive(ws)
         if late_ok and msg["type"] == "error" and "stale decision" in msg["message"]:
             continue
         assert msg["type"] != "error", msg
@@ -46,7 +56,7 @@ def _make_table(ws, **changes) -> tuple[dict, list[dict]]:
     """Make a table (TABLE with `changes`) on page `ws`: its `joined` reply, and the frames
     up to where it first waits."""
     ws.send_text(json.dumps(dict(TABLE, **changes)))
-    joined = ws.receive_json()
+    joined = _receive(ws)
     assert joined["type"] == "joined", joined
     return joined, _until(ws, -1)
 
@@ -80,7 +90,7 @@ def test_each_seat_sees_only_its_own_hand_and_acts_only_for_itself(client):
         frames = {"a": made, "b": [], "spectator": []}
         assert frames["a"][-1]["type"] == "watch" and "waiting for seat 2 to join" in frames["a"][-1]["table"]["prompt"]
         b.send_text(json.dumps({"type": "join", "id": table, "name": "Bob"}))
-        joined_b = b.receive_json()
+        joined_b = _receive(b)
         assert joined_b["seat"] == 1 and joined_b["token"] != token_a
         spectator.send_text(json.dumps({"type": "spectate", "id": table}))
         last = {"a": None, "b": None}
@@ -90,7 +100,7 @@ def test_each_seat_sees_only_its_own_hand_and_acts_only_for_itself(client):
         last = {"a": frames["a"][-1], "b": frames["b"][-1]}
         for name, msg in (("b", b), ("a", a)):  # one cannot act for the other: only a token says the seat
             msg.send_text(json.dumps({"type": "act", "id": table, "token": "forged", "action": 0, "decision": 0}))
-            error = msg.receive_json()
+            error = _receive(msg)
             assert error["type"] == "error" and "not a seat token of this table" in error["message"]
         for _ in range(3):  # three decisions, each person answering their own
             d = last["a"]["decision"]
@@ -110,6 +120,27 @@ def test_each_seat_sees_only_its_own_hand_and_acts_only_for_itself(client):
         assert {f.get("seat") for f in frames["a"] if "table" in f} == {0}
 
 
+def test_a_step_and_the_question_after_it_reach_a_page_in_one_frame(client):
+    """What one answer gives a seat is one frame (tables_app.frames_of): the step's messages
+    and where the table then waits, in order, as one JSON array; a lone message as itself."""
+    with client.websocket_connect("/ws") as a, client.websocket_connect("/ws") as b:
+        joined, _ = _make_table(a)
+        b.send_text(json.dumps({"type": "join", "id": joined["id"], "name": "Bob"}))
+        token_b = _receive(b)["token"]
+        turns = {"a": _until(a, -1)[-1], "b": _until(b, -1)[-1]}
+        assert turns["a"]["type"] == turns["b"]["type"] == "turn" and not a.queued and not b.queued
+        a.send_text(json.dumps({"type": "act", "id": joined["id"], "token": joined["token"],
+                                "action": turns["a"]["legal"][0], "decision": 0}))
+        alone = a.receive_json()  # Ada answered first: she waits for Bob, one message
+        assert isinstance(alone, dict) and alone["type"] == "watch", alone
+        b.send_text(json.dumps({"type": "act", "id": joined["id"], "token": token_b,
+                                "action": turns["b"]["legal"][0], "decision": 0}))
+        for page in (a, b):
+            frame = page.receive_json()
+            assert isinstance(frame, list) and len(frame) >= 2, frame
+            assert frame[0]["type"] == "step" and frame[-1]["type"] in ("turn", "watch", "over"), frame
+
+
 def test_bad_tokens_unknown_tables_and_long_names_are_refused_in_one_line(client):
     with client.websocket_connect("/ws") as a:
         table = _make_table(a)[0]["id"]
@@ -123,7 +154,7 @@ def test_bad_tokens_unknown_tables_and_long_names_are_refused_in_one_line(client
                                                                                               "random", "random"]}, "")]
         for msg, fragment in cases:
             a.send_text(json.dumps(msg))
-            reply = a.receive_json()
+            reply = _receive(a)
             assert reply["type"] == "error" and fragment in reply["message"] and "\n" not in reply["message"], reply
 
 
@@ -141,7 +172,7 @@ def test_the_turn_clock_plays_the_lowest_legal_card_as_a_forfeit_and_a_table_sur
     assert json.loads(step)[0] == min(first["legal"])  # the lowest legal card
     with TestClient(create_app(idle_seconds=600, origins=[ORIGIN], db=db)) as c, c.websocket_connect("/ws") as a:
         a.send_text(json.dumps({"type": "resume", "id": joined["id"], "token": joined["token"]}))
-        setup = a.receive_json()
+        setup = _receive(a)
         assert setup["type"] == "setup" and setup["seat"] == 0 and setup["names"][0] == "you (Ada)"
         last = _until(a, -1)[-1]
         while last["type"] != "over":
@@ -160,16 +191,16 @@ def test_tables_per_address_are_bounded_and_a_page_at_a_table_is_not_closed_for_
     with TestClient(create_app(limits=limits, origins=[ORIGIN])) as c, c.websocket_connect("/ws") as a:
         _make_table(a)
         a.send_text(json.dumps(TABLE))
-        refused = a.receive_json()
+        refused = _receive(a)
         assert refused["type"] == "error" and "1 tables of this address are open" in refused["message"]
         store = c.app.state.store
         with c.websocket_connect("/ws") as b:
             b.send_text(json.dumps({"type": "ping"}))
-            assert b.receive_json()["type"] == "pong"
+            assert _receive(b)["type"] == "pong"
             assert len(store.connections) == 2 and store.in_game(store.connections[0])
             with c.websocket_connect("/ws") as third:  # room is made by closing b (no game), never a
                 third.send_text(json.dumps({"type": "ping"}))
-                assert third.receive_json()["type"] == "pong"
+                assert _receive(third)["type"] == "pong"
                 assert store.connections[0].tables
 
 

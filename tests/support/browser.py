@@ -61,15 +61,22 @@ def chromium():
         yield browser
 
 
+def messages_of(frame) -> list:
+    """A WebSocket frame's messages: one JSON object, or several in order (a JSON array)."""
+    data = json.loads(frame)
+    return data if isinstance(data, list) else [data]
+
+
 def open_page(where, errors: list, frames: list | None = None, url: str | None = None, **context):
     """A page of `where` (a Browser: in a new context made with `context`'s options; a
     BrowserContext: in it), with the tests' timeout; its JavaScript errors go to `errors`,
-    its WebSocket frames (parsed) to `frames` when given; at `url` when given."""
+    the messages of its WebSocket frames (parsed; a frame holds one, or several as a JSON
+    array) to `frames` when given; at `url` when given."""
     page = (where.new_context(**context) if hasattr(where, "new_context") else where).new_page()
     page.set_default_timeout(TIMEOUT)
     page.on("pageerror", lambda e: errors.append(str(e)))
     if frames is not None:
-        page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(json.loads(f))))
+        page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.extend(messages_of(f))))
     if url is not None:
         page.goto(url)
     return page

@@ -32,7 +32,10 @@ function connect() {
     setTimeout(connect, S.retry);
     S.retry = Math.min(S.retry * 2, 8000);
   };
-  ws.onmessage = (ev) => receive(JSON.parse(ev.data));
+  ws.onmessage = (ev) => {  // one message, or (what a table pushes) several in order: a step and its question
+    const data = JSON.parse(ev.data);
+    for (const msg of Array.isArray(data) ? data : [data]) receive(msg);
+  };
 }
 
 function send(msg) {
