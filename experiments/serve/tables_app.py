@@ -30,7 +30,10 @@ once what it shows has committed.
 from __future__ import annotations
 
 import asyncio
+import functools
+import threading
 import time
+import weakref
 
 from sixnimmt_env.core.errors import ConfigError, IllegalActionError
 
@@ -103,14 +106,55 @@ def message_text(message: dict) -> str:
     return json_text(message)
 
 
+class Mailbox:
+    """Calls handed to one event loop from other threads, run there in order: one wake-up
+    of the loop (`call_soon_threadsafe`, a byte down its self-pipe) for all that is handed
+    over before the loop runs them, not one a call. The writer thread hands over each
+    committed answer's messages and the answer's own completion: one wake-up a group."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop):
+        self.loop, self._lock, self._calls, self._woken = loop, threading.Lock(), [], False
+
+    def post(self, *calls) -> None:
+        with self._lock:
+            self._calls.extend(calls)
+            if self._woken:
+                return
+            self._woken = True
+        try:
+            self.loop.call_soon_threadsafe(self._run)
+        except RuntimeError:  # the loop has closed: nobody is left to hear
+            with self._lock:
+                self._calls, self._woken = [], False
+
+    def _run(self) -> None:
+        with self._lock:
+            calls, self._calls, self._woken = self._calls, [], False
+        for call in calls:
+            call()
+
+
+_MAILBOXES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_MAILBOXES_LOCK = threading.Lock()
+
+
+def mailbox(loop: asyncio.AbstractEventLoop) -> Mailbox:
+    """The Mailbox of `loop` (one per loop, made on first use)."""
+    with _MAILBOXES_LOCK:
+        box = _MAILBOXES.get(loop)
+        if box is None:
+            box = _MAILBOXES[loop] = Mailbox(loop)
+        return box
+
+
 def deliver(pages: list[tuple[Connection, list[str]]]) -> None:
-    """Push each page its messages (`encoded`): one wake-up of each event loop for all."""
+    """Push each page its messages (`encoded`) through its loop's Mailbox."""
     by_loop: dict = {}
     for conn, texts in pages:
         if texts and conn.outbox is not None and conn.loop is not None and conn.loop.is_running():
             by_loop.setdefault(conn.loop, []).append((conn.outbox, texts))
     for loop, queued in by_loop.items():
-        loop.call_soon_threadsafe(_put_all, queued)
+        mailbox(loop).post(functools.partial(_put_all, queued))
 
 
 def _put_all(queued: list) -> None:
@@ -220,15 +264,31 @@ async def _on_writer(store: GameStore, session: TableSession, work) -> None:
     the writer), and the writer takes together what is queued: under load, many tables'
     answers in one transaction and one delivery."""
     holder: dict = {}
+    box = mailbox(asyncio.get_running_loop())
+    answered = box.loop.create_future()  # done through the same Mailbox as the pages' messages
 
     def job(conn):
         with session.lock:  # (last_used: set by GameStore.get, which found the table)
             holder["pages"] = encoded(session, _timed(session, work))
             holder["written"] = store.keeper.write_now(session, conn)
 
-    future = store.keeper.db.submit(job, then=lambda: deliver(holder["pages"]))
-    future.add_done_callback(lambda f: "written" in holder and holder["written"](f))
-    await committed(future)
+    def settle(future) -> None:  # on the writer thread, right after `then` (or when the job failed)
+        if "written" in holder:
+            holder["written"](future)
+        box.post(functools.partial(_settle, answered, future))
+
+    store.keeper.db.submit(job, then=lambda: deliver(holder["pages"])).add_done_callback(settle)
+    await answered
+
+
+def _settle(answered: asyncio.Future, future) -> None:
+    """The loop's future `answered` as the writer's `future` ended (unless given up)."""
+    if not answered.done():
+        error = future.exception()
+        if error is None:
+            answered.set_result(None)
+        else:
+            answered.set_exception(error)
 
 
 async def run_clocks(store: GameStore) -> None:
