@@ -6,7 +6,7 @@ ROLLOUT; GIVEN through the public step's machine code, `kernel_play.checked_step
 unchecked) and then `after_kernel` does, by each game's status, the refill or the
 end of the game where the hands are empty and the action deck's reshuffle (the placing
 then goes on). `illegal_action` words the first illegal action of a step, as
-IllegalActionError, once the driver's check (`kernel_play.first_illegal`) found one;
+IllegalActionError, once the driver's check (`kernel_play.illegal_at`) found one;
 `checked_step` is `Game.step`'s check and play in one compiled call.
 """
 

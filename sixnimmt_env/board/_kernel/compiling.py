@@ -70,11 +70,14 @@ LOCK = _Lock()
 
 
 def kernel(fn=None, **options):
-    """`njit(cache=True, nogil=True, _nrt=False)` (options override), its compiles under the
-    machine's lock (the module doc). Usable as `@kernel` or `@kernel(_nrt=True)`."""
+    """`njit(cache=True, nogil=True, _nrt=False, no_cfunc_wrapper=True)` (options override), its
+    compiles under the machine's lock (the module doc). Usable as `@kernel` or `@kernel(_nrt=True)`.
+    No C entry point: Python calls a kernel through its CPython one, and nothing takes its C
+    address, so numba would build, optimise and cache a wrapper unboxing the state's ~40 arrays
+    for nothing (as for the rules, `_kernel/__init__.py`)."""
     if fn is None:
         return lambda f: kernel(f, **options)
-    dispatcher = njit(**{"cache": True, "nogil": True, "_nrt": False, **options})(fn)
+    dispatcher = njit(**{"cache": True, "nogil": True, "_nrt": False, "no_cfunc_wrapper": True, **options})(fn)
     if hasattr(dispatcher, "_cache"):  # (NUMBA_DISABLE_JIT=1: a plain function)
         _lock_compiles(dispatcher)
     return dispatcher

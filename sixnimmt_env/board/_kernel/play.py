@@ -1,6 +1,6 @@
 """The one compiled driver of the board game: every path that plays turns runs here.
 
-`play` walks each game of a list through its decisions under a policy, placing between
+`drive` walks each game of a list through its decisions under a policy, placing between
 them (`place.place_on`), so the rules' questions and a turn's tiles cost no trip back to
 Python. The policies:
 
@@ -22,10 +22,12 @@ takes no decision under any policy: its placing goes on (`_driver.after_kernel`)
 Every game stops where the rules hand something to NumPy (its status, place.py's codes):
 the end of its hands (refill or the end of the game), an action deck to reshuffle.
 
-Two machine codes of the driver: GIVEN's, compiled with the policy as a constant
-(`checked_step`: the public step, its branches for the other policies folded away), and
-the one Python's calls to `play` use (RANDOM, ROLLOUT: the policy an int64), compiled only
-where a process plays at random or rolls out (a first game that only steps never does).
+`drive` is a rule (`inline`: no entry point, inlined where it is called) in two kernels, so
+two machine codes of it: GIVEN's, inlined into `checked_step` with the policy as a constant
+(the public step, its branches for the other policies folded away; the check, `illegal_at`,
+inlined beside it), and `play`'s, Python's calls (RANDOM, ROLLOUT: the policy an int64),
+compiled only where a process plays at random or rolls out. A first game that only steps
+compiles one kernel, `checked_step`, with every rule inside it.
 """
 
 from __future__ import annotations
@@ -81,11 +83,18 @@ def rule_answer(b, s, t):
 
 @kernel
 def play(s, t, e, report, policy, games, actions, numbers, limit, scratch, status, found):
+    """`drive` from Python: random play and rollouts (the policy an int64; a step, GIVEN, goes
+    through `checked_step`)."""
+    drive(s, t, e, report, policy, games, actions, numbers, limit, scratch, status, found)
+
+
+@inline
+def drive(s, t, e, report, policy, games, actions, numbers, limit, scratch, status, found):
     """Every game of `games` (j-th: games[j]) under `policy` (the module doc), until it
     stops; status[j] says why (place.py's codes). `actions` (P, B) for GIVEN (and for
     ROLLOUT's first decision, or (0, 0)); `numbers` (g, P + K) for RANDOM; `limit` (g,)
     the turn ROLLOUT stops at; `scratch` (N_ACTIONS,); `found` (g, P) for GIVEN after the
-    check, each seat's slot of its tile and tiles held as `first_illegal` found them (the
+    check, each seat's slot of its tile and tiles held as `illegal_at` found them (the
     hands not searched again), else (0, P). `e` is written only when `report`."""
     P = s.hands.shape[1]
     K = numbers.shape[1] - P
@@ -141,21 +150,27 @@ def placing(b, s):
 @kernel
 def checked_step(s, t, e, report, games, actions, numbers, limit, scratch, status, found):
     """`Game.step` in one call (one trip from Python and back fewer a step: each costs the
-    interpreter its caches, docs/speed.md): the check, `first_illegal`'s index of the first
+    interpreter its caches, docs/speed.md): the check, `illegal_at`'s index of the first
     game of `games` whose actions are not legal, nothing written then; else -1, every game
-    played under GIVEN (`play`, with the tiles' slots the check found; `numbers`, `limit`
+    played under GIVEN (`drive`, with the tiles' slots the check found; `numbers`, `limit`
     empty; `found` (g, P) room). `found` with no rows: no check (an unchecked step, or the
     placing after a reshuffle), the same machine code."""
-    j = first_illegal(s, t, games, actions, found) if found.shape[0] else -1
-    if j < 0:  # GIVEN as a constant (numba: Literal[int](0)), a machine code of its own, the other
-        # policies' branches folded away: the public step's replay 18.7 against 23.9 ms with the int64
-        # policy Python's calls use (docs/speed.md, 2026-12-07); the only driver a first game compiles
-        play(s, t, e, report, GIVEN, games, actions, numbers, limit, scratch, status, found)
+    j = illegal_at(s, t, games, actions, found) if found.shape[0] else -1
+    if j < 0:  # GIVEN as a constant (numba: Literal[int](0)), the other policies' branches folded away:
+        # the public step's replay 18.7 against 23.9 ms with the int64 policy Python's calls use
+        # (docs/speed.md, 2026-12-07). Inlined, not a kernel called: a first game compiles this one kernel
+        drive(s, t, e, report, GIVEN, games, actions, numbers, limit, scratch, status, found)
     return j
 
 
 @kernel
 def first_illegal(s, t, games, actions, found):
+    """`illegal_at` from Python (the tests; the step inlines it into `checked_step`)."""
+    return illegal_at(s, t, games, actions, found)
+
+
+@inline
+def illegal_at(s, t, games, actions, found):
     """The index j of the first game of `games` whose actions (P, B) are not legal (the
     asker's answer not among the legal answers; a tile not in its seat's hand, where a pro
     seat with an empty hand may pass), -1 when all are. Picking, found[j, p] is seat p's

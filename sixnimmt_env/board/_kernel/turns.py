@@ -18,7 +18,7 @@ SLOT_OF_TILE = 0
 SLOT_AT_FRACTION = 1  # the slot at fraction numbers[j, p] of the tiles held
 SLOT_LAST = 2  # the last tile held
 # SLOT_FOUND: slot and tiles held as found[j, p] gives them (slot << HELD_BITS | held), found by the step's check
-# (`play.first_illegal`), so a given tile's hand is searched once a step
+# (`play.illegal_at`), so a given tile's hand is searched once a step
 SLOT_FOUND = 3
 HELD_BITS = 8  # (a hand holds fewer than 2^8 tiles)
 
