@@ -258,3 +258,29 @@ def test_where_a_table_waits_is_the_last_step_view_without_its_events(game):
             for message in by_seat[seat]:  # the frame's text: the message
                 assert json.loads(message_text(message)) == json.loads(json.dumps(message))
         assert by_seat[0][-2]["table"]["events"] is by_seat[None][-2]["table"]["events"]  # the public table: built once
+
+
+def test_a_mailbox_runs_what_other_threads_hand_over_in_order_with_one_wake_up_of_the_loop():
+    """The writer thread hands a loop each answer's messages and completion through its
+    Mailbox (tables_app.py): all handed over before the loop runs cost one wake-up."""
+    import asyncio
+    import functools
+    import threading
+
+    from experiments.serve.tables_app import Mailbox
+
+    loop = asyncio.new_event_loop()
+    try:
+        ran, wake_ups, wake = [], [], loop.call_soon_threadsafe
+        loop.call_soon_threadsafe = lambda *args: (wake_ups.append(args), wake(*args))[1]
+        box = Mailbox(loop)
+        writer = threading.Thread(target=lambda: [box.post(functools.partial(ran.append, i)) for i in range(50)])
+        writer.start()
+        writer.join()
+        loop.run_until_complete(asyncio.sleep(0))
+        assert ran == list(range(50)) and len(wake_ups) == 1
+        box.post(functools.partial(ran.append, 50))  # after the loop ran them: a new wake-up
+        loop.run_until_complete(asyncio.sleep(0))
+        assert ran == list(range(51)) and len(wake_ups) == 2
+    finally:
+        loop.close()
