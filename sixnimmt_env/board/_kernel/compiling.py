@@ -31,8 +31,8 @@ except ImportError:  # (not on Windows: no lock there, each process compiles for
 LOCK_NAME = "compiling.lock"  # in the kernels' cache directory
 COMPILE_EVENT = "numba:compile"  # numba's event around a compile (a cache miss; a hit loads without one)
 NOTICE = "compiling the board kernels (once per machine: numba caches them; {cost})"
-COST = ("about 40 s of CPU for a first game, up to 10 s more where a search or random play first runs, a few "
-        "seconds for each kernel used later")  # docs/speed.md, 2026-12-07 (third session)
+COST = ("about 30 s of CPU for a first game, up to 10 s more where a search or random play first runs, a few "
+        "seconds for each kernel used later")  # `sixnimmt bench cold`, docs/speed.md, 2026-12-07 (sixth session)
 
 
 class _Lock:
