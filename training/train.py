@@ -167,11 +167,14 @@ def _open_run(cfg, resume, runs_dir, overrides):
 
 
 def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None,
-          runs_dir: str | Path = "runs", progress: bool = True, on_eval=None, overrides=()) -> Path:
+          runs_dir: str | Path = "runs", progress: bool = True, on_eval=None, overrides=(),
+          command: str = "train") -> Path:
     """Train a new run from `cfg` under `runs_dir`, or resume the run directory `resume`
     from its last complete checkpoint (with its saved config, less `overrides` of its
     budget: runs.RESUME_OPTIONS); returns the run directory.
-    `on_eval`: called with every evaluation's row (see Bookkeeping)."""
+    `on_eval`: called with every evaluation's row (see Bookkeeping). `command`: the
+    `sixnimmt` command that resumes the run, named in the line a stopping signal prints
+    (`exploit` runs through here too)."""
     run, cfg, ckpt, state = _open_run(cfg, resume, runs_dir, overrides)
     torch.set_num_threads(cfg.torch_threads)
     (run / "snapshots").mkdir(exist_ok=True)
@@ -215,6 +218,6 @@ def train(cfg: TrainConfig | None = None, *, resume: str | Path | None = None,
                         tb_log_name="ppo", progress_bar=False)
     if bookkeeping.stop_signal is not None:
         print(f"stopped at {bookkeeping.num_timesteps:,} steps, checkpoint written; continue with: "
-              f"sixnimmt train --resume {run}", file=sys.stderr, flush=True)
+              f"sixnimmt {command} --resume {run}", file=sys.stderr, flush=True)
         sys.exit(128 + bookkeeping.stop_signal)
     return run
