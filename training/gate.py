@@ -146,6 +146,25 @@ def gate(run: str | Path, plan: GatePlan, say=None) -> dict:
     return out
 
 
+GATE_FILES = (".json", ".md", ".png")  # one gate's record, tables and plot
+
+
+def keep_earlier(out: Path) -> Path | None:
+    """Move an earlier gate's files at `out` (gate.json, gate.md, gate.png) aside to the next
+    free number (gate-1.*, gate-2.*, ...), so gate.json is always the latest gate and gate-N
+    the N-th gate, oldest first. Returns the moved record's path, None if there was none. A
+    run gated twice (stage 4 of the long run was) keeps both records."""
+    present = [out.with_suffix(ext) for ext in GATE_FILES if out.with_suffix(ext).exists()]
+    if not present:
+        return None
+    number = 1
+    while any(out.with_name(f"{out.stem}-{number}{ext}").exists() for ext in GATE_FILES):
+        number += 1
+    for path in present:
+        path.rename(out.with_name(f"{out.stem}-{number}{path.suffix}"))
+    return out.with_name(f"{out.stem}-{number}.json")
+
+
 def markdown(record: dict) -> str:
     """The gate's record as a report section: the choosing table, then the reporting tables."""
     plan, choosing = record["plan"], record["choosing"]

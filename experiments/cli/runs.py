@@ -155,11 +155,12 @@ def gate(
     report_field_deals: int = typer.Option(1500, help="Reporting deals against the field."),
     last: int = typer.Option(0, help="Only the newest N snapshots (0: all)."),
     out: Optional[Path] = typer.Option(None, help="Write the record as JSON here, the tables (.md) and the "
-                                                  "plot (.png) beside it; default runs/<name>/gate.json."),
+                                                  "plot (.png) beside it; default runs/<name>/gate.json. An "
+                                                  "earlier gate there moves to gate-1.*, gate-2.*, ..."),
 ) -> None:
     """Choose a training run's snapshot on one seed's deals and report it on another's: both head-to-head
     tables and the field's (training/gate.py); prints the tables and a verdict, promote or keep."""
-    from training.gate import GatePlan, markdown, plot
+    from training.gate import GatePlan, keep_earlier, markdown, plot
     from training.gate import gate as run_gate
 
     plan = GatePlan(reference=reference, field=field, choose_seed=choose_seed, choose_deals=choose_deals,
@@ -169,6 +170,9 @@ def gate(
     record = run_gate(run, plan)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
+        earlier = keep_earlier(out)  # after the matches: a gate that fails midway moves nothing
+        if earlier:
+            typer.echo(f"the earlier gate kept as {earlier} (.md, .png beside it)")
         out.write_text(json_text(record, indent=1) + "\n")
         out.with_suffix(".md").write_text(markdown(record) + "\n")
         plot(record, out.with_suffix(".png"))

@@ -70,3 +70,22 @@ def test_gate_needs_a_run_with_snapshots(tmp_path: Path, run_dir: Path):
     shutil.rmtree(run_dir / "snapshots")
     code, _, err = run_cli("gate", run_dir)
     assert_one_line_error(code, err, "holds no snapshot")
+
+
+def test_a_second_gate_keeps_the_first(run_dir: Path):
+    small = ("--reference", "random", "--field", "lowest", "--choose-deals", "2", "--choose-field-deals", "2",
+             "--report-deals", "2", "--report-field-deals", "2")
+    code, _, err = run_cli("gate", run_dir, *small)
+    assert code == 0, err
+    first = {ext: (run_dir / f"gate{ext}").read_bytes() for ext in (".json", ".md", ".png")}
+    code, out, err = run_cli("gate", run_dir, *small, "--last", "1")
+    assert code == 0, err
+    assert "gate-1.json" in out
+    # the first gate moved aside whole, the latest in gate.json: 2 snapshots chosen from, then 1
+    assert {ext: (run_dir / f"gate-1{ext}").read_bytes() for ext in first} == first
+    assert len(json.loads((run_dir / "gate-1.json").read_text())["choosing"]["rows"]) == 2
+    assert len(json.loads((run_dir / "gate.json").read_text())["choosing"]["rows"]) == 1
+    code, _, err = run_cli("gate", run_dir, *small, "--last", "1")
+    assert code == 0, err
+    assert sorted(p.name for p in run_dir.glob("gate*.json")) == ["gate-1.json", "gate-2.json", "gate.json"]
+    assert json.loads((run_dir / "gate-1.json").read_bytes()) == json.loads(first[".json"])
