@@ -54,6 +54,11 @@ def versions(seed: int) -> dict:
     return out
 
 
+def holds_run(run: Path) -> bool:
+    """True if the directory `run` holds a run (its config.json or a checkpoint pointer)."""
+    return (run / "config.json").exists() or (run / "latest").exists()
+
+
 def new_run(run: str | Path, cfg) -> Path:
     """Start the run directory `run` for `cfg` (a config with `to_dict()` and `seed`):
     config.json and versions.json written atomically.
@@ -63,7 +68,7 @@ def new_run(run: str | Path, cfg) -> Path:
         OutputError: the directory or its files cannot be written.
     """
     run = Path(run)
-    if (run / "config.json").exists() or (run / "latest").exists():
+    if holds_run(run):
         raise ConfigError(f"{run} already holds a run: resume it with --resume {run}, or choose another name")
     with writing(run):
         run.mkdir(parents=True, exist_ok=True)
