@@ -78,14 +78,21 @@ def clean(value):
     return value
 
 
+def messages_in(data) -> list:
+    """A parsed frame's messages in order: a frame holds one message, or several as a JSON
+    array (what a table pushes at once: a step and the question after it; the server's
+    `tables_app.frames_of`). The reading side's one home of that rule: `read_messages` and
+    the serve bench's scripted people (experiments/serve/bench.py) both go through it."""
+    return data if isinstance(data, list) else [data]
+
+
 def read_messages(text) -> list[dict]:
-    """One frame from the server as its messages: a JSON object with a text `type`, or
-    several in order as a JSON array of them (what a table pushes at once: a step and the
-    question after it)."""
+    """One frame from the server as its messages (`messages_in`), parsed within the bounds,
+    each checked to be a JSON object with a text `type` and cleaned to show."""
     if isinstance(text, bytes):
         text = text.decode("utf-8", errors="strict") if len(text) <= MAX_FRAME_BYTES else ""
     data = loads_json(text, error=ConfigError, what="the server's message", depth=MAX_DEPTH)
-    messages = data if isinstance(data, list) else [data]
+    messages = messages_in(data)
     if not messages or not all(isinstance(m, dict) and isinstance(m.get("type"), str) for m in messages):
         raise ConfigError("the server sent a message that is not one of a table's (no type)")
     return [clean(m) for m in messages]

@@ -125,3 +125,33 @@ def test_a_server_sending_garbage_ends_the_session_in_one_line(frame, fragment):
         server.shutdown()
     assert out.returncode == 2 and fragment in out.stderr and len(out.stderr.strip().splitlines()) == 1, out.stderr
     assert "Traceback" not in out.stderr + out.stdout
+
+
+def test_the_bench_and_play_join_read_a_frame_by_one_rule():
+    """A frame holds one message or several in order (a JSON array): `messages_in` is the
+    rule, and both the serve bench's scripted people and `read_messages` read by it."""
+    import asyncio
+
+    from experiments.play.join import messages_in, read_messages
+    from experiments.serve.bench import _messages
+
+    one, two, three = {"type": "step", "n": 1}, {"type": "step", "n": 2}, {"type": "turn", "legal": [3]}
+    frames = [json.dumps(one), json.dumps([two, three])]
+    assert [m for f in frames for m in messages_in(json.loads(f))] == [one, two, three]
+    assert [m for f in frames for m in read_messages(f)] == [one, two, three]
+
+    class Socket:  # the frames, then the socket closes
+        async def recv(self):
+            if not frames:
+                raise ConnectionError
+            return frames.pop(0)
+
+    async def read_all(ws):
+        got = []
+        try:
+            async for msg in _messages(ws):
+                got.append(msg)
+        except ConnectionError:
+            pass
+        return got
+    assert asyncio.run(read_all(Socket())) == [one, two, three]
