@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from sixnimmt_env.board import actioncards, engine
-from sixnimmt_env.board._driver import answer_masks
+from sixnimmt_env.board._driver import CHECKED_STEP, NO_LIMIT, answer_masks
+from sixnimmt_env.board._kernel import inputs
 from sixnimmt_env.board.actions import (
     ANSWER_NO,
     ANSWER_YES,
@@ -150,31 +151,50 @@ def test_play_random_plays_the_games_of_the_checked_interface(variant, players, 
     assert calls > 20 and game.game_over(slow).all()
 
 
+class _Check:
+    """The step's one compiled call (`checked_step`: the check, then the play, as `Game.step`
+    makes it) of one game's answers, each on the state `st` as it stands: on a copy, kept
+    alive while no answer is taken (its arrays' types are keyed once for the calls while it
+    lives), a fresh one after an answer is taken and played."""
+
+    def __init__(self, st):
+        self.st, self.work = st, None
+
+    def takes(self, b: int, actions) -> bool:
+        """Whether the check takes `actions` in game b (then the copy has played them; else
+        nothing is written)."""
+        if self.work is None:
+            players = actions.shape[0]
+            self.work = self.st.copy()
+            self.kin, self.game = inputs.fetch(self.work), np.array([b], dtype=np.intp)
+            self.rest = (np.zeros((0, players), dtype=np.float32), NO_LIMIT, np.zeros(N_ACTIONS, dtype=np.int64),
+                         np.zeros(1, dtype=np.int8), np.zeros((1, players), dtype=np.int64))
+        taken = CHECKED_STEP(self.kin.s, self.kin.t, inputs.NO_EVENTS, False, self.game, actions, *self.rest) < 0
+        if taken:
+            self.work = None
+        return taken
+
+
 @pytest.mark.parametrize("variant,players", [("luck", 3), ("pro", 4), ("pro-luck", 5)])
 def test_the_steps_check_accepts_exactly_the_legal_answers(variant, players):
-    """The step's check (`first_illegal`, through `answers.allows`: one answer checked)
-    accepts, at every question of random games, exactly the answers of the asker's mask
-    (`answer_masks`, the list `legal_answers` writes), and none outside the actions."""
-    from sixnimmt_env.board._kernel import inputs
-    from sixnimmt_env.board._kernel import play as kernel_play
-
+    """The step's check (`checked_step`'s `illegal_at`, through `answers.allows`: one answer
+    checked) accepts, at every question of random games, exactly the answers of the asker's
+    mask (`answer_masks`, the list `legal_answers` writes), and none outside the actions."""
     game = make_game("board", players=players, variant=variant)
     batch = 12
     st = game.new_games(game_seeds(players + 7, batch))
     rng = np.random.default_rng(players)
-    found = np.zeros((1, players), dtype=np.int64)
     candidates = np.arange(-1, N_ACTIONS + 1)
     checked = 0
     while not game.game_over(st).all():
         asked = np.flatnonzero(st.phase == PHASE_ASK)
-        s, t = inputs.arrays(st), inputs.tables(st.config)
         masks = answer_masks(st, asked)
         for j, b in enumerate(asked):
             actions = np.zeros((players, batch), dtype=np.int64)
-            accepted = []
+            accepted, check = [], _Check(st)
             for a in candidates:
                 actions[st.asker[b], b] = a
-                accepted.append(kernel_play.first_illegal(s, t, np.array([b], dtype=np.intp), actions, found) < 0)
+                accepted.append(check.takes(b, actions))
             assert (np.array(accepted) == np.r_[False, masks[j], False]).all(), (b, int(st.ask[b]))
             checked += 1
         actions = np.stack([game.view(st, [p] * batch).random_legal_actions(rng) for p in range(players)])

@@ -38,7 +38,7 @@ def test_every_cached_board_kernel_is_stamped_with_all_its_sources():
                 assert isinstance(locator, jit_cache.LOCATORS), (name, value.__name__, type(locator))
                 assert locator.get_source_stamp() == jit_cache.sources_digest()
                 cached.append(value.__name__)
-    assert {"play", "first_illegal", "seat_status", "hand_sizes", "action_masks", "random_actions"} <= set(cached)
+    assert {"play", "checked_step", "seat_status", "hand_sizes", "action_masks", "random_actions"} <= set(cached)
 
 
 def test_the_sources_are_the_kernel_modules_and_what_they_import_transitively(tmp_path):

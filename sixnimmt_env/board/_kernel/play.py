@@ -163,12 +163,6 @@ def checked_step(s, t, e, report, games, actions, numbers, limit, scratch, statu
     return j
 
 
-@kernel
-def first_illegal(s, t, games, actions, found):
-    """`illegal_at` from Python (the tests; the step inlines it into `checked_step`)."""
-    return illegal_at(s, t, games, actions, found)
-
-
 @inline
 def illegal_at(s, t, games, actions, found):
     """The index j of the first game of `games` whose actions (P, B) are not legal (the
