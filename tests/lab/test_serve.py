@@ -21,6 +21,7 @@ with warnings.catch_warnings():  # starlette's note on its httpx dependency, not
 
 from experiments.serve.app import create_app
 from sixnimmt_env.core.records import replay
+from tests.support.served import cards_shown
 
 ONE_ROUND = {"game": "cards", "players": 4, "opponents": ["random", "lowest", "random"], "seed": 3,
              "options": {"max_rounds": "1"}}
@@ -38,19 +39,6 @@ def app():
 def client(app):
     with TestClient(app) as c:
         yield c
-
-
-def _cards_in(obj, out: set) -> set:
-    """Every card id shown anywhere in a message (cells, hands, events carry "card")."""
-    if isinstance(obj, dict):
-        if isinstance(obj.get("card"), int):
-            out.add(obj["card"])
-        for v in obj.values():
-            _cards_in(v, out)
-    elif isinstance(obj, list):
-        for v in obj:
-            _cards_in(v, out)
-    return out
 
 
 def _hidden(session, state) -> set:
@@ -85,7 +73,7 @@ class Auditor:
             assert len(message["legal"]) > 1, message["legal"]
         table = dict(message.get("table") or {})
         events = table.pop("events", [])
-        shown = _cards_in(table, set())
+        shown = cards_shown(table)
         assert not shown & _hidden(session, session.state), (message["type"], shown & _hidden(session, session.state))
         if before is not None:  # the step's events: hidden before it, unless it turned them up
             hidden = _hidden(session, before)
@@ -93,7 +81,7 @@ class Auditor:
                 turned_up = hidden - _hidden(session, session.state)
             else:  # a new round was dealt: the old one's last cards were all played
                 turned_up = _hands(session, before)
-            leaked = _cards_in(events, set()) & (hidden - turned_up)
+            leaked = cards_shown(events) & (hidden - turned_up)
             assert not leaked, (message["type"], leaked)
 
 
@@ -122,6 +110,16 @@ def _play_out(ws, new: dict, pick=lambda msg: msg["legal"][0]):
         msgs += _recv_until(ws, "turn", "over", "watch", "error")
     assert msgs[-1]["type"] == "over", msgs[-1]
     return setup, msgs
+
+
+def test_cards_shown_finds_every_card_a_message_carries():
+    """The hidden-hand checks' reader (tests/support/served.py): a card in cells, a hand and
+    events, nested at any depth, and nothing from a "card" that is not a card id."""
+    message = {"type": "step", "table": {"rows": [{"cells": [{"card": 7}, {"card": None}]}],
+                                         "hand": [{"card": 3, "text": "3"}], "events": [[{"card": 99, "seat": 1}]]},
+               "note": {"card": "12"}}
+    assert cards_shown(message) == {3, 7, 99}
+    assert cards_shown([]) == set() and cards_shown("card") == set()
 
 
 def test_page_and_static_files(client):

@@ -22,6 +22,7 @@ with warnings.catch_warnings():  # starlette's note on its httpx dependency, not
 from experiments.serve.app import create_app
 from experiments.serve.db import Database
 from sixnimmt_env.core.records import replay
+from tests.support.served import cards_shown
 
 ORIGIN = "http://testserver"
 TABLE = {"type": "table", "game": "cards", "players": 4, "seats": ["person", "person", "random", "lowest"],
@@ -59,15 +60,6 @@ def _make_table(ws, **changes) -> tuple[dict, list[dict]]:
     joined = _receive(ws)
     assert joined["type"] == "joined", joined
     return joined, _until(ws, -1)
-
-
-def _cards(obj) -> set:
-    """Every card id shown anywhere in a frame."""
-    if isinstance(obj, dict):
-        return ({obj["card"]} if isinstance(obj.get("card"), int) else set()).union(*map(_cards, obj.values()))
-    if isinstance(obj, list):
-        return set().union(*map(_cards, obj)) if obj else set()
-    return set()
 
 
 def _hand(msg) -> set:
@@ -113,9 +105,9 @@ def test_each_seat_sees_only_its_own_hand_and_acts_only_for_itself(client):
             last = {"a": frames["a"][-1], "b": frames["b"][-1]}
         hand_a, hand_b = _hand(last["a"]), _hand(last["b"])
         assert hand_a and hand_b and not hand_a & hand_b
-        assert not any(_cards(f) & hand_b for f in frames["a"]), "Bob's cards reached Ada's page"
-        assert not any(_cards(f) & hand_a for f in frames["b"]), "Ada's cards reached Bob's page"
-        assert not any(_cards(f) & (hand_a | hand_b) for f in frames["spectator"])
+        assert not any(cards_shown(f) & hand_b for f in frames["a"]), "Bob's cards reached Ada's page"
+        assert not any(cards_shown(f) & hand_a for f in frames["b"]), "Ada's cards reached Bob's page"
+        assert not any(cards_shown(f) & (hand_a | hand_b) for f in frames["spectator"])
         assert all(not f.get("table", {}).get("hand") for f in frames["spectator"])
         assert {f.get("seat") for f in frames["a"] if "table" in f} == {0}
 

@@ -12,16 +12,9 @@ from __future__ import annotations
 
 from experiments.serve.bench import served
 from tests.support.browser import DESKTOP, FIRST_LOAD, chromium, open_page  # noqa: F401 (chromium: the fixture)
+from tests.support.served import cards_shown
 
 MAX_CLICKS = 200  # a one-round game of two people asks each at most ~15 times
-
-
-def _cards(obj) -> set:
-    if isinstance(obj, dict):
-        return ({obj["card"]} if isinstance(obj.get("card"), int) else set()).union(*map(_cards, obj.values()))
-    if isinstance(obj, list):
-        return set().union(*map(_cards, obj)) if obj else set()
-    return set()
 
 
 def _first_hand(frames: list) -> set:
@@ -73,9 +66,9 @@ def test_two_people_and_a_spectator_at_one_table(chromium):  # noqa: F811 (the f
         assert names == ["Ada", "you (Bob)", "seat 3 (random)", "seat 4 (random)"]
         hand_ada, hand_bob = _first_hand(frames["ada"]), _first_hand(frames["bob"])
         assert len(hand_ada) == len(hand_bob) == 10 and not hand_ada & hand_bob
-        assert not any(_cards(f) & hand_bob for f in frames["ada"]), "Bob's hand reached Ada's page"
-        assert not any(_cards(f) & hand_ada for f in frames["bob"]), "Ada's hand reached Bob's page"
-        assert not any(_cards(f) & (hand_ada | hand_bob) for f in frames["eve"])
+        assert not any(cards_shown(f) & hand_bob for f in frames["ada"]), "Bob's hand reached Ada's page"
+        assert not any(cards_shown(f) & hand_ada for f in frames["bob"]), "Ada's hand reached Bob's page"
+        assert not any(cards_shown(f) & (hand_ada | hand_bob) for f in frames["eve"])
         assert all(not (f.get("table") or {}).get("hand") for f in frames["eve"] if isinstance(f.get("table"), dict))
         bob.evaluate("S.ws.send(JSON.stringify({type: 'act', id: S.id, token: 'forged', action: 0, decision: S.decision}))")
         bob.wait_for_selector("#error:not([hidden])")

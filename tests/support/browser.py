@@ -11,11 +11,12 @@ page's JavaScript errors collected and, when asked, every WebSocket frame it rec
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 from pathlib import Path
 
 import pytest
+
+from tests.support.served import messages_of
 
 CHROMIUM = os.environ.get("SIXNIMMT_CHROMIUM", "/usr/bin/chromium")
 # Without these the browser waits on a network this machine does not have.
@@ -59,12 +60,6 @@ def chromium():
     """A headless Chromium for the module's tests (skips without one, fails under CI)."""
     with started_chromium() as browser:
         yield browser
-
-
-def messages_of(frame) -> list:
-    """A WebSocket frame's messages: one JSON object, or several in order (a JSON array)."""
-    data = json.loads(frame)
-    return data if isinstance(data, list) else [data]
 
 
 def open_page(where, errors: list, frames: list | None = None, url: str | None = None, **context):
