@@ -30,6 +30,19 @@ def make_run(folder: Path, init_model: str, latest: int, evals: list[tuple[int, 
     return folder
 
 
+def gate_record(rows: list[tuple[int, float]], chosen: int, reported: float, field_lead: float) -> dict:
+    """A gate's record as training/gate.py writes it: the choosing rows (steps, win share),
+    the chosen snapshot, and its report (win share vs the reference, field leads)."""
+    def table(win_share: float = 0.3, lead: float = 2.0) -> dict:
+        return {"win_share": win_share, "win_ci": 0.01, "lead": lead, "ci": 0.2}
+    choosing = [{"steps": s, "spec": f"ppo:path=ppo-{s}.zip", "head": table(w)} for s, w in rows]
+    picked = next(r for r in choosing if r["steps"] == chosen)
+    return {"run": "x", "plan": {}, "choosing": {"players": 4, "rows": choosing, "chosen": picked},
+            "report": {"new_vs_reference": table(reported), "reference_vs_new": table(0.2, -3.0),
+                       "new_field": table(lead=field_lead), "reference_field": table(lead=2.6),
+                       "checks": {}, "verdict": "keep"}}
+
+
 @pytest.fixture
 def three_stages(tmp_path: Path) -> Path:
     """Stage a (from a shipped model, 10M samples), b from a's checkpoint at 8M, c from b's
@@ -46,7 +59,7 @@ def test_stages_start_where_the_checkpoint_they_began_from_stood(three_stages: P
     # b began at a's checkpoint at 8M (not a's last, 10M), c at b's snapshot at 3M
     assert [s.start for s in stages] == [0, 8_000_000, 11_000_000]
     assert total_samples(stages) == 15_000_000
-    assert [len(s.evals) for s in stages] == [2, 2, 1] and [len(s.gated) for s in stages] == [0, 1, 0]
+    assert [len(s.evals) for s in stages] == [2, 2, 1] and [len(s.gates) for s in stages] == [0, 1, 0]
     table = markdown(stages)
     assert "| b | 11.00M | 8.70 ± 0.40 | 0.330 |" in table
     assert "| c | 15.00M | 8.50 ± 0.40 | 0.330 |" in table
@@ -87,3 +100,46 @@ def test_cli_refuses_an_eval_csv_past_the_run_file_bound(three_stages: Path, tmp
     eval_csv.write_text(HEADER + "1," + "9" * 200_000 + ",8.7,0.4,0.33,1000,0.5\n")
     code, out, err = run_cli("lineage", "runs/c")
     assert_one_line_error(code, err, "eval.csv", "not an eval.csv")
+
+
+@pytest.fixture
+def gated_twice(three_stages: Path, tmp_path: Path) -> Path:
+    """Stage b gated twice: its first gate kept as gate-1.json (training.gate.keep_earlier),
+    chose b's snapshot at 2M; the latest, gate.json, its snapshot at 6M."""
+    b = tmp_path / "runs" / "b"
+    (b / "gate-1.json").write_text(json.dumps(gate_record([(1_000_000, 0.27), (2_000_000, 0.29)], 2_000_000, 0.31, 2.2)))
+    (b / "gate.json").write_text(json.dumps(gate_record([(5_000_000, 0.30), (6_000_000, 0.33)], 6_000_000, 0.32, 1.9)))
+    return three_stages
+
+
+def test_every_gate_of_a_stage_is_tabled_and_plotted_oldest_first(gated_twice: Path, tmp_path: Path, monkeypatch):
+    """A stage gated twice shows both gates (only gate.json, the latest, was read before)."""
+    import training.lineage as lineage_module
+
+    stages = lineage(gated_twice, base=tmp_path)
+    gates = stages[1].gates
+    assert [(g.number, g.path.name, g.chosen) for g in gates] == [(1, "gate-1.json", 2_000_000), (2, "gate.json", 6_000_000)]
+    table = markdown(stages)
+    # b starts at 8M of the lineage: its snapshots at 2M and 6M stand at 10M and 14M
+    assert "| b | 1 (gate-1.json) | 2 | ppo-2000000 | 10.00M | 0.310 ± 0.010 | +2.20 ± 0.20 (+2.60) | keep |" in table
+    assert "| b | 2 (gate.json) | 2 | ppo-6000000 | 14.00M | 0.320 ± 0.010 | +1.90 ± 0.20 (+2.60) | keep |" in table
+    figures = []
+    monkeypatch.setattr(lineage_module, "save_plot", lambda fig, out: figures.append(fig) or out)
+    lineage_module.plot(stages, tmp_path / "curve.png")
+    low = figures[0].axes[1]
+    try:
+        assert [t.get_text() for t in low.texts] == ["gate 1", "gate 2"]  # each gate's chosen point, numbered
+        assert [t.xy for t in low.texts] == [(10.0, 0.31), (14.0, 0.32)]
+        assert {"b gate 1", "b gate 2"} <= {t.get_text() for t in low.get_legend().get_texts()}
+    finally:
+        lineage_module.pyplot().close(figures[0])
+
+
+@pytest.mark.parametrize("damage", [{"choosing": []}, {"choosing": {"rows": {}}},
+                                    {"choosing": {"rows": [], "chosen": {"steps": "many"}}},
+                                    {"choosing": {"rows": [], "chosen": {"steps": 5}}, "report": {"new_field": {}}}])
+def test_cli_names_a_damaged_earlier_gate_in_one_line(gated_twice: Path, tmp_path: Path, monkeypatch, damage):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "runs" / "b" / "gate-1.json").write_text(json.dumps(damage))
+    code, out, err = run_cli("lineage", "runs/c", "--out", tmp_path / "curve.png")
+    assert_one_line_error(code, err, "gate-1.json", "not a gate record")
