@@ -185,9 +185,9 @@ class TrainConfig(RunConfig):
     episode: str = "round"
     """round (one round per episode) or game."""
     game_share: float = 0.0
-    """With episode = round, the card game only: this share of the `num_games` games play
-    whole games instead, so that one run learns a round's play and a whole game's
-    (training/mixed_env.py); 0: none."""
+    """With episode = round, the card game only: this share of the `num_games` games (and of
+    the `self_play_games`) play whole games instead, so that one run learns a round's play
+    and a whole game's (training/mixed_env.py); 0: none."""
     game_pool_weights: dict = field(default_factory=dict)
     """With `game_share`: the group weights the whole games' opponents are drawn by (same
     groups and members as `pool_weights`, e.g. more heuristics for the tournament's fields);
@@ -259,8 +259,8 @@ class TrainConfig(RunConfig):
         check_option("device", self.device, DEVICES)
         if self.self_play_games < 0 or self.self_play_games > MAX_SIZES["num_games"]:
             raise ConfigError(f"self_play_games must be in 0..{MAX_SIZES['num_games']}, got {self.self_play_games}")
-        if self.self_play_games and self.game_share:
-            raise ConfigError("self_play_games and game_share cannot be combined (yet): choose one")
+        if self.self_play_games == 1 and self.game_share:
+            raise ConfigError("game_share needs self_play_games = 0 or >= 2 (that share of them play whole games)")
         if not 0 <= self.game_share < 1:
             raise ConfigError(f"game_share must be in [0, 1), got {self.game_share}")
         if self.game_share and (self.episode != "round" or self.game != "cards" or self.num_games < 2):

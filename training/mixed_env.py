@@ -112,19 +112,34 @@ def _union(spaces: list[gymnasium.spaces.Space]) -> gymnasium.spaces.Space:
 def training_env(cfg, pool, seed: int) -> VecEnv:
     """The VecEnv a run of `cfg` learns on, with `pool`'s opponents: `cfg.num_games` games of
     `cfg.episode`, or with `cfg.game_share` > 0 that share of them whole games (at least one
-    of each kind), whose opponents are drawn by `cfg.game_pool_weights` when given."""
+    of each kind), whose opponents are drawn by `cfg.game_pool_weights` when given. With
+    `cfg.self_play_games`, those all-seat self-play games come first, split by the same
+    share (the learner then meets whole games at every seat as well as against the league)."""
     def part(num_games: int, episode: str, part_seed: int, opponents) -> SixNimmtVecEnv:
         return SixNimmtVecEnv(num_games, game=cfg.game, rules=cfg.game_rules(cfg.players), opponents=opponents,
                               reward=cfg.reward, episode=episode, seed=part_seed, observation=cfg.observation)
 
+    def selfplay(num_games: int, episode: str, part_seed: int) -> SixNimmtVecEnv:
+        return SixNimmtVecEnv(num_games, game=cfg.game, rules=cfg.game_rules(cfg.players), learners=cfg.players,
+                              reward=cfg.reward, episode=episode, seed=part_seed, observation=cfg.observation)
+
+    parts: list[VecEnv] = []
     if cfg.self_play_games:  # every seat learns in these games: the current policy everywhere
-        selfplay = SixNimmtVecEnv(cfg.self_play_games, game=cfg.game, rules=cfg.game_rules(cfg.players),
-                                  learners=cfg.players, reward=cfg.reward, episode=cfg.episode,
-                                  seed=seed + SELF_PLAY_SEED_OFFSET, observation=cfg.observation)
-        return ConcatVecEnv([selfplay, part(cfg.num_games, cfg.episode, seed, pool)])
-    if not cfg.game_share:
-        return part(cfg.num_games, cfg.episode, seed, pool)
-    games = min(max(round(cfg.num_games * cfg.game_share), 1), cfg.num_games - 1)
-    game_pool = pool.weighted(cfg.game_pool_weights) if cfg.game_pool_weights else pool
-    return ConcatVecEnv([part(cfg.num_games - games, "round", seed, pool),
-                         part(games, "game", seed + GAME_SEED_OFFSET, game_pool)])
+        whole = whole_games(cfg.self_play_games, cfg.game_share)
+        parts.append(selfplay(cfg.self_play_games - whole, cfg.episode, seed + SELF_PLAY_SEED_OFFSET))
+        if whole:
+            parts.append(selfplay(whole, "game", seed + SELF_PLAY_SEED_OFFSET + GAME_SEED_OFFSET))
+    whole = whole_games(cfg.num_games, cfg.game_share)
+    parts.append(part(cfg.num_games - whole, cfg.episode, seed, pool))
+    if whole:
+        game_pool = pool.weighted(cfg.game_pool_weights) if cfg.game_pool_weights else pool
+        parts.append(part(whole, "game", seed + GAME_SEED_OFFSET, game_pool))
+    return parts[0] if len(parts) == 1 else ConcatVecEnv(parts)
+
+
+def whole_games(num_games: int, share: float) -> int:
+    """How many of `num_games` play whole games at `share`: 0 without a share, else at least
+    one and at most all but one (both kinds of episode are always there)."""
+    if not share:
+        return 0
+    return min(max(round(num_games * share), 1), num_games - 1)

@@ -82,11 +82,41 @@ def test_the_whole_games_draw_their_opponents_by_their_own_weights():
     assert env.parts[1].games.opponents.agents is pool.agents
 
 
+def test_self_play_games_split_by_the_share_too():
+    """With all-seat self-play games, the share applies to them as well: some of them play
+    whole games at every seat, the rest one round; the league's games split as before."""
+    from training.mixed_env import ConcatVecEnv, training_env
+    from training.pool import OpponentPool
+
+    cfg = _cfg("game_share=0.25", "max_rounds=3", "self_play_games=4")
+    pool = OpponentPool({"random": 1.0}, {"random": ["random"], "heuristics": [], "search": []}, 4, 1)
+    env = training_env(cfg, pool, seed=11)
+    assert isinstance(env, ConcatVecEnv)
+    # self-play: 3 round games and 1 whole game, 4 learning seats each; league: 6 rounds, 2 games
+    assert [p.num_envs for p in env.parts] == [12, 4, 6, 2]
+    assert [p.games.learners for p in env.parts] == [4, 4, 1, 1]
+    env.reset()
+    rng = np.random.default_rng(1)
+    lengths, steps = {i: [] for i in range(env.num_envs)}, np.zeros(env.num_envs, int)
+    for _ in range(100):
+        _, _, dones, _ = env.step(_random_legal(env.action_masks(), rng))
+        steps += 1
+        for i in np.flatnonzero(dones):
+            lengths[i].append(int(steps[i]))
+            steps[i] = 0
+    rounds = [n for i in (*range(0, 12), *range(16, 22)) for n in lengths[i]]
+    games = [n for i in (*range(12, 16), *range(22, 24)) for n in lengths[i]]
+    assert rounds and set(rounds) == {10}
+    assert games and all(n in (10, 20, 30) for n in games) and 30 in games
+    env.close()
+
+
 @pytest.mark.parametrize("options, message", [
     (["game_share=1.0"], r"game_share must be in \[0, 1\)"),
     (["game_share=-0.1"], r"game_share must be in \[0, 1\)"),
     (["game_share=0.5", "episode=game"], "game_share needs episode"),
     (["game_share=0.5", "num_games=1"], "num_games >= 2"),
+    (["game_share=0.5", "self_play_games=1"], "self_play_games = 0 or >= 2"),
     (['game_pool_weights={"heuristics": 1}'], "game_pool_weights needs game_share"),
     (["game_share=0.5", 'game_pool_weights={"heuristic": 1}'], "unknown pool group.*game_pool_weights"),
     (["game_share=0.5", 'game_pool_weights={"random": 0}'], "game_pool_weights must give"),
