@@ -1,4 +1,4 @@
-"""Commands that start or finish training runs: train, imitate, distill, sweep, gate, lineage."""
+"""Commands that start or finish training runs: train, imitate, distill, sweep, gate, lineage, keep."""
 
 from __future__ import annotations
 
@@ -198,3 +198,19 @@ def lineage(
     out = out or run / "lineage.png"
     typer.echo(markdown(stages))
     typer.echo(f"plot: {plot(stages, out)}")
+
+
+@app.command()
+def keep(
+    run: Path = typer.Argument(..., help="A training run's directory (runs/<name>/), or a kept copy of one."),
+    to: Path = typer.Option(..., help="Where the copy goes, e.g. experiments/networks/<name> (git keeps it), "
+                                      "or runs/<name> to bring a kept run back."),
+    snapshots: int = typer.Option(2, help="The newest snapshots of the run's opponent pool kept with it."),
+) -> None:
+    """Keep what --resume needs of a training run (config, last checkpoint, the newest snapshots, eval.csv,
+    gates) where git keeps it, or bring a kept run back to runs/<name> (training/keep.py): runs/ is not
+    kept by git, and a reset machine loses it."""
+    from training.keep import keep as keep_run
+
+    files, size = keep_run(run, to, snapshots)
+    typer.echo(f"kept {len(files)} files ({size / 2**20:.1f} MB) of {run} in {to}")
