@@ -13,16 +13,21 @@ stay behind: a few MB a session, not hundreds): config.json, versions.json, eval
 `latest` pointer and the checkpoint it names, the newest `snapshots` of the snapshots its
 opponent pool draws (the pool skips those it cannot find), and the run's gate records. The
 pool names its snapshots by path under runs/NAME, so a run must come back to the same
-runs/NAME to draw the kept ones.
+runs/NAME to draw the kept ones. The checkpoint's model.zip is written deflated (SB3 stores
+it uncompressed, 18 MB, most of it the rollout's last observations), the snapshots and
+best.zip as exported (training/export.py: the policy without Adam's moments, 2 MB each),
+since they are only ever played, never trained on: a keep is about 10 MB.
 """
 
 from __future__ import annotations
 
 import shutil
+import zipfile
 from pathlib import Path
 
 from sixnimmt_env.core.errors import ConfigError, writing
 
+from .export import export_model
 from .runs import checkpoint_timesteps, read_run_file, read_run_json
 
 RUN_FILES = ("config.json", "versions.json", "eval.csv", "best.json", "best.zip")
@@ -76,7 +81,12 @@ def keep(run: str | Path, to: str | Path, snapshots: int = 2) -> tuple[list[Path
         shutil.rmtree(tmp, ignore_errors=True)
         for rel in files:
             (tmp / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(run / rel, tmp / rel)
+            if rel.suffix == ".zip" and rel.parts[0] in ("snapshots", "best.zip"):
+                export_model(run / rel, tmp / rel)  # played only: the policy without Adam's moments
+            elif rel.suffix == ".zip":
+                deflated_copy(run / rel, tmp / rel)  # the checkpoint, Adam's moments included
+            else:
+                shutil.copy2(run / rel, tmp / rel)
         if to.exists():
             old = to.with_name(to.name + ".old")
             shutil.rmtree(old, ignore_errors=True)
@@ -87,3 +97,11 @@ def keep(run: str | Path, to: str | Path, snapshots: int = 2) -> tuple[list[Path
             to.parent.mkdir(parents=True, exist_ok=True)
             tmp.rename(to)
     return files, sum((to / rel).stat().st_size for rel in files)
+
+
+def deflated_copy(src: Path, dst: Path) -> None:
+    """Copy the zip `src` to `dst` entry by entry, each deflated (the entries' bytes as they
+    are: nothing is read into objects)."""
+    with zipfile.ZipFile(src) as z, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED) as out:
+        for info in z.infolist():
+            out.writestr(info.filename, z.read(info))
