@@ -11,7 +11,8 @@ then `sixnimmt train --resume runs/NAME`).
 What is kept is what `--resume` reads, and no more (a run's tb/ logs and older checkpoints
 stay behind: a few MB a session, not hundreds): config.json, versions.json, eval.csv, the
 `latest` pointer and the checkpoint it names, the newest `snapshots` of the snapshots its
-opponent pool draws (the pool skips those it cannot find), and the run's gate records. The
+opponent pool draws (the pool skips those it cannot find), and the run's gate records with
+the snapshot each chose (what a report measured stays re-runnable). The
 pool names its snapshots by path under runs/NAME, so a run must come back to the same
 runs/NAME to draw the kept ones. The checkpoint's model.zip is written deflated (SB3 stores
 it uncompressed, 18 MB, most of it the rollout's last observations), the snapshots and
@@ -53,8 +54,24 @@ def kept_files(run: Path, snapshots: int) -> list[Path]:
         for part in (Path("snapshots") / name, (Path("snapshots") / name).with_suffix(".json")):
             if (run / part).is_file():
                 files.append(part)
-    files += sorted(p.relative_to(run) for p in run.glob("gate*") if p.suffix in GATE_SUFFIXES and p.is_file())
-    return files
+    gates = sorted(p.relative_to(run) for p in run.glob("gate*") if p.suffix in GATE_SUFFIXES and p.is_file())
+    for name in gate_choices(run, gates):  # a gate's choice is what its report measured: kept too
+        for part in (Path("snapshots") / name, (Path("snapshots") / name).with_suffix(".json")):
+            if (run / part).is_file() and part not in files:
+                files.append(part)
+    return files + gates
+
+
+def gate_choices(run: Path, gates: list[Path]) -> list[str]:
+    """The file names of the snapshots the run's gate records chose (gate.json, gate-N.json)."""
+    names = []
+    for rel in gates:
+        if rel.suffix == ".json":
+            chosen = (read_run_json(run / rel, dict).get("choosing") or {}).get("chosen") or {}
+            spec = chosen.get("spec") if isinstance(chosen, dict) else None
+            if isinstance(spec, str) and spec.startswith("ppo:path="):
+                names.append(Path(spec.removeprefix("ppo:path=").split(":")[0]).name)
+    return names
 
 
 def keep(run: str | Path, to: str | Path, snapshots: int = 2) -> tuple[list[Path], int]:

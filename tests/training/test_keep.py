@@ -37,7 +37,15 @@ def test_a_kept_run_comes_back_and_resumes_where_it_stopped(tmp_path):
     assert (kept / (kept / "latest").read_text().strip() / "model.zip").is_file()
     newest = [p.rsplit("/", 1)[-1] for p in pool["snapshots"][-2:]]
     assert sorted(p.name for p in (kept / "snapshots").glob("*.zip")) == sorted(newest)
+    assert (kept / "snapshots" / newest[-1]).stat().st_size < (run / "snapshots" / newest[-1]).stat().st_size
     assert not (kept / "tb").exists()
+
+    # a gate's chosen snapshot is kept beside the newest ones: what a report measured stays
+    oldest = pool["snapshots"][0].rsplit("/", 1)[-1]
+    (run / "gate.json").write_text(json.dumps({"choosing": {"chosen": {"spec": f"ppo:path={pool['snapshots'][0]}"}}}))
+    code, out, err = run_cli("keep", run, "--to", kept, "--snapshots", "2")
+    assert code == 0, err
+    assert (kept / "snapshots" / oldest).is_file() and (kept / "gate.json").is_file()
 
     shutil.rmtree(run)  # the machine is reset: runs/ is gone
     code, out, err = run_cli("keep", kept, "--to", run)
