@@ -102,7 +102,8 @@ class LocalPool:
         try:
             while True:
                 while (window is None or len(running) < window) and (item := next(items, None)) is not None:
-                    running.add(pool.submit(fn, *item))
+                    with _sigint_held():
+                        running.add(pool.submit(fn, *item))
                 if not running:
                     finished = True
                     return
@@ -120,6 +121,24 @@ class LocalPool:
             self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=_init_worker, initargs=(os.getpid(), self.initializer))
         return self._pool
+
+
+class _sigint_held:
+    """SIGINT blocked in this thread while the block runs (it is delivered after it). A
+    submit spawns the pool's workers, and a spawned worker imports for a second or more
+    before `bind_to_parent` ignores SIGINT: a Ctrl-C in that window printed the worker's
+    KeyboardInterrupt traceback. A blocked signal mask is inherited through fork and exec,
+    so the worker starts with SIGINT held until it ignores it (multiprocessing's
+    resource tracker is started the same way)."""
+
+    def __enter__(self):
+        self.held = hasattr(signal, "pthread_sigmask")
+        if self.held:
+            self.before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+    def __exit__(self, *exc):
+        if self.held:
+            signal.pthread_sigmask(signal.SIG_SETMASK, self.before)
 
 
 def _init_worker(parent_pid: int, initializer) -> None:

@@ -175,7 +175,7 @@ def test_the_cli_is_a_package_by_command_group():
 
     groups = {"play": {"demo", "play", "replay", "serve", "results"},
               "matches": {"match", "tournament", "report", "baselines", "agents"},
-              "runs": {"train", "imitate", "distill", "sweep", "gate", "lineage"}}
+              "runs": {"train", "imitate", "distill", "sweep", "gate", "lineage", "keep"}}
     for module, commands in groups.items():
         importlib.import_module(f"experiments.cli.{module}")
         found = {c.name or c.callback.__name__ for c in app.registered_commands

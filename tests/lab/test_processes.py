@@ -152,3 +152,48 @@ def test_a_killed_runs_bots_end(tmp_path, kind):
         for pid in (p for p in left if stat(p)):
             os.kill(pid, signal.SIGKILL)
     assert alive == [], f"{kind}: the bot's processes {alive} outlived the run"
+
+
+
+SLOW_INIT = """
+import multiprocessing, time
+if getattr(multiprocessing.current_process(), "_inheriting", False):  # a spawned worker, unpickling its
+    time.sleep(4)  # initializer: a slow import, before the worker can ignore SIGINT
+def init():
+    pass
+"""
+
+SPAWN_THEN_CTRL_C = """
+import os, signal, sys, threading, time
+import slow_init
+from sixnimmt_env.core.processes import LocalPool
+with LocalPool(2, initializer=slow_init.init) as pool:
+    try:
+        # the Ctrl-C comes while both workers are still importing slow_init
+        timer = threading.Timer(1.5, lambda: os.killpg(0, signal.SIGINT))
+        timer.daemon = True
+        timer.start()
+        for _ in pool.map_unordered(time.sleep, [(0.5,), (0.5,)]):
+            pass
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        sys.exit(130)
+"""
+
+
+def test_a_ctrl_c_while_the_workers_start_prints_no_worker_traceback(tmp_path):
+    """A spawned worker imports before it can ignore SIGINT: the pool holds SIGINT while it
+    spawns, so a Ctrl-C in that window reaches the parent only (processes._sigint_held)."""
+    (tmp_path / "slow_init.py").write_text(SLOW_INIT)
+    root = Path(__file__).parents[2]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(root)])}
+    proc = subprocess.Popen([sys.executable, "-c", SPAWN_THEN_CTRL_C], cwd=root, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_as_from_a_terminal)
+    _, err = proc.communicate(timeout=120)
+    left = wait_until_empty(proc.pid)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert left == []
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert err.strip().splitlines() == ["interrupted"], err
