@@ -50,14 +50,11 @@ def kept_files(run: Path, snapshots: int) -> list[Path]:
     files += [Path("latest")] + sorted(p.relative_to(run) for p in (run / ckpt).iterdir() if p.is_file())
     pool = read_run_json(run / ckpt / "pool.json", dict) if (run / ckpt / "pool.json").is_file() else {}
     names = [Path(str(p)).name for p in pool.get("snapshots", []) if isinstance(p, str)]
-    for name in names[len(names) - snapshots:] if snapshots else []:
+    gates = sorted(p.relative_to(run) for p in run.glob("gate*") if p.suffix in GATE_SUFFIXES and p.is_file())
+    # the newest snapshots, and each gate's choice (what its report measured)
+    for name in dict.fromkeys((names[len(names) - snapshots:] if snapshots else []) + gate_choices(run, gates)):
         for part in (Path("snapshots") / name, (Path("snapshots") / name).with_suffix(".json")):
             if (run / part).is_file():
-                files.append(part)
-    gates = sorted(p.relative_to(run) for p in run.glob("gate*") if p.suffix in GATE_SUFFIXES and p.is_file())
-    for name in gate_choices(run, gates):  # a gate's choice is what its report measured: kept too
-        for part in (Path("snapshots") / name, (Path("snapshots") / name).with_suffix(".json")):
-            if (run / part).is_file() and part not in files:
                 files.append(part)
     return files + gates
 
@@ -90,9 +87,10 @@ def keep(run: str | Path, to: str | Path, snapshots: int = 2) -> tuple[list[Path
             read_run_json(run / "config.json", dict).get("name")
         if not to.is_dir() or (any(to.iterdir()) and not same):
             raise ConfigError(f"{to} holds something other than a copy of this run: choose another place")
-        if same and checkpoint_timesteps(to) > checkpoint_timesteps(run):
-            raise ConfigError(f"{to} holds a later checkpoint ({checkpoint_timesteps(to):,} steps) than {run} "
-                              f"({checkpoint_timesteps(run):,}): keeping would go back; remove it first if you mean to")
+        there, here = (checkpoint_timesteps(to), checkpoint_timesteps(run)) if same else (0, 0)
+        if there > here:
+            raise ConfigError(f"{to} holds a later checkpoint ({there:,} steps) than {run} ({here:,}): "
+                              "keeping would go back; remove it first if you mean to")
     tmp = to.with_name(to.name + ".keeping")
     with writing(tmp):
         shutil.rmtree(tmp, ignore_errors=True)

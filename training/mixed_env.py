@@ -115,20 +115,17 @@ def training_env(cfg, pool, seed: int) -> VecEnv:
     of each kind), whose opponents are drawn by `cfg.game_pool_weights` when given. With
     `cfg.self_play_games`, those all-seat self-play games come first, split by the same
     share (the learner then meets whole games at every seat as well as against the league)."""
-    def part(num_games: int, episode: str, part_seed: int, opponents) -> SixNimmtVecEnv:
+    def part(num_games: int, episode: str, part_seed: int, opponents=None, learners: int = 1) -> SixNimmtVecEnv:
         return SixNimmtVecEnv(num_games, game=cfg.game, rules=cfg.game_rules(cfg.players), opponents=opponents,
-                              reward=cfg.reward, episode=episode, seed=part_seed, observation=cfg.observation)
-
-    def selfplay(num_games: int, episode: str, part_seed: int) -> SixNimmtVecEnv:
-        return SixNimmtVecEnv(num_games, game=cfg.game, rules=cfg.game_rules(cfg.players), learners=cfg.players,
-                              reward=cfg.reward, episode=episode, seed=part_seed, observation=cfg.observation)
+                              learners=learners, reward=cfg.reward, episode=episode, seed=part_seed,
+                              observation=cfg.observation)
 
     parts: list[VecEnv] = []
     if cfg.self_play_games:  # every seat learns in these games: the current policy everywhere
         whole = whole_games(cfg.self_play_games, cfg.game_share)
-        parts.append(selfplay(cfg.self_play_games - whole, cfg.episode, seed + SELF_PLAY_SEED_OFFSET))
+        parts.append(part(cfg.self_play_games - whole, cfg.episode, seed + SELF_PLAY_SEED_OFFSET, learners=cfg.players))
         if whole:
-            parts.append(selfplay(whole, "game", seed + SELF_PLAY_SEED_OFFSET + GAME_SEED_OFFSET))
+            parts.append(part(whole, "game", seed + SELF_PLAY_SEED_OFFSET + GAME_SEED_OFFSET, learners=cfg.players))
     whole = whole_games(cfg.num_games, cfg.game_share)
     parts.append(part(cfg.num_games - whole, cfg.episode, seed, pool))
     if whole:

@@ -11,6 +11,7 @@ ignores SIGINT, and the parent ends its pool and prints one line.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import signal
@@ -123,22 +124,22 @@ class LocalPool:
         return self._pool
 
 
-class _sigint_held:
+@contextlib.contextmanager
+def _sigint_held():
     """SIGINT blocked in this thread while the block runs (it is delivered after it). A
     submit spawns the pool's workers, and a spawned worker imports for a second or more
     before `bind_to_parent` ignores SIGINT: a Ctrl-C in that window printed the worker's
     KeyboardInterrupt traceback. A blocked signal mask is inherited through fork and exec,
     so the worker starts with SIGINT held until it ignores it (multiprocessing's
     resource tracker is started the same way)."""
-
-    def __enter__(self):
-        self.held = hasattr(signal, "pthread_sigmask")
-        if self.held:
-            self.before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-
-    def __exit__(self, *exc):
-        if self.held:
-            signal.pthread_sigmask(signal.SIG_SETMASK, self.before)
+    if not hasattr(signal, "pthread_sigmask"):  # not on Windows
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _init_worker(parent_pid: int, initializer) -> None:

@@ -154,7 +154,6 @@ def test_a_killed_runs_bots_end(tmp_path, kind):
     assert alive == [], f"{kind}: the bot's processes {alive} outlived the run"
 
 
-
 SLOW_INIT = """
 import multiprocessing, time
 if getattr(multiprocessing.current_process(), "_inheriting", False):  # a spawned worker, unpickling its
