@@ -85,7 +85,7 @@ def _entries() -> dict[str, list[AgentEntry]]:
                                  ANY_GAME)]
     entries["guided"] = [AgentEntry(_guided, {"path": "", "worlds": 96, "depth": 1, "top": 3, "rollout": "network",
                                               "belief": "", "trust": 2.0, "others": "", "mix": 1.0, "ms": 0.0,
-                                              "sample": False},
+                                              "sample": False, "slip": 0.0},
                                     "search guided by a trained model (default: the table's recipe, the network "
                                     "`ppo` plays there, its 3 best cards in 96 worlds, trust=2, at 2-4 classic "
                                     "players; at 5+ and in Die Sechste the table's imitation network, every card "
@@ -99,7 +99,9 @@ def _entries() -> dict[str, list[AgentEntry]]:
                                     "that network instead (e.g. ppo-all, the imitation of mcs, at a table of mcs), "
                                     "mix=p only a share p of them (each seat of each world one or the other); "
                                     "others=mixture by a mixture of ppo, ppo-all, min-gap, greedy and random, "
-                                    "weighted every turn by how well each explains each seat's plays this game; "
+                                    "weighted every turn by how well each explains each seat's plays this game, "
+                                    "slip=p (with it) plays its ppo candidate in the worlds as ppo plays, its argmax but for "
+                                    "a share p of uniform cards (scored by its softmax as before); "
                                     "ms=N a time budget instead of worlds and depth: N ms of CPU a decision on one "
                                     "core, as many worlds as fit, deeper only past 96 (plain guided costs about 8 ms "
                                     "a decision at 4 players, 45 at 10; ms=N costs N at any table, match prints "

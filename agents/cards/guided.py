@@ -35,7 +35,11 @@ imitation of `mcs`) with `depth=10` (network rollouts to the round's end, no val
 leads three `mcs:rollouts=100` by about as much as the network alone (2.61 against 2.73,
 experiments/training-2026-12-06b.md), while at a table of `ppo`
 the same model of the others halves the default's gain, and half and half gains nothing
-measurable at either (experiments/training-2026-12-05g.md).
+measurable at either (experiments/training-2026-12-05g.md). With `others=mixture` the
+other seats are played by a likelihood-weighted mixture of candidate models
+(agents/cards/opponents.py); `slip=p` puts in it `ppo-argmax`, the table's network at its
+argmax but for a share p of uniform cards, the way a table of `ppo` plays, in place of
+its `ppo` (scored by the softmax as before).
 """
 
 from __future__ import annotations
@@ -110,7 +114,7 @@ class GuidedSearchAgent(Lookahead):
 
     def __init__(self, path: str = "", worlds: int | None = None, depth: int = 1, top: int | None = None,
                  rollout: str = "network", belief: str = "", trust: float | None = None, others: str = "",
-                 mix: float = 1.0, ms: float = 0.0, sample: bool = False):
+                 mix: float = 1.0, ms: float = 0.0, sample: bool = False, slip: float = 0.0):
         if ms and (worlds is not None or depth != 1 or rollout != "network"):
             raise ValueError("ms decides worlds and depth (a time budget for the network's search): give it alone")
         self.budget = Budget(ms) if ms else None
@@ -141,7 +145,11 @@ class GuidedSearchAgent(Lookahead):
         if belief and rollout != "network":
             raise ValueError("belief needs rollout=network (mcs deals its own worlds)")
         self.belief = load_belief(belief)  # None: uniform deals
-        self.mixture = OpponentMixture() if others == "mixture" else None
+        if not 0 <= slip < 1:
+            raise ValueError("slip must be in 0..1 (the share of uniform cards of the mixture's ppo-argmax; 0: plain ppo)")
+        if slip and others != "mixture":
+            raise ValueError("slip needs others=mixture (it puts ppo-argmax in the mixture in place of ppo)")
+        self.mixture = OpponentMixture(slip=slip or None) if others == "mixture" else None
         if others == "mixture":
             others = ""
             if mix != 1:

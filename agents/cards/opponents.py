@@ -23,6 +23,18 @@ it does: the other seat's card follows the weights' mixture of the candidates'
 distributions. Why: a player such as `mcs:rollouts=100` plays the same card on a second
 try only half the time, so one guess of its card misreads it whichever model guesses
 (experiments/search-2026-12-07.md).
+
+With a `slip` (`guided:others=mixture:slip=0.05`) the candidate `ppo` is replaced by
+`ppo-argmax`, the table's network as `ppo` plays it: scored by its softmax as `ppo` is,
+but a seat it plays in the worlds plays its argmax but for a share `slip` of uniform cards
+(with `sample`; without, its argmax). Why: the softmax puts on average 0.80 on its argmax
+while `ppo` plays that argmax every time, so sampled seats of a `ppo` table play a card the
+real one never would about one turn in five. Why the softmax still scores it: seen from
+the observing seat, whose worlds deal the other hands anew, an argmax player's plays are
+as likely by the softmax as by its argmax (measured at 64 worlds: -1.275 and -1.277 a
+turn), and in the 8 worlds a play is scored in the argmax is coarser and lower (-1.444
+against -1.373), so scored by its argmax the candidate would lose the weight of the very
+table it models (experiments/search-2026-12-07.md, the seventh session).
 """
 
 from __future__ import annotations
@@ -44,14 +56,22 @@ WORLDS = 8
 """The worlds a play is scored in."""
 CANDIDATES = ("ppo", "ppo-all", "min-gap", "greedy", "random")
 """The candidate models by name: the table's shipped network, the imitation of mcs, two heuristics, random."""
+ARGMAX = "ppo-argmax"
+"""The table's shipped network as `ppo` plays it: scored by its softmax, played at its argmax
+but for a share `slip` of uniform cards (the candidate `ppo` becomes with a mixture's `slip`)."""
 
 
 class Candidate:
-    """One model of a seat: `probabilities(view)` (n, A) of its actions, `play(view, rng)` (n,)."""
+    """One model of a seat: `probabilities(view)` (n, A) of its actions (what it is scored
+    by), `draw` and `play(view, rng)` (n,) its card in the worlds (sampled or its best);
+    `slip` only for `ppo-argmax`."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, slip: float | None = None):
         self.name = name
-        if name == "ppo":
+        if (name == ARGMAX) != (slip is not None) or (slip is not None and not 0 < slip < 1):
+            raise ValueError(f"a slip in (0, 1) is {ARGMAX}'s alone: {name} with slip {slip!r}")
+        self.slip = slip
+        if name in ("ppo", ARGMAX):
             self.net = PPOAgent("")
         elif name == "ppo-all":
             self.net = PPOAgent("", trained="imitation")
@@ -75,8 +95,15 @@ class Candidate:
         return p / p.sum(axis=1, keepdims=True)
 
     def draw(self, view: SeatView, rng: np.random.Generator) -> NDArray[np.int64]:
-        """(n,) a card drawn from this model's `probabilities` (what it is scored by)."""
-        return drawn(self.probabilities(view, rng), rng)
+        """(n,) a card drawn from this model's `probabilities` (what it is scored by); for
+        `ppo-argmax`, its argmax but for a share `slip` of uniform cards."""
+        p = self.probabilities(view, rng)
+        if self.slip is not None:
+            mask = view.action_mask()
+            best = np.zeros_like(p)
+            best[np.arange(view.n), p.argmax(axis=1)] = 1
+            p = (1 - self.slip) * best + self.slip * mask / np.maximum(mask.sum(axis=1, keepdims=True), 1)
+        return drawn(p, rng)
 
     def play(self, view: SeatView, rng: np.random.Generator) -> NDArray[np.int64]:
         if self.name == "random":
@@ -87,10 +114,12 @@ class Candidate:
 
 
 class OpponentMixture:
-    """Weights of candidate models for the other seats of each (game, seat) a search plays."""
+    """Weights of candidate models for the other seats of each (game, seat) a search plays;
+    with a `slip`, `ppo` among `names` is `ppo-argmax` (the network as `ppo` plays it)."""
 
-    def __init__(self, names: tuple[str, ...] = CANDIDATES):
-        self.candidates = [Candidate(n) for n in names]
+    def __init__(self, names: tuple[str, ...] = CANDIDATES, slip: float | None = None):
+        self.candidates = [Candidate(ARGMAX, slip) if slip is not None and n == "ppo" else Candidate(n)
+                           for n in names]
         self._log: dict[tuple[int, int], NDArray[np.float64]] = {}  # (game, seat) -> (P-1, M) log weights
         self._at: dict[tuple[int, int], tuple[int, int]] = {}  # (game, seat) -> (round, turn) last seen
         self._kept: dict[tuple[int, int], tuple] = {}  # (game, seat) -> (round, turn, worlds) before a turn

@@ -3,7 +3,9 @@ weights move toward the model that produced a scripted opponent's plays, a new g
 from the prior, and `guided:others=mixture` plays the other seats of its worlds by it; with
 `sample=true` a seat's cards follow the weights' mixture of the candidates' distributions
 (scripted weights; fails on argmax play) and a budgeted search with it stops on time (fake
-clock)."""
+clock); with `slip=p` the candidate `ppo-argmax` (scored by the softmax, played at its argmax
+but for a share p of uniform cards) takes `ppo`'s place and an argmax `ppo` seat's weight,
+and a bad `slip` is refused with a one-line message."""
 
 from __future__ import annotations
 
@@ -13,12 +15,12 @@ import pytest
 from sixnimmt_env.core.game import make_game
 
 
-def _watched(players_by_seat, games: int = 3, rounds: int = 2, seed: int = 1):
-    """A mixture that watched seat 0's view of `games` games whose seats are played by
-    `players_by_seat` (agents), and the final view."""
+def _watched(players_by_seat, games: int = 3, rounds: int = 2, seed: int = 1, slip: float | None = None):
+    """A mixture (with `slip`: and its `ppo-argmax`) that watched seat 0's view of `games`
+    games whose seats are played by `players_by_seat` (agents), and the final view."""
     from agents.cards.opponents import OpponentMixture
     game = make_game("cards", players=len(players_by_seat), max_rounds=rounds, end_score=None)
-    mixture = OpponentMixture()
+    mixture = OpponentMixture(slip=slip)
     st = game.new_games(np.arange(games) + 100 * seed)
     rng = np.random.default_rng(seed)
     while not game.game_over(st).all():
@@ -42,6 +44,70 @@ def test_the_weights_move_toward_the_model_that_played():
         true = w[names.index(truth)]
         assert true > prior and true > np.delete(w, names.index(truth)).mean(), (truth, dict(zip(names, w)))
     assert weights[1].argmax() == names.index("random")
+
+
+def test_the_weight_of_an_argmax_ppo_seat_moves_to_ppo_argmax():
+    """With `slip`, `ppo-argmax` stands in the mixture for `ppo`, and a seat played by `ppo`
+    (its argmax every time) gives it most of that seat's weight; a random seat's stays off it."""
+    from agents.ppo import PPOAgent
+    from agents.random_agent import RandomAgent
+    mixture, view = _watched([RandomAgent(), PPOAgent(""), PPOAgent(""), RandomAgent()], slip=0.05)
+    names = [c.name for c in mixture.candidates]
+    assert names == ["ppo-argmax", "ppo-all", "min-gap", "greedy", "random"]
+    weights = mixture.weights(view, np.arange(view.n)).mean(axis=0)  # (P-1, M): relative seats 1..3
+    for seat in (0, 1):  # the two ppo seats
+        w = dict(zip(names, weights[seat]))
+        assert w["ppo-argmax"] > 0.5 and weights[seat].argmax() == 0, w
+    assert weights[2].argmax() == names.index("random")
+
+
+def test_ppo_argmax_is_scored_by_the_softmax_and_plays_the_argmax_with_its_slip():
+    """`ppo-argmax` scores a play as `ppo` does (its softmax), plays the network's best card
+    at its best, and with `sample` draws that card at 1 - slip + slip / n of n legal ones
+    and each other at slip / n (within 4 standard errors over 4,000 draws); `ppo` itself
+    draws from its softmax (the check fails on it)."""
+    from agents.cards.opponents import ARGMAX, Candidate
+    from agents.ppo import PPOAgent
+
+    from .test_belief import mid_round_views
+    _, view = mid_round_views(players=4, turns=2, games=3)
+    rng, slip, N = np.random.default_rng(3), 0.05, 4000
+    candidate, softmax = Candidate(ARGMAX, slip), Candidate("ppo")
+    assert np.allclose(candidate.probabilities(view, rng), softmax.probabilities(view, rng))
+    best = PPOAgent("").act(view, rng)
+    assert (candidate.play(view, rng) == best).all()
+    one = view.subset(np.zeros(N, int))
+    mask = one.action_mask()[0].astype(bool)
+    expected = mask * slip / mask.sum()
+    expected[best[0]] += 1 - slip
+    tolerance = 4 * np.sqrt(slip / N)
+    drawn = np.bincount(candidate.draw(one, rng), minlength=len(expected)) / N
+    assert np.abs(drawn - expected).max() < tolerance
+    assert np.abs(np.bincount(softmax.draw(one, rng), minlength=len(expected)) / N - expected).max() > tolerance
+    for name, bad in ((ARGMAX, None), (ARGMAX, 1.0), (ARGMAX, 0.0), ("ppo", 0.05)):
+        with pytest.raises(ValueError, match="slip"):
+            Candidate(name, bad)
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("guided:others=mixture:slip=1", "slip must be in 0..1"),
+    ("guided:others=mixture:slip=-0.1", "slip must be in 0..1"),
+    ("guided:others=mixture:slip=often", "not a valid float"),
+    ("guided:slip=0.05", "slip needs others=mixture"),
+    ("guided:others=agents/models/ppo-all.zip:slip=0.05", "slip needs others=mixture"),
+])
+def test_slip_is_refused_cleanly_when_bad(spec, message):
+    from agents.registry import make_agent
+    from sixnimmt_env.core.errors import ConfigError
+    with pytest.raises(ConfigError, match=message):
+        make_agent(spec, game="cards")
+
+
+def test_slip_puts_ppo_argmax_in_guideds_mixture():
+    from agents.registry import make_agent
+    mixture = make_agent("guided:ms=100:others=mixture:slip=0.05:sample=true", game="cards").mixture
+    assert mixture.candidates[0].name == "ppo-argmax" and mixture.candidates[0].slip == 0.05
+    assert [c.name for c in make_agent("guided:others=mixture", game="cards").mixture.candidates][0] == "ppo"
 
 
 def test_a_new_game_in_an_entrys_place_starts_from_the_prior():
