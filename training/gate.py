@@ -108,7 +108,7 @@ def choose(run: Path, cfg: TrainConfig, plan: GatePlan, say=print) -> dict:
             f"{head['lead']:+.2f}; field lead {field['lead']:+.2f}{'' if ok else ' (behind the reference: out)'}")
     qualified = [r for r in rows if r["qualifies"]]
     chosen = max(qualified, key=lambda r: r["head"]["win_share"]) if qualified else None
-    return {"players": players, "reference_field": reference, "rows": rows, "chosen": chosen}
+    return {"game": cfg.game, "players": players, "reference_field": reference, "rows": rows, "chosen": chosen}
 
 
 def report(spec: str, cfg: TrainConfig, plan: GatePlan) -> dict:
@@ -195,7 +195,7 @@ def plot(record: dict, out: Path) -> Path:
     """The choosing stage drawn: each snapshot's win share against the reference (left axis,
     with its interval and the fair share) and its lead over the field beside the
     reference's (right axis), by learner steps; the chosen one marked."""
-    from .runs import pyplot, save_plot
+    from .runs import points_per, pyplot, save_plot
 
     rows, chosen = record["choosing"]["rows"], record["choosing"]["chosen"]
     steps = [r["steps"] / 1e6 for r in rows]
@@ -211,7 +211,9 @@ def plot(record: dict, out: Path) -> Path:
                    marker="s", ms=4, capsize=2, color="tab:red", label="lead over the field")
     right.axhline(record["choosing"]["reference_field"]["lead"], color="tab:red", lw=0.8, ls="--",
                   label="the reference's lead over the field")
-    right.set_ylabel("lead over the field (points a round)", color="tab:red")
+    # a record written before the gate said its game is a card run's (no board run was gated then)
+    unit = points_per(record["choosing"].get("game", "cards"))
+    right.set_ylabel(f"lead over the field (points {unit})", color="tab:red")
     if chosen:
         left.axvline(chosen["steps"] / 1e6, color="grey", lw=0.8)
     handles, labels = (sum(pair, []) for pair in zip(left.get_legend_handles_labels(), right.get_legend_handles_labels()))

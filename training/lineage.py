@@ -26,7 +26,7 @@ from pathlib import Path
 from sixnimmt_env.core.checks import is_number
 from sixnimmt_env.core.errors import ConfigError
 
-from .runs import checkpoint_timesteps, pyplot, read_evals, read_run_json, save_plot
+from .runs import checkpoint_timesteps, points_per, pyplot, read_evals, read_run_json, save_plot
 
 MAX_STAGES = 64
 """The longest chain of runs followed (a loop or a foreign folder cannot make it endless)."""
@@ -59,14 +59,15 @@ class Gate:
 @dataclass
 class Stage:
     """One run of a lineage: its folder, the lineage's samples before it, its evaluations
-    (eval.csv rows, `timesteps` counted from the run's own start) and its gates, oldest
-    first (empty: not gated)."""
+    (eval.csv rows, `timesteps` counted from the run's own start), its gates, oldest first
+    (empty: not gated), and its game (its config's; the board game's figure is points a game)."""
 
     run: Path
     start: int
     samples: int
     evals: list[dict] = field(default_factory=list)
     gates: list[Gate] = field(default_factory=list)
+    game: str = "cards"
 
 
 def parent_of(init_model: str, base: Path) -> tuple[Path, int] | None:
@@ -89,7 +90,7 @@ def parent_of(init_model: str, base: Path) -> tuple[Path, int] | None:
 def lineage(run: str | Path, base: str | Path = ".") -> list[Stage]:
     """The stages of `run`'s lineage, the first first, each placed at its start in lineage
     samples; `base` is the folder the runs' relative `init_model` paths are read from."""
-    chain: list[tuple[Path, int]] = []  # (run, samples of its parent it started from), newest first
+    chain: list[tuple[Path, int, str]] = []  # (run, samples of its parent it started from, game), newest first
     current: Path | None = Path(run)
     seen: set[Path] = set()
     while current is not None:
@@ -100,13 +101,13 @@ def lineage(run: str | Path, base: str | Path = ".") -> list[Stage]:
         seen.add(current.resolve())
         cfg = read_run_json(current / "config.json", dict)
         parent = parent_of(str(cfg.get("init_model") or ""), Path(base))
-        chain.append((current, parent[1] if parent else 0))
+        chain.append((current, parent[1] if parent else 0, str(cfg.get("game") or "cards")))
         current = parent[0] if parent else None
     stages, start = [], 0
-    for folder, branch in reversed(chain):
+    for folder, branch, game in reversed(chain):
         start += branch  # a stage starts where the lineage stood at the checkpoint it began from
         evals = read_evals(folder / "eval.csv") if (folder / "eval.csv").is_file() else []
-        stages.append(Stage(folder, start, checkpoint_timesteps(folder), evals, read_gates(folder)))
+        stages.append(Stage(folder, start, checkpoint_timesteps(folder), evals, read_gates(folder), game))
     return stages
 
 
@@ -173,11 +174,17 @@ def total_samples(stages: list[Stage]) -> int:
     return stages[-1].start + stages[-1].samples if stages else 0
 
 
+def unit(stages: list[Stage]) -> str:
+    """What the lineage's evaluations count points over ("a round", "a game"): its newest
+    stage's game (a stage starts from its parent's network, so one lineage plays one game)."""
+    return points_per(stages[-1].game) if stages else "a round"
+
+
 def markdown(stages: list[Stage]) -> str:
-    """One row per evaluation: the stage, lineage samples, points a round against the
-    run's evaluation opponents with its 95% interval, and win share; then one row per gate
-    (gates_markdown)."""
-    lines = ["| stage | samples (lineage) | points a round (95% CI) | win share |", "| --- | --- | --- | --- |"]
+    """One row per evaluation: the stage, lineage samples, points a round (a game in the
+    board game: `unit`) against the run's evaluation opponents with its 95% interval, and win
+    share; then one row per gate (gates_markdown)."""
+    lines = [f"| stage | samples (lineage) | points {unit(stages)} (95% CI) | win share |", "| --- | --- | --- | --- |"]
     for stage in stages:
         for row in stage.evals:
             at = stage.start + int(row["timesteps"])
@@ -214,7 +221,7 @@ def gates_markdown(stages: list[Stage]) -> str:
 
 
 def plot(stages: list[Stage], out: Path) -> Path:
-    """The lineage's curve: points a round in the runs' own evaluations (lower is better)
+    """The lineage's curve: points a round (a game: `unit`) in the runs' own evaluations (lower is better)
     with 95% bands, stage boundaries, and on a second panel every gate's snapshots' win
     share against the shipped network (choosing deals) and its chosen one's (reporting
     deals), numbered by gate (plot_gates)."""
@@ -230,7 +237,7 @@ def plot(stages: list[Stage], out: Path) -> Path:
         top.fill_between(xs, [y - c for y, c in zip(ys, cis)], [y + c for y, c in zip(ys, cis)],
                          color=f"C{i % 10}", alpha=0.15)
         top.axvline(stage.start / 1e6, color="grey", linewidth=0.6, linestyle=":")
-    top.set_ylabel("points a round in its evaluation\n(lower is better)")
+    top.set_ylabel(f"points {unit(stages)} in its evaluation\n(lower is better)")
     top.legend(fontsize=8, loc="best")
     top.set_title(f"lineage of {stages[-1].run.name}: {total_samples(stages) / 1e6:.1f}M learner samples")
     if gated:

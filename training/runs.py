@@ -190,6 +190,12 @@ EVAL_FIGURE_COLUMNS = {"board": "points_per_game"}
 game), where the card game's header says `points_per_round`: the one place the name is
 written (training.bookkeeping.eval_columns writes it, `read_evals` reads it back)."""
 
+def points_per(game: str) -> str:
+    """What a run's evaluation figure counts points over, in words for plots and tables:
+    "a game" in a game without rounds (EVAL_FIGURE_COLUMNS: the board game), else "a round"."""
+    return "a game" if game in EVAL_FIGURE_COLUMNS else "a round"
+
+
 GAME_EVAL_NAMES = {column: "points_per_round" for column in EVAL_FIGURE_COLUMNS.values()}
 """Each game's eval.csv figure column and the key its rows are read under, the same in
 every game (training.bookkeeping.EVAL_COLUMNS)."""

@@ -89,3 +89,24 @@ def test_a_second_gate_keeps_the_first(run_dir: Path):
     assert code == 0, err
     assert sorted(p.name for p in run_dir.glob("gate*.json")) == ["gate-1.json", "gate-2.json", "gate.json"]
     assert json.loads((run_dir / "gate-1.json").read_bytes()) == json.loads(first[".json"])
+
+
+@pytest.mark.parametrize("game, unit", [("board", "points a game"), ("cards", "points a round"), (None, "points a round")])
+def test_the_plot_counts_the_field_lead_per_game_in_the_board_game(game: str | None, unit: str, tmp_path: Path,
+                                                                  monkeypatch):
+    """The board game has no rounds: its gate's plot says points a game (issue 63); a record
+    written before the gate said its game (None) is a card run's."""
+    import training.runs as runs
+    from training.gate import plot
+
+    row = {"steps": 100, "head": {"win_share": 0.3, "win_ci": 0.02}, "field": {"lead": 1.0, "ci": 0.3}}
+    choosing = {"players": 4, "rows": [row], "chosen": row, "reference_field": {"lead": 0.5}}
+    if game:
+        choosing["game"] = game
+    figures = []
+    monkeypatch.setattr(runs, "save_plot", lambda fig, out: figures.append(fig) or out)
+    plot({"run": "runs/x", "plan": {"choose_seed": 777}, "choosing": choosing}, tmp_path / "gate.png")
+    try:
+        assert figures[0].axes[1].get_ylabel() == f"lead over the field ({unit})"
+    finally:
+        runs.pyplot().close(figures[0])

@@ -66,6 +66,27 @@ def test_stages_start_where_the_checkpoint_they_began_from_stood(three_stages: P
     assert "a -> b -> c" in table
 
 
+def test_a_board_lineage_counts_its_points_a_game(three_stages: Path, tmp_path: Path, monkeypatch):
+    """The board game has no rounds: a board lineage's table and curve say points a game
+    (issue 63), read from the runs' config.json; a config without `game` is a card run's."""
+    import training.lineage as lineage_module
+
+    assert "| points a round (95% CI) |" in markdown(lineage(three_stages, base=tmp_path))
+    for name in ("a", "b", "c"):
+        config = tmp_path / "runs" / name / "config.json"
+        config.write_text(json.dumps({**json.loads(config.read_text()), "game": "board"}))
+    stages = lineage(three_stages, base=tmp_path)
+    assert [s.game for s in stages] == ["board"] * 3
+    assert "| points a game (95% CI) |" in markdown(stages)
+    figures = []
+    monkeypatch.setattr(lineage_module, "save_plot", lambda fig, out: figures.append(fig) or out)
+    lineage_module.plot(stages, tmp_path / "curve.png")
+    try:
+        assert figures[0].axes[0].get_ylabel().startswith("points a game in its evaluation")
+    finally:
+        lineage_module.pyplot().close(figures[0])
+
+
 def test_a_loop_of_init_model_links_is_refused(tmp_path: Path):
     make_run(tmp_path / "x", str(tmp_path / "y" / "ckpt-5" / "model.zip"), 5, [(5, 9.0)])
     make_run(tmp_path / "y", str(tmp_path / "x" / "ckpt-5" / "model.zip"), 5, [(5, 9.0)])
