@@ -82,13 +82,10 @@ class Candidate:
 
     def probabilities(self, view: SeatView, rng: np.random.Generator) -> NDArray[np.float64]:
         mask = view.action_mask()
-        uniform = mask / np.maximum(mask.sum(axis=1, keepdims=True), 1)
         if self.name == "random":
-            return uniform
+            return slipped(mask, None, 1.0)
         if self.net is None:
-            chosen = np.zeros_like(uniform)
-            chosen[np.arange(view.n), self.rule.act(view, rng)] = 1
-            return (1 - SLIP) * chosen + SLIP * uniform
+            return slipped(mask, self.rule.act(view, rng), SLIP)
         model, layout = self.net.network_for(view.config, view.players)
         logits = np.where(mask, action_logits(model.policy, layout.encode(view)), -np.inf)
         p = np.exp(logits - logits.max(axis=1, keepdims=True))
@@ -99,10 +96,7 @@ class Candidate:
         `ppo-argmax`, its argmax but for a share `slip` of uniform cards."""
         p = self.probabilities(view, rng)
         if self.slip is not None:
-            mask = view.action_mask()
-            best = np.zeros_like(p)
-            best[np.arange(view.n), p.argmax(axis=1)] = 1
-            p = (1 - self.slip) * best + self.slip * mask / np.maximum(mask.sum(axis=1, keepdims=True), 1)
+            p = slipped(view.action_mask(), p.argmax(axis=1), self.slip)
         return drawn(p, rng)
 
     def play(self, view: SeatView, rng: np.random.Generator) -> NDArray[np.int64]:
@@ -215,6 +209,17 @@ class OpponentMixture:
                 part = view.subset(at)
                 actions[at] = candidate.draw(part, rng) if sample else candidate.play(part, rng)
         return actions
+
+
+def slipped(mask: NDArray, chosen: NDArray[np.int64] | None, slip: float) -> NDArray[np.float64]:
+    """(n, A) a player who plays `chosen` (n,) but for a share `slip` of uniform legal cards
+    (`mask` (n, A)); `slip` 1 (and no `chosen`): uniform."""
+    uniform = mask / np.maximum(mask.sum(axis=1, keepdims=True), 1)
+    if chosen is None:
+        return uniform
+    best = np.zeros_like(uniform)
+    best[np.arange(len(mask)), chosen] = 1
+    return (1 - slip) * best + slip * uniform
 
 
 def drawn(p: NDArray[np.float64], rng: np.random.Generator) -> NDArray[np.int64]:
